@@ -1,0 +1,1 @@
+"""One router module per resource; each is included in ``app.api.router``."""

@@ -1,0 +1,50 @@
+"""Liveness and readiness probes."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from app import __version__
+from app.api.deps import SessionDep, SettingsDep
+from app.api.schemas.common import Problem
+from app.db.migrate import database_status
+from app.errors import PROBLEM_MEDIA_TYPE, ServiceUnavailable
+
+router = APIRouter(tags=["health"])
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+
+
+class Readiness(BaseModel):
+    status: str
+    database: str
+    revisions: list[str]
+    rules_edition: str
+
+
+@router.get("/healthz", summary="The process is up (no database access)")
+def healthz() -> Health:
+    return Health(status="ok", version=__version__)
+
+
+@router.get(
+    "/readyz",
+    summary="The database is reachable and its schema at the latest migration",
+    responses={
+        503: {"description": "Not ready", "model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}},
+    },
+)
+def readyz(session: SessionDep, settings: SettingsDep) -> Readiness:
+    state = database_status(session)
+    if not state.ok:
+        raise ServiceUnavailable(state.reason)
+    return Readiness(
+        status="ready",
+        database=state.backend,
+        revisions=sorted(state.revisions),
+        rules_edition=settings.rules_edition,
+    )

@@ -1,0 +1,38 @@
+"""``GET /problems/{slug}``: the problem ``type`` URIs resolve to a description of each kind of error."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from app.errors import PROBLEM_BASE, PROBLEM_TYPES, NotFound
+
+router = APIRouter(tags=["problems"])
+
+
+class ProblemTypeDoc(BaseModel):
+    type: str
+    status: int
+    title: str
+    description: str
+
+
+def _doc(slug: str) -> ProblemTypeDoc:
+    t = PROBLEM_TYPES[slug]
+    return ProblemTypeDoc(
+        type=PROBLEM_BASE + t.slug, status=t.status, title=t.title, description=t.description
+    )
+
+
+@router.get("/problems", summary="Every problem type the service answers with")
+def list_problem_types() -> list[ProblemTypeDoc]:
+    return [_doc(slug) for slug in sorted(PROBLEM_TYPES)]
+
+
+@router.get(
+    "/problems/{slug}", summary="What a problem type means", responses={404: {"description": "Unknown"}}
+)
+def get_problem_type(slug: str) -> ProblemTypeDoc:
+    if slug not in PROBLEM_TYPES:
+        raise NotFound(f"No problem type {slug[:100]!r}.")
+    return _doc(slug)

@@ -1,0 +1,94 @@
+"""Shapes shared by every endpoint: strict request bodies, pages, computed answers, problems, cursors."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.errors import BadRequest
+
+T = TypeVar("T")
+
+
+class StrictModel(BaseModel):
+    """Base of every request model: an unknown field is a 422 (a typo such as ``taped`` is never ignored)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, populate_by_name=True)
+
+
+class Page(BaseModel, Generic[T]):
+    """Every list answer: ``{"data": [...], "has_more": bool, "next_cursor": str | null}``.
+
+    Pass ``next_cursor`` back as ``cursor`` for the next page.
+    """
+
+    data: list[T]
+    has_more: bool = False
+    next_cursor: str | None = None
+
+
+class ComputedAnswer(BaseModel):
+    """Base of every computing answer: what clients need to cache it."""
+
+    rules_edition: str = Field(description="Date of the Comprehensive Rules followed, e.g. 2026-04-17.")
+    data_version: str = Field(description="When the card catalogue was last imported.")
+
+
+class ProblemItem(BaseModel):
+    """One input error: where (``loc``, the path in the request), what (``msg``) and its kind (``type``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem document (``application/problem+json``); extension members may follow."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(description="A URI under /problems/ describing this kind of problem.")
+    title: str
+    status: int
+    detail: str
+    instance: str | None = Field(default=None, description="The request path.")
+    errors: list[ProblemItem] | None = Field(
+        default=None, description="Input errors, each with its location."
+    )
+
+
+LIMIT_DEFAULT = 100
+LIMIT_MAX = 1000
+_CURSOR_MAX_CHARS = 2048
+
+
+def encode_cursor(position: dict[str, Any]) -> str:
+    """An opaque cursor for ``position`` (base64url JSON; clients must not look inside)."""
+    raw = json.dumps(position, separators=(",", ":"), sort_keys=True, default=str).encode("utf-8")
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def decode_cursor(cursor: str) -> dict[str, Any]:
+    """The position in ``cursor``; a cursor this service did not make is a 400 ``bad-request``."""
+    try:
+        if len(cursor) > _CURSOR_MAX_CHARS:
+            raise ValueError("too long")
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        value = json.loads(raw.decode("utf-8"))
+    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
+        raise BadRequest(
+            "Invalid cursor: pass back next_cursor from the previous page unchanged.",
+            errors=[{"loc": ["query", "cursor"], "msg": "invalid cursor", "type": "invalid_cursor"}],
+        ) from exc
+    if not isinstance(value, dict):
+        raise BadRequest(
+            "Invalid cursor: pass back next_cursor from the previous page unchanged.",
+            errors=[{"loc": ["query", "cursor"], "msg": "invalid cursor", "type": "invalid_cursor"}],
+        )
+    return value

@@ -1,0 +1,266 @@
+"""The ``manacalc`` command: ``serve``, ``migrate``, ``openapi`` (others add theirs).
+
+Adding a subcommand is one decorated function::
+
+    @subcommand("import-cards", help="Load a Scryfall or MTGJSON file", args=[Arg("file")])
+    def import_cards(ns: argparse.Namespace) -> int:
+        ...
+        return 0
+
+It receives the parsed arguments and returns the exit status. Results go to standard output, messages
+to standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """One ``add_argument`` call: ``Arg("--port", type=int, default=8000)``."""
+
+    flags: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(self, *flags: str, **options: Any) -> None:
+        object.__setattr__(self, "flags", flags)
+        object.__setattr__(self, "options", options)
+
+
+@dataclass(frozen=True, slots=True)
+class Subcommand:
+    name: str
+    help: str
+    args: tuple[Arg, ...]
+    handler: Handler
+
+
+SUBCOMMANDS: dict[str, Subcommand] = {}
+
+
+def subcommand(name: str, *, help: str, args: Sequence[Arg] = ()) -> Callable[[Handler], Handler]:
+    """Register ``manacalc NAME`` (see the module docstring)."""
+
+    def register(handler: Handler) -> Handler:
+        if name in SUBCOMMANDS:
+            raise ValueError(f"subcommand {name!r} registered twice")
+        SUBCOMMANDS[name] = Subcommand(name, help, tuple(args), handler)
+        return handler
+
+    return register
+
+
+def fail(message: str, status: int = 1) -> int:
+    """Print ``message`` to standard error and return ``status``."""
+    print(f"manacalc: {message}", file=sys.stderr)
+    return status
+
+
+@subcommand(
+    "serve",
+    help="Serve the HTTP API (applies pending migrations first)",
+    args=[
+        Arg("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"),
+        Arg("--port", type=int, default=8000, help="port (default 8000)"),
+        Arg("--workers", type=int, default=1, help="worker processes (default 1)"),
+    ],
+)
+def serve(ns: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.config import get_settings
+    from app.logs import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings.log_level, json_lines=settings.log_json)
+    if ns.workers < 1:
+        return fail("--workers must be at least 1", 2)
+    if ns.workers > 1 and settings.migrate_on_start:
+        # Migrate once here rather than racing in every worker; workers then only check the schema.
+        status = _migrate()
+        if status:
+            return status
+        os.environ["MANACALC_MIGRATE_ON_START"] = "false"
+    uvicorn.run(
+        "app.main:app",
+        host=ns.host,
+        port=ns.port,
+        workers=ns.workers,
+        log_config=None,  # ours (app.logs), with request ids
+        proxy_headers=True,
+    )
+    return 0
+
+
+def _migrate() -> int:
+    from app.config import get_settings
+    from app.db.migrate import head_revisions, upgrade_to_head
+    from app.db.session import get_engine
+
+    settings = get_settings()
+    try:
+        upgrade_to_head(get_engine(settings))
+    except Exception as exc:
+        return fail(f"migration failed: {exc.__class__.__name__}: {exc}")
+    print(f"database at revision {', '.join(sorted(head_revisions()))}", file=sys.stderr)
+    return 0
+
+
+@subcommand("migrate", help="Apply pending database migrations (MANACALC_DATABASE_URL)")
+def migrate(ns: argparse.Namespace) -> int:
+    from app.config import get_settings
+    from app.logs import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings.log_level, json_lines=settings.log_json)
+    return _migrate()
+
+
+@subcommand(
+    "openapi",
+    help="Print the OpenAPI document (what openapi/openapi.json must hold)",
+    args=[Arg("--output", "-o", type=Path, help="write to this file instead of standard output")],
+)
+def openapi(ns: argparse.Namespace) -> int:
+    text = openapi_json()
+    if ns.output is None:
+        sys.stdout.write(text)
+    else:
+        ns.output.write_text(text, encoding="utf-8")
+        print(f"wrote {ns.output}", file=sys.stderr)
+    return 0
+
+
+def openapi_json() -> str:
+    """The OpenAPI document as committed in openapi/openapi.json."""
+    from app.config import Settings
+    from app.main import create_app
+
+    document = create_app(Settings(migrate_on_start=False)).openapi()
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+@subcommand(
+    "import-cards",
+    help="Load a Scryfall bulk file or an MTGJSON AtomicCards/set file into the card catalogue",
+    args=[
+        Arg("file", type=Path, help="the JSON file (Scryfall oracle-cards/default-cards, MTGJSON)"),
+        Arg("--batch-size", type=int, default=1000, help="cards per database batch (default 1000)"),
+    ],
+)
+def import_cards(ns: argparse.Namespace) -> int:
+    from app.config import get_settings
+    from app.db.session import get_engine, get_sessionmaker
+    from app.services.card_import import CardFileError
+    from app.services.card_import import import_cards as run_import
+
+    if ns.batch_size < 1:
+        return fail("--batch-size must be at least 1", 2)
+    status = _migrate()
+    if status:
+        return status
+    session = get_sessionmaker(get_engine(get_settings()))()
+    try:
+        report = run_import(
+            session,
+            ns.file,
+            batch_size=ns.batch_size,
+            progress=sys.stderr,
+            on_problem=lambda message: print(message, file=sys.stderr),
+        )
+        session.commit()
+    except CardFileError as exc:
+        session.rollback()
+        return fail(str(exc))
+    finally:
+        session.close()
+    print(report.summary())
+    return 0
+
+
+@subcommand(
+    "create-api-key",
+    help="Create an API key for the /v1/scenarios endpoints and print it (alone on one line; only its hash"
+    " is stored, so keep it now)",
+    args=[Arg("name", help="a name for the key (who it is for), unique; used to revoke it")],
+)
+def create_api_key(ns: argparse.Namespace) -> int:
+    from app.services.api_keys import create_api_key as create
+
+    key = _api_key_command(lambda session: create(session, name=ns.name))
+    if key is None:
+        return 1
+    print(key)
+    return 0
+
+
+@subcommand(
+    "revoke-api-key",
+    help="Revoke the API key NAME at once (its scenarios are kept)",
+    args=[Arg("name", help="the key's name, as given to create-api-key")],
+)
+def revoke_api_key(ns: argparse.Namespace) -> int:
+    from app.services.api_keys import revoke_api_key as revoke
+
+    done = _api_key_command(lambda session: revoke(session, name=ns.name) or True)
+    if done is None:
+        return 1
+    print(f"revoked API key {ns.name!r}", file=sys.stderr)
+    return 0
+
+
+def _api_key_command(action: Callable[[Any], Any]) -> Any:
+    """Run ``action(session)`` in one committed transaction after migrating; None (reported) on failure."""
+    from app.db.session import get_engine, get_sessionmaker
+    from app.errors import AppError
+
+    if _migrate():
+        return None
+    from app.config import get_settings
+
+    try:
+        with get_sessionmaker(get_engine(get_settings()))() as session, session.begin():
+            return action(session)
+    except AppError as exc:
+        fail(exc.detail)
+        return None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from app import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="manacalc", description="Magic: The Gathering spell costs and mana."
+    )
+    parser.add_argument("--version", action="version", version=f"manacalc {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for sub in SUBCOMMANDS.values():
+        sub_parser = commands.add_parser(sub.name, help=sub.help, description=sub.help)
+        for arg in sub.args:
+            sub_parser.add_argument(*arg.flags, **arg.options)
+        sub_parser.set_defaults(handler=sub.handler)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``manacalc`` console script; returns the exit status."""
+    ns = build_parser().parse_args(argv)
+    handler: Handler = ns.handler
+    try:
+        return handler(ns)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

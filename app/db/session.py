@@ -1,0 +1,91 @@
+"""Engines and session factories, built from settings and cached per database URL.
+
+SQLite: usable from FastAPI's thread pool, WAL, foreign keys on, a busy timeout, and real transactions
+(pysqlite's own transaction handling is switched off and BEGIN emitted by SQLAlchemy, so SAVEPOINTs and
+transactional DDL behave as on PostgreSQL: the SQLAlchemy documentation's pysqlite recipe).
+PostgreSQL: pre-ping, a connect timeout, a statement timeout.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
+_ENGINES: dict[tuple[str, float, int], Engine] = {}
+_LOCK = threading.Lock()
+
+
+def get_engine(settings: Settings) -> Engine:
+    """The engine for ``settings.database_url`` (one per URL and options per process; creating it does not
+    connect)."""
+    key = (settings.database_url, settings.db_pool_timeout, settings.statement_timeout_ms)
+    with _LOCK:
+        engine = _ENGINES.get(key)
+        if engine is None:
+            engine = _ENGINES[key] = _create_engine(*key)
+        return engine
+
+
+def _create_engine(url: str, pool_timeout: float, statement_timeout_ms: int) -> Engine:
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return _sqlite_engine(url)
+    connect_args: dict[str, Any] = {}
+    if parsed.get_backend_name() == "postgresql":
+        connect_args["connect_timeout"] = max(1, int(pool_timeout))
+        if statement_timeout_ms > 0:
+            connect_args["options"] = f"-c statement_timeout={statement_timeout_ms}"
+    return create_engine(
+        url, pool_pre_ping=True, pool_timeout=pool_timeout, connect_args=connect_args, future=True
+    )
+
+
+def _sqlite_engine(url: str) -> Engine:
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+    )
+    in_memory = make_url(url).database in (None, "", ":memory:")
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself (see _on_begin)
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            if not in_memory:
+                cursor.execute("PRAGMA journal_mode=WAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN")
+
+    return engine
+
+
+@lru_cache(maxsize=16)
+def get_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    """Sessions for ``engine``. Objects stay readable after commit (responses are built from them)."""
+    return sessionmaker(bind=engine, expire_on_commit=False, autoflush=True)
+
+
+def dispose_engines() -> None:
+    """Close and forget every cached engine (process shutdown, tests)."""
+    with _LOCK:
+        engines = list(_ENGINES.values())
+        _ENGINES.clear()
+        get_sessionmaker.cache_clear()
+    for engine in engines:
+        engine.dispose()

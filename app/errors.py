@@ -1,0 +1,529 @@
+"""The service's one error tree and the one place that renders errors as RFC 9457 problem+json.
+
+Every error of every endpoint leaves as ``application/problem+json``: ``type`` (a URI under ``/problems/``
+that resolves to a description), ``title``, ``status``, ``detail``, ``instance`` (the request path), and
+for input errors ``errors: [{"loc": [...], "msg": ..., "type": ...}]``. Raise an ``AppError`` subclass
+from services and routes; rules-core errors (``app.rules.errors``) are mapped here, so routes need not
+catch them. An unexpected exception is a 500 whose body holds no traceback (the log does).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from http import HTTPStatus
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.logs import current_request_id
+from app.rules.errors import (
+    AmbiguousError,
+    IllegalError,
+    InvalidChoiceError,
+    ManaCostSyntaxError,
+    RulesError,
+)
+
+logger = logging.getLogger("manacalc.errors")
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_BASE = "/problems/"
+_MAX_ECHO = 100  # never echo more than this many characters of client input
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemType:
+    """One documented problem type: what ``GET /problems/{slug}`` answers."""
+
+    slug: str
+    status: int
+    title: str
+    description: str
+
+
+PROBLEM_TYPES: dict[str, ProblemType] = {}
+"""Every problem type the service can answer, by slug (filled by the classes below and ``_extra_type``)."""
+
+
+class AppError(Exception):
+    """Base of the service's errors. Subclasses fix ``status``, ``type_slug``, ``title`` and ``description``.
+
+    ``detail`` says what went wrong this time; ``errors`` lists input errors (``loc``/``msg``/``type``);
+    ``headers`` are added to the response; ``extra`` holds extension members (e.g. ``candidates``).
+    ``status`` may be overridden per instance (``UnknownCard(..., status=404)`` for GET look-ups).
+    """
+
+    status: int = 500
+    type_slug: ClassVar[str] = "internal-error"
+    title: ClassVar[str] = "Internal Server Error"
+    description: ClassVar[str] = (
+        "The service failed unexpectedly. The request may be retried; if it keeps failing, report it"
+        " with its X-Request-ID."
+    )
+    default_headers: ClassVar[Mapping[str, str] | None] = None
+
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        errors: list[dict[str, Any]] | None = None,
+        headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
+        status: int | None = None,
+    ) -> None:
+        self.detail = detail if detail is not None else self.title
+        super().__init__(self.detail)
+        self.errors = errors
+        merged = dict(self.default_headers or {})
+        merged.update(headers or {})
+        self.headers: dict[str, str] | None = merged or None
+        self.extra: dict[str, Any] = dict(extra or {})
+        if status is not None:
+            self.status = status
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        PROBLEM_TYPES[cls.type_slug] = ProblemType(cls.type_slug, cls.status, cls.title, cls.description)
+
+
+PROBLEM_TYPES[AppError.type_slug] = ProblemType(
+    AppError.type_slug, AppError.status, AppError.title, AppError.description
+)
+
+
+class BadRequest(AppError):
+    status = 400
+    type_slug = "bad-request"
+    title = "Bad Request"
+    description = "The request could not be read, e.g. its body is not valid JSON."
+
+
+class Unauthorized(AppError):
+    status = 401
+    type_slug = "unauthorized"
+    title = "Unauthorized"
+    description = "No API key, or an unknown or revoked one. Send `Authorization: Bearer <api key>`."
+    default_headers: ClassVar[Mapping[str, str] | None] = MappingProxyType({"WWW-Authenticate": "Bearer"})
+
+
+class NotFound(AppError):
+    status = 404
+    type_slug = "not-found"
+    title = "Not Found"
+    description = "Nothing exists at this path (or it belongs to another API key)."
+
+
+class Conflict(AppError):
+    status = 409
+    type_slug = "conflict"
+    title = "Conflict"
+    description = (
+        "The request conflicts with the current state, e.g. a scenario with that name already exists."
+    )
+
+
+class PreconditionFailed(AppError):
+    status = 412
+    type_slug = "precondition-failed"
+    title = "Precondition Failed"
+    description = "The If-Match header names a version that is no longer current: fetch it again and retry."
+
+
+class TooLarge(AppError):
+    status = 413
+    type_slug = "too-large"
+    title = "Content Too Large"
+    description = "The request body, or a list in it, is larger than the service accepts."
+
+
+class UnsupportedMediaType(AppError):
+    status = 415
+    type_slug = "unsupported-media-type"
+    title = "Unsupported Media Type"
+    description = "Request bodies must be JSON (`Content-Type: application/json`)."
+
+
+class InputError(AppError):
+    status = 422
+    type_slug = "validation-error"
+    title = "Invalid Input"
+    description = "Some values of the request are invalid; `errors` lists each one with its location."
+
+
+class MalformedCost(InputError):
+    type_slug = "malformed-cost"
+    title = "Malformed Mana Cost"
+    description = (
+        "A mana cost is not a string of CR 107.4 brace symbols. `detail` and `errors` name the offending"
+        " symbol and its 0-based character position."
+    )
+
+
+class UnknownCard(InputError):
+    type_slug = "unknown-card"
+    title = "Unknown Card"
+    description = "No card of the catalogue bears this name or oracle id."
+
+
+class AmbiguousCard(InputError):
+    type_slug = "ambiguous-card"
+    title = "Ambiguous Card"
+    description = "Several cards match; `candidates` lists them so the request can name one exactly."
+
+
+class InvalidChoice(InputError):
+    type_slug = "invalid-choice"
+    title = "Invalid Choice"
+    description = (
+        "A value chosen for a card (a creature type, a character, a color, a face...) is not a legal choice."
+    )
+
+
+class RulesViolation(InputError):
+    type_slug = "rules-violation"
+    title = "Rules Violation"
+    description = (
+        "What was asked breaks a rule of the game (e.g. an impossible Mental Magic choice); `rule` names it."
+    )
+
+
+class PreconditionRequired(AppError):
+    status = 428
+    type_slug = "precondition-required"
+    title = "Precondition Required"
+    description = "This change needs an If-Match header carrying the current ETag."
+
+
+class RateLimited(AppError):
+    status = 429
+    type_slug = "rate-limited"
+    title = "Too Many Requests"
+    description = "Too many requests: wait the number of seconds in Retry-After."
+
+    def __init__(self, detail: str | None = None, *, retry_after: int = 1, **kwargs: Any) -> None:
+        super().__init__(detail, **kwargs)
+        self.headers = {**(self.headers or {}), "Retry-After": str(retry_after)}
+
+
+class ServiceUnavailable(AppError):
+    status = 503
+    type_slug = "service-unavailable"
+    title = "Service Unavailable"
+    description = "The service cannot answer now (e.g. its database is unreachable or not migrated)."
+
+
+def _extra_type(slug: str, status: int, title: str, description: str) -> None:
+    PROBLEM_TYPES[slug] = ProblemType(slug, status, title, description)
+
+
+_extra_type(
+    "method-not-allowed", 405, "Method Not Allowed", "This path does not accept this HTTP method; see Allow."
+)
+_extra_type("forbidden", 403, "Forbidden", "The API key may not do this.")
+
+
+# --- rendering ---------------------------------------------------------------------------------------
+
+
+def problem_body(
+    *,
+    status: int,
+    type_slug: str,
+    title: str,
+    detail: str,
+    instance: str | None,
+    errors: Sequence[Mapping[str, Any]] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The problem+json document (RFC 9457); extension members never override the standard ones."""
+    body: dict[str, Any] = dict(extra or {})
+    body.update(type=PROBLEM_BASE + type_slug, title=title, status=status, detail=detail)
+    if instance is not None:
+        body["instance"] = instance
+    if errors is not None:
+        body["errors"] = [dict(e) for e in errors]
+    return body
+
+
+def problem_response(
+    *,
+    status: int,
+    type_slug: str,
+    title: str,
+    detail: str,
+    instance: str | None,
+    errors: Sequence[Mapping[str, Any]] | None = None,
+    extra: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    body = problem_body(
+        status=status,
+        type_slug=type_slug,
+        title=title,
+        detail=detail,
+        instance=instance,
+        errors=errors,
+        extra=extra,
+    )
+    return JSONResponse(body, status_code=status, headers=dict(headers or {}), media_type=PROBLEM_MEDIA_TYPE)
+
+
+def app_error_body(exc: AppError, instance: str | None = None) -> dict[str, Any]:
+    """The problem document for ``exc`` (also used for per-item problems, e.g. in batch answers)."""
+    return problem_body(
+        status=exc.status,
+        type_slug=exc.type_slug,
+        title=exc.title,
+        detail=exc.detail,
+        instance=instance,
+        errors=exc.errors,
+        extra=exc.extra,
+    )
+
+
+def from_rules_error(exc: RulesError, loc: Sequence[str | int] = ()) -> AppError:
+    """The service error for a rules-core error; ``loc`` places it in the request when known."""
+    if isinstance(exc, ManaCostSyntaxError):
+        symbol = exc.symbol[:_MAX_ECHO]
+        message = str(exc)[:300]
+        where = f"position {exc.position}"
+        if not (symbol in message and where in message):
+            message = f"{message} (symbol {symbol!r} at {where})"
+        return MalformedCost(
+            message,
+            errors=[_cost_error_item(exc, loc)],
+            extra={"symbol": symbol, "position": exc.position},
+        )
+    if isinstance(exc, InvalidChoiceError):
+        item_loc = list(loc) if loc else [exc.field]
+        return InvalidChoice(str(exc), errors=[{"loc": item_loc, "msg": str(exc), "type": "invalid_choice"}])
+    if isinstance(exc, IllegalError):
+        return RulesViolation(
+            str(exc),
+            errors=[{"loc": list(loc), "msg": str(exc), "type": "rules_violation"}],
+            extra={"rule": exc.rule},
+        )
+    if isinstance(exc, AmbiguousError):
+        return AmbiguousCard(
+            str(exc),
+            errors=[{"loc": list(loc), "msg": str(exc), "type": "ambiguous"}],
+            extra={"candidates": list(exc.candidates)},
+        )
+    return InputError(str(exc), errors=[{"loc": list(loc), "msg": str(exc), "type": "value_error"}])
+
+
+def _cost_error_item(exc: ManaCostSyntaxError, loc: Sequence[str | int]) -> dict[str, Any]:
+    return {
+        "loc": list(loc),
+        "msg": str(exc),
+        "type": "malformed_cost",
+        "symbol": exc.symbol[:_MAX_ECHO],
+        "position": exc.position,
+    }
+
+
+def _short(value: Any) -> Any:
+    """Client input echoed back only when small and scalar (never a huge body)."""
+    if isinstance(value, str):
+        return value if len(value) <= _MAX_ECHO else value[:_MAX_ECHO] + "…"
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return None
+
+
+def _dotted(loc: Sequence[str | int]) -> str:
+    return ".".join(str(p) for p in loc) or "request"
+
+
+def validation_problem(errors: Sequence[Mapping[str, Any]]) -> AppError:
+    """Pydantic errors as one problem: a bad cost anywhere is ``malformed-cost``, a bad choice
+    ``invalid-choice``, invalid JSON ``bad-request``; otherwise ``validation-error``."""
+    items: list[dict[str, Any]] = []
+    slug_cls: type[AppError] = InputError
+    for err in errors:
+        loc = [p if isinstance(p, int) else str(p) for p in err.get("loc", ())]
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, ManaCostSyntaxError):
+            items.append(_cost_error_item(cause, loc))
+            slug_cls = MalformedCost
+            continue
+        if isinstance(cause, InvalidChoiceError):
+            items.append({"loc": loc, "msg": str(cause), "type": "invalid_choice"})
+            if slug_cls is InputError:
+                slug_cls = InvalidChoice
+            continue
+        if err.get("type") == "json_invalid":
+            error_ctx = (err.get("ctx") or {}).get("error")
+            msg = f"Invalid JSON: {error_ctx}" if error_ctx else "Invalid JSON"
+            items.append({"loc": loc, "msg": msg, "type": "json_invalid"})
+            slug_cls = BadRequest
+            continue
+        item: dict[str, Any] = {"loc": loc, "msg": str(err.get("msg", "")), "type": str(err.get("type", ""))}
+        if "input" in err and err.get("type") not in ("missing",):
+            short = _short(err["input"])
+            if short is not None or err["input"] is None:
+                item["input"] = short
+        items.append(item)
+    if slug_cls is BadRequest:
+        items = [i for i in items if i["type"] == "json_invalid"]
+        return BadRequest(items[0]["msg"], errors=items)
+    if slug_cls is MalformedCost:
+        first = next(i for i in items if i["type"] == "malformed_cost")
+        detail = (
+            f"Malformed mana cost at {_dotted(first['loc'])}: symbol {first['symbol']!r} "
+            f"at position {first['position']}"
+        )
+    else:
+        shown = "; ".join(f"{_dotted(i['loc'])}: {i['msg']}" for i in items[:5])
+        more = f" (and {len(items) - 5} more)" if len(items) > 5 else ""
+        detail = f"{len(items)} invalid value{'s' if len(items) != 1 else ''}: {shown}{more}"
+    return slug_cls(detail, errors=items)
+
+
+def _http_slug(status: int) -> tuple[str, str]:
+    """Slug and title for a bare HTTP status (Starlette's HTTPException: unknown route, 405...)."""
+    known = _STATUS_TYPES.get(status)
+    if known is not None:
+        return known.slug, known.title
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "Error"
+    return phrase.lower().replace(" ", "-"), phrase
+
+
+# The generic type of each status; the specific 422 kinds are never inferred from a bare status code.
+_STATUS_TYPES: dict[int, ProblemType] = {
+    t.status: t
+    for t in (
+        *(
+            PROBLEM_TYPES[c.type_slug]
+            for c in (
+                AppError,
+                BadRequest,
+                Unauthorized,
+                NotFound,
+                Conflict,
+                PreconditionFailed,
+                TooLarge,
+                UnsupportedMediaType,
+                InputError,
+                PreconditionRequired,
+                RateLimited,
+                ServiceUnavailable,
+            )
+        ),
+        PROBLEM_TYPES["method-not-allowed"],
+        PROBLEM_TYPES["forbidden"],
+    )
+}
+
+
+def internal_error_response(instance: str | None) -> JSONResponse:
+    rid = current_request_id()
+    suffix = f" (request id {rid})" if rid else ""
+    return problem_response(
+        status=500,
+        type_slug=AppError.type_slug,
+        title=AppError.title,
+        detail=f"The service failed unexpectedly{suffix}.",
+        instance=instance,
+    )
+
+
+# --- handlers ----------------------------------------------------------------------------------------
+
+
+async def _app_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AppError)
+    if exc.status >= 500:
+        logger.error("%s: %s", exc.type_slug, exc.detail)
+    return JSONResponse(
+        app_error_body(exc, request.url.path),
+        status_code=exc.status,
+        headers=exc.headers,
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
+
+
+async def _rules_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RulesError)
+    return await _app_error_handler(request, from_rules_error(exc))
+
+
+async def _validation_handler(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return await _app_error_handler(request, validation_problem(exc.errors()))
+
+
+async def _http_exception_handler(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    slug, title = _http_slug(exc.status_code)
+    detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail, default=str)[:500]
+    if exc.status_code == 404 and detail == title:
+        detail = f"Nothing at {request.url.path}."
+    elif exc.status_code == 405 and detail == title:
+        detail = f"{request.method} is not allowed on {request.url.path}."
+    headers = dict(exc.headers or {})
+    if exc.status_code == 401:
+        headers.setdefault("WWW-Authenticate", "Bearer")
+    return problem_response(
+        status=exc.status_code,
+        type_slug=slug,
+        title=title,
+        detail=detail,
+        instance=request.url.path,
+        headers=headers,
+    )
+
+
+async def _unhandled_handler(request: Request, exc: Exception) -> JSONResponse:
+    # Reached only for errors raised outside UnhandledErrorMiddleware (e.g. in another middleware).
+    logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return internal_error_response(request.url.path)
+
+
+class UnhandledErrorMiddleware:
+    """Turns an exception no handler took into a 500 problem (traceback logged, never sent) and stops it
+    there, so the server does not log it a second time and test clients see the response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            logger.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            await internal_error_response(scope.get("path"))(scope, receive, send)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Make every error of ``app`` an ``application/problem+json`` response."""
+    app.add_exception_handler(AppError, _app_error_handler)
+    app.add_exception_handler(RulesError, _rules_error_handler)
+    app.add_exception_handler(RequestValidationError, _validation_handler)
+    app.add_exception_handler(StarletteHTTPException, _http_exception_handler)
+    app.add_exception_handler(Exception, _unhandled_handler)
+    app.add_middleware(UnhandledErrorMiddleware)

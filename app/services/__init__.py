@@ -1,0 +1,1 @@
+"""Use cases: orchestrate ``app.rules`` and repositories; keyword-only functions; flush, never commit."""

@@ -1,0 +1,145 @@
+"""Test fixtures: a database made by the migrations, one rolled-back transaction per test, the app.
+
+``MANACALC_TEST_DATABASE_URL`` selects the database (default: a SQLite file in a pytest temporary
+directory); on PostgreSQL the ``public`` schema is dropped and recreated first. The schema comes from
+Alembic (never ``create_all``) and the start-up hooks (e.g. the bundled catalogue) run once per session.
+
+Each test gets ``db_session``: a session on a connection whose outer transaction is rolled back at the
+end; the app's ``SessionDep`` yields that session (its commit only releases a SAVEPOINT), so tests see
+their own writes and never each other's.
+
+    def test_something(client):            # starlette TestClient over the app (sync, httpx-based)
+        assert client.get("/healthz").status_code == 200
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import Connection, Engine, create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from app.api.deps import get_db_session
+from app.config import Settings
+from app.db.migrate import upgrade_to_head
+from app.db.session import dispose_engines, get_engine
+from app.main import create_app, run_startup_hooks
+
+TEST_DATABASE_URL = os.environ.get("MANACALC_TEST_DATABASE_URL")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if TEST_DATABASE_URL and make_url(TEST_DATABASE_URL).get_backend_name() == "postgresql":
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL: set MANACALC_TEST_DATABASE_URL")
+    for item in items:
+        if "postgres_only" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    if TEST_DATABASE_URL:
+        return TEST_DATABASE_URL
+    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'manacalc-test.db'}"
+
+
+@pytest.fixture(scope="session")
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, migrate_on_start=False, log_level="WARNING")
+
+
+def _reset_postgres(url: str) -> None:
+    """Create the test database if missing, then give it an empty ``public`` schema."""
+    parsed = make_url(url)
+    try:
+        probe = create_engine(parsed)
+        with probe.connect():
+            pass
+        probe.dispose()
+    except OperationalError as exc:
+        if "does not exist" not in str(exc):
+            raise
+        admin = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{parsed.database}"'))
+        admin.dispose()
+    engine = create_engine(parsed)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def engine(settings: Settings) -> Iterator[Engine]:
+    """The test database, migrated to head by Alembic."""
+    if make_url(settings.database_url).get_backend_name() == "postgresql":
+        _reset_postgres(settings.database_url)
+    engine = get_engine(settings)
+    upgrade_to_head(engine)
+    yield engine
+    dispose_engines()
+
+
+@pytest.fixture(scope="session")
+def startup_hooks(engine: Engine, settings: Settings) -> None:
+    """Run the app's start-up hooks (``app.main.STARTUP_HOOKS``) once, committed, like a real start."""
+    run_startup_hooks(engine, settings)
+
+
+@pytest.fixture
+def db_connection(engine: Engine, startup_hooks: None) -> Iterator[Connection]:
+    connection = engine.connect()
+    transaction = connection.begin()
+    try:
+        yield connection
+    finally:
+        transaction.rollback()
+        connection.close()
+
+
+@pytest.fixture
+def db_session(db_connection: Connection) -> Iterator[Session]:
+    """A session whose commits are SAVEPOINT releases inside the test's rolled-back transaction."""
+    session = Session(bind=db_connection, join_transaction_mode="create_savepoint", expire_on_commit=False)
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+@pytest.fixture
+def app(settings: Settings, db_session: Session) -> FastAPI:
+    """The application on the test database (no start-up migration), its sessions being ``db_session``."""
+    application = create_app(settings)
+
+    def test_session() -> Iterator[Session]:
+        # The same contract as app.api.deps.get_db_session: commit on success, roll back on error.
+        try:
+            yield db_session
+        except BaseException:
+            db_session.rollback()
+            raise
+        else:
+            db_session.commit()
+
+    application.dependency_overrides[get_db_session] = test_session
+    return application
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """A client for ``app``. Not entered as a context manager on purpose: the lifespan (migrations, hooks,
+    engine disposal) belongs to the session fixtures here. Unexpected errors come back as 500 problems."""
+    test_client = TestClient(app)
+    try:
+        yield test_client
+    finally:
+        test_client.close()
