@@ -1,0 +1,126 @@
+"""Response models of the card catalogue (``/v1/cards``, ``/v1/creature-types``) and their conversion from
+``app.rules.cards.Card``."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from app.api.schemas.common import Page
+from app.rules.cards import Card, Face
+from app.rules.costs import ManaCost
+from app.rules.symbols import COLORS
+from app.rules.types import TypeLine
+
+
+def _mana_value(cost: ManaCost | None) -> int | float | None:
+    # CR 202.3a: no mana cost gives mana value 0; {∞} gives null.
+    return 0 if cost is None else cost.mana_value
+
+
+class FaceOut(BaseModel):
+    """One face of a multi-face card, with its own characteristics."""
+
+    name: str
+    mana_cost: str | None = Field(description="Canonical; null when the face has no mana cost.")
+    mana_value: int | float | None
+    colors: list[str]
+    type_line: str
+    supertypes: list[str]
+    types: list[str]
+    subtypes: list[str]
+    oracle_text: str
+    keywords: list[str]
+    flavor_text: str | None
+
+    @classmethod
+    def of(cls, face: Face) -> FaceOut:
+        return cls(
+            name=face.name,
+            mana_cost=str(face.mana_cost) if face.mana_cost is not None else None,
+            mana_value=_mana_value(face.mana_cost),
+            colors=list(face.color_set),
+            type_line=str(face.type_line),
+            supertypes=list(face.type_line.supertypes),
+            types=list(face.type_line.types),
+            subtypes=list(face.type_line.subtypes),
+            oracle_text=face.oracle_text,
+            keywords=list(face.keywords),
+            flavor_text=face.flavor_text,
+        )
+
+
+class CardOut(BaseModel):
+    """A catalogue card. For multi-face cards the top-level fields describe the card as a whole (a split
+    card's mana cost is both halves' combined, CR 709.4) and ``card_faces`` each face."""
+
+    name: str = Field(examples=["Fire // Ice"])
+    oracle_id: str | None
+    layout: str
+    mana_cost: str | None = Field(description="Canonical; null for a card with no mana cost (a land).")
+    mana_value: int | float | None = Field(description="CR 202.3; null for {∞}.")
+    colors: list[str]
+    type_line: str
+    supertypes: list[str]
+    types: list[str]
+    subtypes: list[str]
+    oracle_text: str
+    keywords: list[str]
+    flavor_text: str | None
+    legalities: dict[str, str] = Field(
+        description="Format → legal, restricted or banned; a format not listed is not legal."
+    )
+    card_faces: list[FaceOut] | None = Field(description="Each face of a multi-face card; null otherwise.")
+
+    @classmethod
+    def of(cls, card: Card) -> CardOut:
+        faces = card.faces
+        multi = len(faces) > 1
+        cost = card.mana_cost
+        if multi:
+            colors = {c for f in (faces if card.is_split else faces[:1]) for c in f.color_set}
+            supertypes = list(dict.fromkeys(s for f in faces for s in f.type_line.supertypes))
+            types = list(dict.fromkeys(t for f in faces for t in f.type_line.types))
+            subtypes = list(dict.fromkeys(s for f in faces for s in f.type_line.subtypes))
+            type_line = " // ".join(str(f.type_line) for f in faces)
+            oracle_text = "\n//\n".join(f.oracle_text for f in faces)
+        else:
+            front: TypeLine = card.front.type_line
+            colors = set(card.front.color_set)
+            supertypes, types, subtypes = list(front.supertypes), list(front.types), list(front.subtypes)
+            type_line = str(front)
+            oracle_text = card.front.oracle_text
+        return cls(
+            name=card.name,
+            oracle_id=card.oracle_id,
+            layout=card.layout,
+            mana_cost=str(cost) if cost is not None else None,
+            mana_value=_mana_value(cost),
+            colors=[c for c in COLORS if c in colors],
+            type_line=type_line,
+            supertypes=supertypes,
+            types=types,
+            subtypes=subtypes,
+            oracle_text=oracle_text,
+            keywords=list(card.keywords),
+            flavor_text=card.front.flavor_text,
+            legalities={f: s for f, s in card.legalities if s != "not_legal"},
+            card_faces=[FaceOut.of(f) for f in faces] if multi else None,
+        )
+
+
+class CardAnswer(CardOut):
+    """``GET /v1/cards/{name or oracle_id}`` and ``/v1/cards/named``: a card and the catalogue version."""
+
+    data_version: str = Field(description="When the card catalogue was last imported.")
+
+
+class CardPage(Page[CardOut]):
+    """``GET /v1/cards``: a page of cards sorted by name."""
+
+    data_version: str = Field(description="When the card catalogue was last imported.")
+
+
+class CreatureTypes(Page[str]):
+    """``GET /v1/creature-types``: every creature type of CR 205.3m, in the rule's order."""
+
+    rules_edition: str = Field(description="The Comprehensive Rules edition the list comes from.")

@@ -1,0 +1,335 @@
+"""Pure conversions from card records (Scryfall, inline API objects, MTGJSON AtomicCards) to ``Card``.
+
+No I/O and no database: the importer, the catalogue and the request schemas all go through here, so a card
+reads the same wherever it comes from. A record that cannot be read raises ``BadCardRecord`` with the reason
+(an inline card with a bad mana cost raises the ``ManaCostSyntaxError`` itself, which the error layer turns
+into a malformed-cost problem).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+from app.rules.cards import Card, Face
+from app.rules.costs import ManaCost
+from app.rules.errors import ManaCostSyntaxError
+from app.rules.names import fold_name
+from app.rules.symbols import COLORS
+from app.rules.types import TypeLine
+
+__all__ = [
+    "IGNORED_LAYOUTS",
+    "MAX_NAME_LENGTH",
+    "STATUSES",
+    "BadCardRecord",
+    "card_from_inline",
+    "card_from_mtgjson",
+    "card_from_scryfall",
+    "card_to_record",
+    "derived_oracle_id",
+    "normalize_name",
+    "parse_cost",
+]
+
+# A fixed namespace so a card without a Scryfall oracle id gets the same derived id on every import.
+_ORACLE_NAMESPACE: Final = uuid.UUID("5d0f6c1e-8b1f-4d49-9a59-6a3b7e2f0c11")
+STATUSES: Final = frozenset({"legal", "banned", "restricted", "not_legal"})
+"""Scryfall legality statuses; MTGJSON's ``Legal``/``Banned``/``Restricted`` map onto them."""
+IGNORED_LAYOUTS: Final = frozenset({"token", "double_faced_token", "emblem", "art_series"})
+"""Scryfall objects that are not cards (their names would shadow real cards in look-ups)."""
+MAX_NAME_LENGTH: Final = 200
+MAX_TEXT_LENGTH: Final = 10_000
+_FACE_SEPARATOR: Final = " // "
+_UUID_RE: Final = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+class BadCardRecord(ValueError):
+    """A card record that cannot be read; ``name`` is the record's name when it has one."""
+
+    def __init__(self, reason: str, *, name: str | None = None) -> None:
+        super().__init__(f"{name}: {reason}" if name else reason)
+        self.reason = reason
+        self.name = name
+
+
+def normalize_name(text: str) -> str:
+    """The look-up form of a name: accents dropped, casefolded, curly apostrophes plain, spaces merged."""
+    return fold_name(text)
+
+
+def derived_oracle_id(name: str) -> str:
+    """A stable id for a card that has no Scryfall oracle id: uuid5 of its normalized name."""
+    return str(uuid.uuid5(_ORACLE_NAMESPACE, normalize_name(name)))
+
+
+def parse_cost(text: str | None) -> ManaCost | None:
+    """A printed mana cost; ``None``/``""`` is no mana cost at all (a land, a back face), not ``{0}``."""
+    if text is None:
+        return None
+    text = text.strip()
+    if not text:
+        return None
+    return ManaCost.parse(text)
+
+
+# -- Scryfall and inline objects -------------------------------------------------------------------------
+
+
+def card_from_scryfall(obj: Mapping[str, Any]) -> Card:
+    """A Scryfall card object (bulk data, the API's ``card`` object, or our bundled records) → ``Card``.
+
+    Multi-face cards carry ``card_faces``; each face keeps its own mana cost, type line and text.
+    Raises ``BadCardRecord`` for a record that is not a card.
+    """
+    if not isinstance(obj, Mapping):
+        raise BadCardRecord(f"a card record is a JSON object, not {type(obj).__name__}")
+    name = _name(obj.get("name"), None)
+    try:
+        return _scryfall_card(obj, name)
+    except ManaCostSyntaxError as exc:
+        raise BadCardRecord(f"bad mana cost: {exc}", name=name) from exc
+
+
+def card_from_inline(obj: Mapping[str, Any]) -> Card:
+    """An inline card object of the API (``name``, ``mana_cost``, ``type_line``, ``oracle_text``, ...).
+
+    Unlike records being imported, a malformed mana cost propagates as ``ManaCostSyntaxError`` so the client
+    gets a malformed-cost problem naming the symbol and its position.
+    """
+    if not isinstance(obj, Mapping):
+        raise BadCardRecord(f"an inline card is a JSON object, not {type(obj).__name__}")
+    card = _scryfall_card(obj, _name(obj.get("name"), None))
+    # Not a catalogue card: no derived id that could collide with a catalogue card of the same name.
+    return card if obj.get("oracle_id") else replace(card, oracle_id=None)
+
+
+def _scryfall_card(obj: Mapping[str, Any], name: str) -> Card:
+    layout = _opt_str(obj.get("layout"), "layout", name) or "normal"
+    oracle_id = _oracle_id(obj.get("oracle_id"), name)
+    keywords = _str_list(obj.get("keywords"), "keywords", name)
+    raw_faces = obj.get("card_faces")
+    faces: list[Face]
+    if raw_faces:
+        if not isinstance(raw_faces, Sequence) or isinstance(raw_faces, str):
+            raise BadCardRecord("card_faces is a list of objects", name=name)
+        faces = []
+        for i, raw in enumerate(raw_faces):
+            if not isinstance(raw, Mapping):
+                raise BadCardRecord(f"card_faces[{i}] is not an object", name=name)
+            face_name = _name(raw.get("name"), name)
+            text = _opt_str(raw.get("oracle_text"), "oracle_text", name) or ""
+            faces.append(
+                Face(
+                    name=face_name,
+                    mana_cost=parse_cost(_opt_str(raw.get("mana_cost"), "mana_cost", name)),
+                    type_line=_type_line(raw.get("type_line"), name),
+                    oracle_text=text,
+                    flavor_text=_opt_str(raw.get("flavor_text"), "flavor_text", name)
+                    or (_opt_str(obj.get("flavor_text"), "flavor_text", name) if i == 0 else None),
+                    keywords=_str_list(raw.get("keywords"), "keywords", name)
+                    if "keywords" in raw
+                    else _keywords_for_face(keywords, face_name, text),
+                    colors=_colors(raw.get("colors"), name),
+                )
+            )
+    else:
+        faces = [
+            Face(
+                name=name,
+                mana_cost=parse_cost(_opt_str(obj.get("mana_cost"), "mana_cost", name)),
+                type_line=_type_line(obj.get("type_line"), name),
+                oracle_text=_opt_str(obj.get("oracle_text"), "oracle_text", name) or "",
+                flavor_text=_opt_str(obj.get("flavor_text"), "flavor_text", name),
+                keywords=keywords,
+                colors=_colors(obj.get("colors"), name),
+            )
+        ]
+    return Card(
+        name=name,
+        faces=tuple(faces),
+        layout=layout,
+        oracle_id=oracle_id,
+        legalities=_legalities(obj.get("legalities"), name),
+    )
+
+
+def _keywords_for_face(keywords: tuple[str, ...], face_name: str, text: str) -> tuple[str, ...]:
+    # Scryfall lists keywords per card; a face gets those its own text (or name) mentions.
+    low = (face_name + "\n" + text).casefold()
+    return tuple(k for k in keywords if k.casefold() in low)
+
+
+# -- MTGJSON -----------------------------------------------------------------------------------------------
+
+
+def card_from_mtgjson(name: str, entries: Sequence[Mapping[str, Any]]) -> Card:
+    """An MTGJSON ``AtomicCards`` entry (its name and its list of faces) → ``Card``.
+
+    Faces are ordered by ``side`` (a, b, ...); statuses ``Legal``/``Banned``/``Restricted`` become
+    Scryfall's lowercase ones. The oracle id is ``identifiers.scryfallOracleId`` or derived from the name.
+    """
+    card_name = _name(name, None)
+    if not isinstance(entries, Sequence) or isinstance(entries, str) or not entries:
+        raise BadCardRecord("an AtomicCards entry is a non-empty list of faces", name=card_name)
+    if not all(isinstance(e, Mapping) for e in entries):
+        raise BadCardRecord("an AtomicCards face is an object", name=card_name)
+    ordered = sorted(entries, key=lambda e: str(e.get("side") or ""))
+    first = ordered[0]
+    identifiers = first.get("identifiers")
+    oracle_id = _oracle_id(
+        identifiers.get("scryfallOracleId") if isinstance(identifiers, Mapping) else None, card_name
+    )
+    try:
+        faces = tuple(_mtgjson_face(e, card_name, len(ordered) > 1) for e in ordered)
+    except ManaCostSyntaxError as exc:
+        raise BadCardRecord(f"bad mana cost: {exc}", name=card_name) from exc
+    legalities: dict[str, str] = {}
+    raw_legal = first.get("legalities") or {}
+    if not isinstance(raw_legal, Mapping):
+        raise BadCardRecord("legalities is an object", name=card_name)
+    for fmt, status in raw_legal.items():
+        if not isinstance(status, str) or status.casefold().replace(" ", "_") not in STATUSES:
+            raise BadCardRecord(f"unknown legality {status!r} for {fmt}", name=card_name)
+        legalities[str(fmt)] = status.casefold().replace(" ", "_")
+    layout = _opt_str(first.get("layout"), "layout", card_name) or "normal"
+    return Card(
+        name=card_name,
+        faces=faces,
+        layout=layout,
+        oracle_id=oracle_id,
+        legalities=_sorted_legalities(legalities),
+    )
+
+
+def _mtgjson_face(entry: Mapping[str, Any], card_name: str, multi: bool) -> Face:
+    face_name = _name(entry.get("faceName"), card_name) if multi else card_name
+    type_text = entry.get("type")
+    return Face(
+        name=face_name,
+        mana_cost=parse_cost(_opt_str(entry.get("manaCost"), "manaCost", card_name)),
+        type_line=_type_line(type_text, card_name),
+        oracle_text=_opt_str(entry.get("text"), "text", card_name) or "",
+        flavor_text=_opt_str(entry.get("flavorText"), "flavorText", card_name),
+        keywords=_str_list(entry.get("keywords"), "keywords", card_name),
+        colors=_colors(entry.get("colors"), card_name),
+    )
+
+
+# -- back to a record --------------------------------------------------------------------------------------
+
+
+def card_to_record(card: Card) -> dict[str, Any]:
+    """A ``Card`` as a compact Scryfall-shaped record (our bundled file's shape); ``card_from_scryfall``
+    reads it back to an equal ``Card``. ``not_legal`` legalities are left out (absent means not legal)."""
+    record: dict[str, Any] = {"name": card.name, "oracle_id": card.oracle_id, "layout": card.layout}
+    legal = {f: s for f, s in card.legalities if s != "not_legal"}
+    if len(card.faces) == 1:
+        record.update(_face_record(card.front))
+    else:
+        record["card_faces"] = [_face_record(f) for f in card.faces]
+    record["legalities"] = dict(sorted(legal.items()))
+    return _compact(record)
+
+
+def _compact(record: dict[str, Any]) -> dict[str, Any]:
+    # Absent and empty mean the same to the reader, except colors: [] (colorless) differs from unknown.
+    return {k: v for k, v in record.items() if k == "colors" or v not in (None, [], {}, "")}
+
+
+def _face_record(face: Face) -> dict[str, Any]:
+    rec: dict[str, Any] = {
+        "name": face.name,
+        "mana_cost": str(face.mana_cost) if face.mana_cost is not None else None,
+        "type_line": str(face.type_line),
+        "oracle_text": face.oracle_text,
+        "flavor_text": face.flavor_text,
+        "keywords": list(face.keywords),
+    }
+    if face.colors is not None:
+        rec["colors"] = list(face.colors)
+    return _compact(rec)
+
+
+# -- field readers -----------------------------------------------------------------------------------------
+
+
+def _name(value: Any, card_name: str | None) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise BadCardRecord("a card and each face need a non-empty name", name=card_name)
+    name = " ".join(value.split())
+    if len(name) > MAX_NAME_LENGTH:
+        raise BadCardRecord(f"a name is at most {MAX_NAME_LENGTH} characters", name=name[:40])
+    return name
+
+
+def _opt_str(value: Any, field: str, name: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadCardRecord(f"{field} is a string, not {type(value).__name__}", name=name)
+    if len(value) > MAX_TEXT_LENGTH:
+        raise BadCardRecord(f"{field} is at most {MAX_TEXT_LENGTH} characters", name=name)
+    return value
+
+
+def _str_list(value: Any, field: str, name: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise BadCardRecord(f"{field} is a list of strings", name=name)
+    items = tuple(value)
+    if not all(isinstance(v, str) for v in items):
+        raise BadCardRecord(f"{field} is a list of strings", name=name)
+    return items
+
+
+def _type_line(value: Any, name: str) -> TypeLine:
+    if value is None:
+        return TypeLine()
+    if not isinstance(value, str):
+        raise BadCardRecord("type_line is a string", name=name)
+    return TypeLine.parse(value)
+
+
+def _colors(value: Any, name: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    items = _str_list(value, "colors", name)
+    bad = [c for c in items if c not in COLORS]
+    if bad:
+        raise BadCardRecord(f"unknown color {bad[0]!r} (colors are W, U, B, R, G)", name=name)
+    return tuple(c for c in COLORS if c in items)
+
+
+def _oracle_id(value: Any, name: str) -> str:
+    if value is None or value == "":
+        return derived_oracle_id(name)
+    if not isinstance(value, str) or not _UUID_RE.match(value):
+        raise BadCardRecord(f"oracle_id {value!r} is not a UUID", name=name)
+    return value.lower()
+
+
+def _legalities(value: Any, name: str) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping):
+        raise BadCardRecord("legalities is an object (format → status)", name=name)
+    out: dict[str, str] = {}
+    for fmt, status in value.items():
+        if not isinstance(fmt, str) or not isinstance(status, str) or status not in STATUSES:
+            raise BadCardRecord(f"unknown legality {status!r} for {fmt!r}", name=name)
+        out[fmt] = status
+    return _sorted_legalities(out)
+
+
+def _sorted_legalities(legal: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(legal.items()))
+
+
+def split_face_names(name: str) -> tuple[str, ...]:
+    """The face names a ``A // B`` card name holds (one name for an ordinary card)."""
+    return tuple(part.strip() for part in name.split(_FACE_SEPARATOR) if part.strip())

@@ -1,0 +1,307 @@
+"""The card catalogue: resolve a name, an oracle id or an inline card to a ``Card``; search; data_version.
+
+Look-up order for a name (folded: case, accents, ``'``/``’`` and extra spaces do not matter):
+1. a card's own name ("Fire // Ice"); 2. a face's name ("Ice"); 3. a unique word prefix ("Lim-Dul" is the
+first word of "Lim-Dûl the Necromancer", not of "Lim-Dûl's Vault"). Several candidates at any step are an
+``AmbiguousCard`` listing them, never a silent pick; none is an ``UnknownCard`` with suggestions.
+
+The cost endpoints resolve every permanent's card on every request, so resolved cards are kept in a bounded
+in-process LRU (by folded name and by oracle id). It is emptied when the catalogue's ``data_version``
+changes, which each process checks at most once per ``CHECK_INTERVAL`` seconds; nothing else of the
+catalogue is held in memory.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sqlalchemy.orm import Session
+
+from app.api.schemas.common import decode_cursor, encode_cursor
+from app.db.repositories import cards as repo
+from app.errors import AmbiguousCard, BadRequest, UnknownCard
+from app.rules.cards import Card
+from app.rules.costs import ManaCost
+from app.services.card_formats import MAX_NAME_LENGTH, card_from_inline, normalize_name
+from app.services.card_import import data_version as read_data_version
+
+CHECK_INTERVAL: Final = 1.0
+CACHE_SIZE: Final = 4096
+MAX_CANDIDATES: Final = 20
+MAX_SUGGESTIONS: Final = 5
+LIMIT_DEFAULT: Final = 100
+LIMIT_MAX: Final = 1000
+_UUID: Final = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+class CardCache:
+    """A thread-safe bounded LRU of resolved cards, tied to one data_version."""
+
+    def __init__(
+        self,
+        maxsize: int = CACHE_SIZE,
+        check_interval: float = CHECK_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.maxsize = maxsize
+        self.check_interval = check_interval
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._version: str | None = None
+        self._checked_at = float("-inf")
+        self._by_id: OrderedDict[str, Card] = OrderedDict()
+        self._by_name: OrderedDict[str, str] = OrderedDict()
+
+    def version(self, read: Callable[[], str]) -> str:
+        """The current data_version, read with ``read`` at most once per interval; a change empties the
+        cache."""
+        now = self._clock()
+        with self._lock:
+            if self._version is not None and now - self._checked_at < self.check_interval:
+                return self._version
+        current = read()
+        with self._lock:
+            if current != self._version:
+                self._by_id.clear()
+                self._by_name.clear()
+                self._version = current
+            self._checked_at = now
+            return current
+
+    def card(self, oracle_id: str) -> Card | None:
+        with self._lock:
+            card = self._by_id.get(oracle_id)
+            if card is not None:
+                self._by_id.move_to_end(oracle_id)
+            return card
+
+    def oracle_id_for(self, name_norm: str) -> str | None:
+        with self._lock:
+            oid = self._by_name.get(name_norm)
+            if oid is not None:
+                self._by_name.move_to_end(name_norm)
+            return oid
+
+    def put(self, card: Card, *names_norm: str) -> None:
+        if card.oracle_id is None:
+            return
+        with self._lock:
+            self._by_id[card.oracle_id] = card
+            self._by_id.move_to_end(card.oracle_id)
+            for n in names_norm:
+                self._by_name[n] = card.oracle_id
+                self._by_name.move_to_end(n)
+            while len(self._by_id) > self.maxsize:
+                self._by_id.popitem(last=False)
+            while len(self._by_name) > self.maxsize:
+                self._by_name.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_id.clear()
+            self._by_name.clear()
+            self._version = None
+            self._checked_at = float("-inf")
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._by_id)
+
+
+_CACHE = CardCache()
+
+
+def reset_card_cache() -> None:
+    """Empty the process's card cache (tests that change the catalogue inside a rolled-back transaction)."""
+    _CACHE.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class CardPage:
+    """One page of a search: the cards, and the cursor of the next page (None on the last)."""
+
+    cards: tuple[Card, ...]
+    next_cursor: str | None
+
+    @property
+    def has_more(self) -> bool:
+        return self.next_cursor is not None
+
+
+class Catalogue:
+    """The catalogue as seen through one database session (one request). Cheap to create."""
+
+    def __init__(self, session: Session, *, cache: CardCache | None = None) -> None:
+        self.session = session
+        self.cache = cache if cache is not None else _CACHE
+
+    @property
+    def data_version(self) -> str:
+        """When the catalogue was last imported (ISO timestamp), or ``bundled-<hash>``."""
+        return self.cache.version(lambda: read_data_version(self.session))
+
+    # -- look-ups ----------------------------------------------------------------------------------------
+
+    def by_oracle_id(self, oracle_id: str, *, unknown_status: int | None = None) -> Card:
+        """The card with this oracle id; ``UnknownCard`` if there is none."""
+        self.data_version  # noqa: B018  (syncs the cache with the catalogue)
+        key = oracle_id.strip().lower()
+        card = self.cache.card(key)
+        if card is not None:
+            return card
+        card = repo.load_cards(self.session, [key]).get(key) if _UUID.match(key) else None
+        if card is None:
+            raise UnknownCard(
+                f"No card of the catalogue has oracle id {oracle_id[:64]!r}.",
+                extra={"oracle_id": oracle_id[:64]},
+                status=unknown_status,
+            )
+        self.cache.put(card)
+        return card
+
+    def by_name(self, name: str, *, unknown_status: int | None = None) -> Card:
+        """The card a name means: own name, else face name, else unique word prefix (module docstring)."""
+        return self._by_name(name, prefix=True, unknown_status=unknown_status)
+
+    def exact(self, name: str, *, unknown_status: int | None = None) -> Card:
+        """The card bearing exactly this name (folded) as its own or a face's name; no prefix matching."""
+        return self._by_name(name, prefix=False, unknown_status=unknown_status)
+
+    def fuzzy(self, name: str, *, unknown_status: int | None = None) -> Card:
+        """``by_name``, and failing that the single closest name when exactly one is close enough."""
+        try:
+            return self.by_name(name, unknown_status=unknown_status)
+        except UnknownCard as exc:
+            suggestions = exc.extra.get("suggestions") or []
+            norm = normalize_name(name)
+            close = [
+                s
+                for s in suggestions
+                if difflib.SequenceMatcher(None, norm, normalize_name(s["name"])).ratio() >= 0.8
+            ]
+            if len(close) == 1:
+                return self.by_oracle_id(close[0]["oracle_id"])
+            raise
+
+    def lookup(self, name_or_id: str, *, unknown_status: int | None = None) -> Card:
+        """``GET /v1/cards/{name or oracle_id}``: an oracle id when it looks like one, else a name."""
+        if _UUID.match(name_or_id.strip()):
+            try:
+                return self.by_oracle_id(name_or_id, unknown_status=unknown_status)
+            except UnknownCard:
+                pass
+        return self.by_name(name_or_id, unknown_status=unknown_status)
+
+    def resolve(self, ref: str | Mapping[str, Any] | Card) -> Card:
+        """A request's card reference: a name, ``{"oracle_id": ...}``, an inline card object, or a Card."""
+        if isinstance(ref, Card):
+            return ref
+        if isinstance(ref, str):
+            return self.by_name(ref)
+        if "name" not in ref and isinstance(ref.get("oracle_id"), str):
+            return self.by_oracle_id(ref["oracle_id"])
+        return card_from_inline(ref)
+
+    def _by_name(self, name: str, *, prefix: bool, unknown_status: int | None) -> Card:
+        norm = normalize_name(name)
+        shown = name[:MAX_NAME_LENGTH]
+        if not norm or len(norm) > MAX_NAME_LENGTH:
+            raise UnknownCard(
+                f"No card of the catalogue is named {shown!r}.", extra={"name": shown}, status=unknown_status
+            )
+        self.data_version  # noqa: B018  (syncs the cache with the catalogue)
+        oid = self.cache.oracle_id_for(norm)
+        if oid is not None:
+            cached = self.cache.card(oid)
+            if cached is not None:
+                return cached
+        hits = repo.find_by_name(self.session, norm, card_names_only=True)
+        if not hits:
+            hits = repo.find_by_name(self.session, norm, card_names_only=False)
+        if not hits and prefix:
+            hits = repo.find_by_word_prefix(self.session, norm, limit=MAX_CANDIDATES + 1)
+        if len(hits) == 1:
+            card = repo.load_cards(self.session, [hits[0].oracle_id])[hits[0].oracle_id]
+            self.cache.put(card, norm)
+            return card
+        if hits:
+            more = " (and more)" if len(hits) > MAX_CANDIDATES else ""
+            listed = ", ".join(f"{h.name} ({h.oracle_id})" for h in hits[:MAX_CANDIDATES])
+            raise AmbiguousCard(
+                f"Several cards match {shown!r}: {listed}{more}. Name one exactly or by oracle id.",
+                extra={
+                    "name": shown,
+                    "candidates": [{"name": h.name, "oracle_id": h.oracle_id} for h in hits[:MAX_CANDIDATES]],
+                },
+            )
+        suggestions = self._suggestions(norm)
+        hint = f" Did you mean {', '.join(repr(s['name']) for s in suggestions)}?" if suggestions else ""
+        raise UnknownCard(
+            f"No card of the catalogue is named {shown!r}.{hint}",
+            extra={"name": shown, "suggestions": suggestions},
+            status=unknown_status,
+        )
+
+    def _suggestions(self, norm: str) -> list[dict[str, str]]:
+        pool = repo.names_near(self.session, norm, limit=5000)
+        close = difflib.get_close_matches(norm, pool, n=MAX_SUGGESTIONS, cutoff=0.6)
+        out: list[dict[str, str]] = []
+        for n in close:
+            for hit in repo.find_by_name(self.session, n, card_names_only=False):
+                entry = {"name": hit.name, "oracle_id": hit.oracle_id}
+                if entry not in out:
+                    out.append(entry)
+        return out[:MAX_SUGGESTIONS]
+
+    # -- search ------------------------------------------------------------------------------------------
+
+    def search(
+        self,
+        *,
+        mana_cost: ManaCost | str | None = None,
+        format: str | None = None,
+        name: str | None = None,
+        limit: int = LIMIT_DEFAULT,
+        cursor: str | None = None,
+    ) -> CardPage:
+        """Cards with exactly this mana cost (as a multiset: ``{W}{1}`` finds ``{1}{W}``; color matters;
+        lands, having no mana cost, are not found by ``{0}``), playable (legal or restricted) in ``format``,
+        whose name contains ``name``; sorted by name, ``limit`` (1-1000) at a time from ``cursor``.
+
+        A string cost is read loosely (``2WW``); a malformed one raises ``ManaCostSyntaxError``.
+        """
+        if not 1 <= limit <= LIMIT_MAX:
+            raise ValueError(f"limit must be between 1 and {LIMIT_MAX}")
+        cost = ManaCost.parse_loose(mana_cost) if isinstance(mana_cost, str) else mana_cost
+        after: tuple[str, str] | None = None
+        if cursor:
+            position = decode_cursor(cursor)
+            n, o = position.get("n"), position.get("o")
+            if not (isinstance(n, str) and isinstance(o, str)):
+                raise BadRequest(
+                    "Invalid cursor: pass back next_cursor from the previous page unchanged.",
+                    errors=[{"loc": ["query", "cursor"], "msg": "invalid cursor", "type": "invalid_cursor"}],
+                )
+            after = (n, o)
+        keys = repo.search(
+            self.session,
+            cost_key=cost.sort_key if cost is not None else None,
+            fmt=format,
+            name_contains=normalize_name(name) if name else None,
+            after=after,
+            limit=limit + 1,
+        )
+        page = keys[:limit]
+        cards = repo.load_cards(self.session, [o for _, o in page])
+        next_cursor = encode_cursor({"n": page[-1][0], "o": page[-1][1]}) if len(keys) > limit else None
+        return CardPage(tuple(cards[o] for _, o in page if o in cards), next_cursor)
+
+    def count(self) -> int:
+        return repo.count_cards(self.session)
