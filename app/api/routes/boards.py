@@ -1,0 +1,23 @@
+"""``POST /v1/boards/analyze``: a thin router over ``app.services.analysis``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.deps import SessionDep, SettingsDep
+from app.api.schemas.analysis import AnalyzeAnswer, AnalyzeRequest
+from app.api.schemas.common import Problem
+from app.services import analysis as service
+
+router = APIRouter(prefix="/v1/boards", tags=["boards"])
+
+_PROBLEMS: dict[int | str, dict[str, object]] = {
+    422: {"model": Problem, "description": "unknown-card, ambiguous-card, invalid-choice or validation-error"}
+}
+
+
+@router.post("/analyze", response_model=AnalyzeAnswer, responses=_PROBLEMS)
+def analyze_board(body: AnalyzeRequest, session: SessionDep, settings: SettingsDep) -> AnalyzeAnswer:
+    """Each permanent's activated abilities (can they be activated, what they produce) and what it could
+    produce (CR 106.7); each player's party (CR 700.8)."""
+    return service.analyze(request=body, session=session, settings=settings)

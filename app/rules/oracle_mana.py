@@ -1,0 +1,696 @@
+"""The oracle-text reader for mana abilities and the static effects that change mana (CR 605, 106, 305, 613).
+
+It reads the templates Oracle text uses; anything mana-related it does not recognise is returned as a
+``problem`` (never guessed), so callers can warn. Reminder text in parentheses is no ability (CR 207.2).
+
+Read here:
+
+- activated abilities ``COST: EFFECT`` (CR 602.1) with their cost parts ({T}, {Q}, mana, life, sacrifice,
+  loyalty) and, when the effect adds mana, a ``ManaEffect`` (fixed mana, choices, "any color", "N mana of
+  any one color", "N mana in any combination of colors", "the chosen color", "for each ...", and the
+  CR 106.7 "any type/color that <permanents> could produce" references);
+- layer-4 land type changes (Urborg, Blood Moon, Celestial Dawn, Prismatic Omen, auras; CR 305.7, 613.1d);
+- layer-6 ability grants in quotes and haste grants (Chromatic Lantern, Cryptolith Rite; CR 613.1f);
+- replacement effects on mana production (Contamination, Mana Reflection, Ritual of Subdual; CR 106.12b);
+- triggered mana abilities on tapping for mana (Heartbeat of Spring, Wild Growth, Utopia Sprawl; CR 106.12a,
+  605.1b).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Final
+
+from app.rules.cards import Face
+from app.rules.costs import ManaCost
+from app.rules.errors import RulesError
+from app.rules.symbols import COLORS, MANA_TYPES
+from app.rules.types import BASIC_LAND_TYPES, CARD_TYPES, canonical_creature_type
+
+_ORDER: Final = {t: i for i, t in enumerate(MANA_TYPES)}
+LAND_TYPES: Final = frozenset(
+    {
+        "Cave",
+        "Desert",
+        "Forest",
+        "Gate",
+        "Island",
+        "Lair",
+        "Locus",
+        "Mine",
+        "Mountain",
+        "Plains",
+        "Planet",
+        "Power-Plant",
+        "Sphere",
+        "Swamp",
+        "Tower",
+        "Town",
+        "Urza's",
+        "Urza’s",
+    }
+)
+"""CR 205.3i: the land types (a set land type replaces all of these, CR 305.7)."""
+
+_NUMBERS: Final = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_REMINDER = re.compile(r"\s*\([^()]*\)")
+_SYMBOL_RUN = re.compile(r"^(?:\{[WUBRGC]\})+$")
+_LOYALTY = re.compile(r"^[+\-−]?(?:\d+|X)$")
+
+
+def sort_mana(types: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """A multiset of mana types in W U B R G C order (the canonical order of every output here)."""
+    return tuple(sorted(types, key=_ORDER.__getitem__))
+
+
+def mana_text(types: tuple[str, ...]) -> str:
+    """``("G", "G")`` → ``"{G}{G}"``; the empty multiset is ``""``."""
+    return "".join("{" + t + "}" for t in types)
+
+
+# --------------------------------------------------------------------------------------------- filters
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Which permanents a phrase such as "a basic land you control" or "nonbasic lands" names.
+
+    ``controller`` is relative to the permanent whose text it is: ``you``, ``opponent`` or ``any``.
+    ``subtypes`` are alternatives (any of them); ``types`` and ``supertypes`` are all required.
+    """
+
+    types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    supertypes: tuple[str, ...] = ()
+    not_supertypes: tuple[str, ...] = ()
+    not_types: tuple[str, ...] = ()
+    controller: str = "any"
+    enchanted: bool = False
+    other: bool = False
+
+    def matches_types(
+        self,
+        types: tuple[str, ...],
+        subtypes: tuple[str, ...],
+        supertypes: tuple[str, ...],
+        changeling: bool = False,
+    ) -> bool:
+        """The type part of the filter (controller, attachment and "other" are checked by the caller)."""
+        if any(t not in types for t in self.types) or any(t in types for t in self.not_types):
+            return False
+        if any(s not in supertypes for s in self.supertypes):
+            return False
+        if any(s in supertypes for s in self.not_supertypes):
+            return False
+        if self.subtypes:
+            creature_like = "Creature" in types or "Kindred" in types
+            has = any(s in subtypes for s in self.subtypes)
+            if not has and not (
+                changeling and creature_like and any(canonical_creature_type(s) for s in self.subtypes)
+            ):
+                return False
+        return True
+
+
+_TYPE_NOUNS: Final = {t.casefold(): t for t in CARD_TYPES}
+_BASIC_PLURALS: Final = {
+    "plains": "Plains",
+    "islands": "Island",
+    "swamps": "Swamp",
+    "mountains": "Mountain",
+    "forests": "Forest",
+} | {k.casefold(): k for k in BASIC_LAND_TYPES}
+_CONTROLLERS: Final = (
+    (" you control", "you"),
+    (" an opponent controls", "opponent"),
+    (" your opponents control", "opponent"),
+    (" opponents control", "opponent"),
+    (" on the battlefield", "any"),
+)
+
+
+def _subtype_word(word: str) -> str | None:
+    """A land or creature subtype named by ``word`` in singular or plural (Forests, Elves, Slivers)."""
+    low = word.casefold()
+    if low in _BASIC_PLURALS:
+        return _BASIC_PLURALS[low]
+    candidates = [word]
+    if low.endswith("ves"):
+        candidates.append(word[:-3] + "f")
+    if low.endswith("es"):
+        candidates.append(word[:-2])
+    if low.endswith("s"):
+        candidates.append(word[:-1])
+    if low.endswith("men"):
+        candidates.append(word[:-3] + "man")
+    for c in candidates:
+        found = canonical_creature_type(c)
+        if found is not None:
+            return found
+    return None
+
+
+def parse_filter(phrase: str) -> Filter | None:
+    """Read a permanent phrase ("a land an opponent controls", "Elves you control", "enchanted Forest")."""
+    text = " ".join(phrase.strip().rstrip(".").split())
+    controller = "any"
+    for suffix, who in _CONTROLLERS:
+        if text.endswith(suffix):
+            text, controller = text[: -len(suffix)], who
+            break
+    words = text.split(" ")
+    other = enchanted = False
+    while words and words[0].casefold() in {"a", "an", "each", "all", "another", "other", "enchanted"}:
+        first = words.pop(0).casefold()
+        other = other or first in {"another", "other"}
+        enchanted = enchanted or first == "enchanted"
+    supertypes: list[str] = []
+    not_supertypes: list[str] = []
+    not_types: list[str] = []
+    types: list[str] = []
+    subtypes: list[str] = []
+    rest = " ".join(words)
+    # "Mountain, Forest, or Plains": a list of subtypes
+    listed = [w.strip() for w in re.split(r",\s*(?:or\s+)?|\s+or\s+", rest) if w.strip()]
+    if len(listed) > 1:
+        found = [_subtype_word(w) for w in listed]
+        if any(f is None for f in found):
+            return None
+        return Filter(
+            subtypes=tuple(f for f in found if f), controller=controller, enchanted=enchanted, other=other
+        )
+    for word in words:
+        low = word.casefold()
+        if low in {"basic", "snow", "legendary"}:
+            supertypes.append(low.capitalize())
+        elif low == "nonbasic":
+            not_supertypes.append("Basic")
+        elif low.startswith("non") and low[3:].rstrip("s") in _TYPE_NOUNS:
+            not_types.append(_TYPE_NOUNS[low[3:].rstrip("s")])
+        elif low in {"permanent", "permanents"}:
+            continue
+        elif low in _TYPE_NOUNS or (low.endswith("s") and low[:-1] in _TYPE_NOUNS):
+            types.append(_TYPE_NOUNS[low if low in _TYPE_NOUNS else low[:-1]])
+        else:
+            sub = _subtype_word(word)
+            if sub is None:
+                return None
+            subtypes.append(sub)
+    if not (types or subtypes or supertypes or not_supertypes or not_types) and "permanent" not in text:
+        return None
+    return Filter(
+        tuple(types),
+        tuple(subtypes),
+        tuple(supertypes),
+        tuple(not_supertypes),
+        tuple(not_types),
+        controller,
+        enchanted,
+        other,
+    )
+
+
+# ----------------------------------------------------------------------------------------------- costs
+
+
+@dataclass(frozen=True, slots=True)
+class CostPart:
+    """One part of an activation cost (CR 602.1a, 118). ``kind``: tap, untap, mana, life, sacrifice_self,
+    sacrifice, loyalty or other (a cost this reader keeps as text: discard, tap another creature...)."""
+
+    kind: str
+    text: str
+    mana: ManaCost | None = None
+    amount: int = 0
+    filter: Filter | None = None
+
+
+def parse_cost(text: str, self_name: str) -> tuple[CostPart, ...]:
+    """Split an activation cost on commas and read each part."""
+    parts: list[CostPart] = []
+    for raw in (p.strip() for p in text.split(",")):
+        if not raw:
+            continue
+        if raw == "{T}":
+            parts.append(CostPart("tap", raw))
+        elif raw == "{Q}":
+            parts.append(CostPart("untap", raw))
+        elif _LOYALTY.match(raw):
+            parts.append(CostPart("loyalty", raw))
+        elif raw.startswith("{") and raw.endswith("}") and "{T}" not in raw and "{Q}" not in raw:
+            try:
+                parts.append(CostPart("mana", raw, mana=ManaCost.parse(raw)))
+            except RulesError:
+                parts.append(CostPart("other", raw))
+        elif m := re.fullmatch(r"Pay (\d+) life", raw):
+            parts.append(CostPart("life", raw, amount=int(m.group(1))))
+        elif m := re.fullmatch(r"Sacrifice (.+)", raw):
+            what = m.group(1)
+            if what in {"~", self_name, "this permanent"} or re.fullmatch(r"this \w+", what):
+                parts.append(CostPart("sacrifice_self", raw))
+            else:
+                flt = parse_filter(what)
+                if flt is not None:  # one can sacrifice only what one controls (CR 701.21a)
+                    flt = Filter(
+                        flt.types,
+                        flt.subtypes,
+                        flt.supertypes,
+                        flt.not_supertypes,
+                        flt.not_types,
+                        "you",
+                        flt.enchanted,
+                        flt.other,
+                    )
+                parts.append(CostPart("sacrifice", raw, filter=flt))
+        else:
+            parts.append(CostPart("other", raw))
+    return tuple(parts)
+
+
+def cost_text(parts: tuple[CostPart, ...]) -> str:
+    """The canonical cost: parts joined by ", " with each mana part canonical ("{1}, {T}")."""
+    return ", ".join(str(p.mana) if p.mana is not None else p.text for p in parts)
+
+
+# --------------------------------------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """CR 106.7: "one mana of any type|color that <filter> could produce"."""
+
+    what: str  # "type" or "color"
+    filter: Filter
+
+
+@dataclass(frozen=True, slots=True)
+class ManaOption:
+    """One way an "Add" can go: fixed mana, plus ``chosen`` mana of the chosen color, or a reference."""
+
+    fixed: tuple[str, ...] = ()
+    chosen: int = 0
+    reference: Reference | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ManaEffect:
+    """What an "Add ..." instruction adds. ``count`` multiplies every option ("{G} for each creature you
+    control"); ``undefined`` names the rule under which it adds nothing (CR 106.5, 903.4f); ``restriction``
+    is a spending restriction (CR 106.6: it does not change the mana's type)."""
+
+    options: tuple[ManaOption, ...]
+    count: Filter | None = None
+    undefined: str | None = None
+    restriction: str | None = None
+
+
+_ANY_COLOR: Final = tuple(ManaOption(fixed=(c,)) for c in COLORS)
+
+
+def _fixed_alternatives(text: str) -> tuple[ManaOption, ...] | None:
+    """ "{G}", "{B} or {G}", "{U}{U}, {U}{R}, or {R}{R}", "{R} or one mana of the chosen color"."""
+    pieces = [p.strip() for p in re.split(r",\s*or\s+|,\s*|\s+or\s+", text) if p.strip()]
+    options: list[ManaOption] = []
+    for piece in pieces:
+        if _SYMBOL_RUN.match(piece):
+            options.append(ManaOption(fixed=sort_mana(re.findall(r"[WUBRGC]", piece))))
+        elif piece == "one mana of the chosen color":
+            options.append(ManaOption(chosen=1))
+        elif piece == "one mana of any color":
+            options.extend(_ANY_COLOR)
+        else:
+            return None
+    return tuple(options) or None
+
+
+def parse_add(sentence: str) -> ManaEffect | None:
+    """Read one "Add ..." sentence (without the final period); None when the template is unknown."""
+    m = re.fullmatch(r"Add (.+)", sentence)
+    if m is None:
+        return None
+    body = m.group(1)
+    restriction = None
+    if fixed := _fixed_alternatives(body):
+        return ManaEffect(fixed, restriction=restriction)
+    if m2 := re.fullmatch(r"(\{[WUBRGC]\}) for each (.+)", body):
+        each = parse_filter(m2.group(2))
+        if each is None:
+            return None
+        return ManaEffect((ManaOption(fixed=(m2.group(1)[1],)),), count=each)
+    if m2 := re.fullmatch(r"(\w+) mana of any one color", body):
+        n = _NUMBERS.get(m2.group(1))
+        return None if n is None else ManaEffect(tuple(ManaOption(fixed=(c,) * n) for c in COLORS))
+    if m2 := re.fullmatch(r"(\w+) mana in any combination of colors", body):
+        n = _NUMBERS.get(m2.group(1))
+        if n is None or n > 6:
+            return None
+        return ManaEffect(
+            tuple(ManaOption(fixed=combo) for combo in combinations_with_replacement(COLORS, n))
+        )
+    if m2 := re.fullmatch(r"one mana of any (type|color) (?:that )?(.+) could produce", body):
+        phrase = m2.group(2)
+        if phrase == "the sacrificed land":
+            # Squandered Resources: the sacrificed land is a land its controller controls.
+            flt: Filter | None = Filter(types=("Land",), controller="you")
+        else:
+            flt = parse_filter(phrase)
+        return None if flt is None else ManaEffect((ManaOption(reference=Reference(m2.group(1), flt)),))
+    if body in {
+        "one mana of any color in your commander's color identity",
+        "one mana of any color in your commander’s color identity",
+    }:
+        return ManaEffect((), undefined="903.4f")
+    return None
+
+
+_SENTENCE = re.compile(r"(?<=[.])\s+(?=[A-Z\"~])")
+_HARMLESS = re.compile(
+    r"^(?:Activate only .*|~ deals \d+ damage to you|It deals \d+ damage to you|You lose \d+ life"
+    r"|Spend this mana only .*)$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EffectReading:
+    mana: ManaEffect | None
+    adds_mana: bool
+    targets: bool
+    problem: str | None
+
+
+def read_effect(effect: str) -> EffectReading:
+    """Find the "Add" sentence of an ability's effect and check the other sentences leave mana alone."""
+    sentences = [s.strip().rstrip(".") for s in _SENTENCE.split(effect.strip()) if s.strip()]
+    targets = bool(re.search(r"\btargets?\b", effect))
+    adds = [s for s in sentences if re.match(r"Add\b", s)]
+    mentions = bool(re.search(r"\badds?\b", effect, re.IGNORECASE))
+    if not adds:
+        if mentions:
+            return EffectReading(None, True, targets, "adds mana in a way this reader does not know")
+        return EffectReading(None, False, targets, None)
+    if len(adds) > 1:
+        return EffectReading(None, True, targets, "more than one 'Add' instruction")
+    mana = parse_add(adds[0])
+    if mana is None:
+        return EffectReading(None, True, targets, f"unknown mana template: {adds[0]!r}")
+    restriction = None
+    for s in sentences:
+        if s is adds[0]:
+            continue
+        if s.startswith("Spend this mana only"):
+            restriction = s
+        elif re.search(r"\b(?:add|adds|instead|mana)\b", s, re.IGNORECASE) and not _HARMLESS.match(s):
+            return EffectReading(None, True, targets, f"a sentence that may change the mana: {s!r}")
+    if restriction is not None:
+        mana = ManaEffect(mana.options, mana.count, mana.undefined, restriction)
+    return EffectReading(mana, True, targets, None)
+
+
+# ------------------------------------------------------------------------------------ activated abilities
+
+
+@dataclass(frozen=True, slots=True)
+class ActivatedText:
+    """An activated ability read from text (CR 602.1: "[Cost]: [Effect]").
+
+    ``is_mana_ability`` follows CR 605.1a (no target, could add mana, not a loyalty ability); it is None
+    when the reader could not tell whether the effect adds mana. ``problem`` says what was not understood.
+    """
+
+    cost: tuple[CostPart, ...]
+    effect: str
+    mana: ManaEffect | None
+    is_mana_ability: bool | None
+    is_loyalty: bool
+    problem: str | None
+
+    @property
+    def cost_text(self) -> str:
+        return cost_text(self.cost)
+
+    @property
+    def has_tap(self) -> bool:
+        return any(p.kind == "tap" for p in self.cost)
+
+    @property
+    def has_untap(self) -> bool:
+        return any(p.kind == "untap" for p in self.cost)
+
+
+_ACTIVATED = re.compile(r"^(?P<cost>[^:\"]+?):\s+(?P<effect>.+)$")
+_COST_START = re.compile(
+    r"^(?:\{|[+\-−]?(?:\d+|X)\b|Pay |Sacrifice |Discard |Tap |Untap |Remove |Exile |Put |"
+    r"Return |Reveal |Mill |Collect )"
+)
+
+
+def parse_activated(line: str, self_name: str = "~") -> ActivatedText | None:
+    """Read ``line`` as an activated ability; None when it is not of the form ``COST: EFFECT``."""
+    m = _ACTIVATED.match(line.strip())
+    if m is None or not _COST_START.match(m.group("cost")):
+        return None
+    cost = parse_cost(m.group("cost"), self_name)
+    effect = m.group("effect").strip()
+    loyalty = any(p.kind == "loyalty" for p in cost)
+    reading = read_effect(effect)
+    if loyalty or reading.targets:
+        is_mana: bool | None = False  # CR 605.1a, 605.5a
+    elif reading.problem is not None:
+        is_mana = None
+    else:
+        is_mana = reading.adds_mana
+    return ActivatedText(cost, effect, reading.mana, is_mana, loyalty, reading.problem)
+
+
+# -------------------------------------------------------------------------------------- static effects
+
+
+@dataclass(frozen=True, slots=True)
+class TypeChange:
+    """A layer-4 land type change (CR 613.1d). ``mode`` "set" replaces land types and removes the land's
+    own abilities (CR 305.7); "add" keeps them ("in addition to its other types")."""
+
+    mode: str
+    land_types: tuple[str, ...]
+    filter: Filter
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """A layer-6 ability grant (CR 613.1f): quoted activated abilities, or a keyword such as haste."""
+
+    filter: Filter
+    abilities: tuple[str, ...] = ()
+    keyword: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProductionReplacement:
+    """A replacement effect on tapping for mana (CR 106.12b, 614). ``mode``: "fixed" (produces exactly
+    ``mana`` "instead of any other type and amount"), "type" (each mana becomes ``mana[0]``), "multiply"
+    (``factor`` times as much)."""
+
+    mode: str
+    filter: Filter
+    mana: tuple[str, ...] = ()
+    factor: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ManaTrigger:
+    """A triggered mana ability on tapping for mana (CR 106.12a, 605.1b). ``same_type``: "one mana of any
+    type that land produced"; otherwise ``options`` are added ("an additional {G}")."""
+
+    filter: Filter
+    same_type: bool = False
+    options: tuple[ManaOption, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FaceMana:
+    """Everything mana-related read from one face's text; ``problems`` pairs an unread line with why."""
+
+    activated: tuple[ActivatedText, ...] = ()
+    type_changes: tuple[TypeChange, ...] = ()
+    grants: tuple[Grant, ...] = ()
+    replacements: tuple[ProductionReplacement, ...] = ()
+    triggers: tuple[ManaTrigger, ...] = ()
+    problems: tuple[tuple[str, str], ...] = ()
+
+
+def strip_reminder(text: str) -> str:
+    """Remove reminder text (CR 207.2: parenthesized text is no rule)."""
+    return _REMINDER.sub("", text).strip()
+
+
+def _land_types(words: str) -> tuple[str, ...] | None:
+    if words in {"every basic land type", "all basic land types"}:
+        return tuple(BASIC_LAND_TYPES)
+    out = []
+    for w in (x.strip() for x in re.split(r",\s*(?:and\s+)?|\s+and\s+", words)):
+        w = re.sub(r"^(?:a|an)\s+", "", w)
+        found = _BASIC_PLURALS.get(w.casefold())
+        if found is None:
+            return None
+        out.append(found)
+    return tuple(out)
+
+
+_TYPE_ADD = re.compile(
+    r"^(?P<who>.+?) (?:is|are) (?P<types>.+?) in addition to (?:its|their) other (?:land )?types$"
+)
+_TYPE_SET = re.compile(r"^(?P<who>.+?) (?:is|are) (?P<types>.+)$")
+_GRANT = re.compile(r'^(?P<who>.+?) ha(?:s|ve) "(?P<a>[^"]+)"(?: and "(?P<b>[^"]+)")?$')
+_HASTE = re.compile(r"^(?P<who>.+?) ha(?:s|ve) haste$")
+_REPL = re.compile(
+    r"^If (?:(?P<you>you tap) (?P<w1>.+?)|(?P<w2>.+?) is tapped) for mana, it produces (?P<what>.+?) instead"
+    r"(?P<rest>.*)$"
+)
+_TRIG = re.compile(
+    r"^Whenever (?:(?P<player>a player|you) taps? (?P<w1>.+?)|(?P<w2>.+?) is tapped) for mana, "
+    r"(?:that player |its controller )?adds? (?P<what>.+)$"
+)
+
+
+def _norm(line: str, name: str) -> str:
+    text = line.replace(name, "~") if name else line
+    short = name.split(",")[0]
+    if short and short != name:
+        text = text.replace(short, "~")
+    return text.strip().rstrip(".")
+
+
+def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | ManaTrigger | None:
+    if m := _TYPE_ADD.match(line):
+        flt, types = parse_filter(m.group("who")), _land_types(m.group("types"))
+        if flt is not None and types is not None:
+            return TypeChange("add", types, flt)
+    if m := _GRANT.match(line):
+        flt = parse_filter(m.group("who"))
+        if flt is not None:
+            texts = tuple(t for t in (m.group("a"), m.group("b")) if t)
+            return Grant(flt, abilities=texts)
+    if m := _HASTE.match(line):
+        flt = parse_filter(m.group("who"))
+        if flt is not None:
+            return Grant(flt, keyword="Haste")
+    if m := _REPL.match(line):
+        flt = parse_filter(m.group("w1") or m.group("w2"))
+        if flt is not None and m.group("you"):
+            flt = Filter(
+                flt.types,
+                flt.subtypes,
+                flt.supertypes,
+                flt.not_supertypes,
+                flt.not_types,
+                "you",
+                flt.enchanted,
+                flt.other,
+            )
+        what, rest = m.group("what"), m.group("rest").strip()
+        if flt is not None:
+            if mult := re.fullmatch(r"(twice|three times|four times) as much of that mana", what):
+                factor = {"twice": 2, "three times": 3, "four times": 4}[mult.group(1)]
+                if rest == "":
+                    return ProductionReplacement("multiply", flt, factor=factor)
+            kind = {"of any other type and amount": "fixed", "of any other type": "type"}.get(rest)
+            sym = re.fullmatch(r"\{([WUBRGC])\}", what)
+            mana = sym.group(1) if sym else ("C" if what == "colorless mana" else None)
+            if kind is not None and mana is not None:
+                return ProductionReplacement(kind, flt, mana=(mana,))
+    if m := _TRIG.match(line):
+        flt = parse_filter(m.group("w1") or m.group("w2"))
+        if flt is not None and m.group("player") == "you":
+            flt = Filter(
+                flt.types,
+                flt.subtypes,
+                flt.supertypes,
+                flt.not_supertypes,
+                flt.not_types,
+                "you",
+                flt.enchanted,
+                flt.other,
+            )
+        what = m.group("what")
+        if flt is not None:
+            if re.fullmatch(r"one mana of any type that (?:land|permanent) produced", what):
+                return ManaTrigger(flt, same_type=True)
+            if m2 := re.fullmatch(r"an additional (.+)", what):
+                eff = parse_add("Add " + m2.group(1))
+                if eff is not None and eff.count is None and eff.undefined is None:
+                    return ManaTrigger(flt, options=eff.options)
+    if m := _TYPE_SET.match(line):
+        flt, types = parse_filter(m.group("who")), _land_types(m.group("types"))
+        if flt is not None and types is not None:
+            return TypeChange("set", types, flt)
+    return None
+
+
+_MANA_RELATED = re.compile(
+    r"for mana|could produce|ha(?:s|ve) [^.]*\"[^\"]*\bAdd\b|lands?\b[^.]*\b(?:is|are)\b (?:a |an |every )?"
+    r"(?:basic land type|Plains|Islands?|Swamps?|Mountains?|Forests?)\b|land types? and abilities",
+    re.IGNORECASE,
+)
+_IGNORABLE = re.compile(
+    r"^(?:Enchant .*|As ~ enters(?: the battlefield)?, choose a color|Whenever .* for mana, ~ deals .*"
+    r"|.*\bcreates?\b.*|Landfall — .*)$"
+)
+
+
+@lru_cache(maxsize=8192)
+def read_text(oracle_text: str, name: str = "") -> FaceMana:
+    """Read every line of a face's text (``name`` is replaced by ``~`` for self-references)."""
+    activated: list[ActivatedText] = []
+    type_changes: list[TypeChange] = []
+    grants: list[Grant] = []
+    replacements: list[ProductionReplacement] = []
+    triggers: list[ManaTrigger] = []
+    problems: list[tuple[str, str]] = []
+    for raw in strip_reminder(oracle_text).splitlines():
+        line = _norm(strip_reminder(raw), name)
+        if not line:
+            continue
+        ability = parse_activated(line + ".", "~")
+        if ability is not None:
+            activated.append(ability)
+            if ability.problem is not None:
+                problems.append((raw.strip(), ability.problem))
+            continue
+        effect = _read_static(line)
+        if isinstance(effect, TypeChange):
+            type_changes.append(effect)
+        elif isinstance(effect, Grant):
+            grants.append(effect)
+        elif isinstance(effect, ProductionReplacement):
+            replacements.append(effect)
+        elif isinstance(effect, ManaTrigger):
+            triggers.append(effect)
+        elif _MANA_RELATED.search(line) and not _IGNORABLE.match(line):
+            problems.append((raw.strip(), "a mana-related text this reader does not understand"))
+    return FaceMana(
+        tuple(activated),
+        tuple(type_changes),
+        tuple(grants),
+        tuple(replacements),
+        tuple(triggers),
+        tuple(problems),
+    )
+
+
+def read_face(face: Face) -> FaceMana:
+    """The mana-related reading of a face's oracle text (cached by text and name)."""
+    return read_text(face.oracle_text, face.name)

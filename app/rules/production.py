@@ -1,0 +1,340 @@
+"""What mana permanents could produce (CR 106.7) and what each ability produces when tapped (CR 106.12).
+
+"Could produce" is the least fixed point over the whole board, both sides: every permanent starts with
+nothing, and abilities that read what other permanents could produce (Reflecting Pool, Exotic Orchard,
+Fellwar Stone) are re-evaluated until nothing changes, so loops of such permanents produce nothing unless
+something outside the loop feeds them (the Exotic Orchard example of CR 106.7). Each round computes one
+union per (filter, player) and reads it for every reference, so a round is linear in the board.
+
+Replacement effects (CR 106.12b: Contamination, Mana Reflection) apply to mana abilities with {T} of the
+permanents they name, "in any possible order" (CR 106.7, 616.1): every ordering is tried and the results
+united. Triggered mana abilities (CR 106.12a: Heartbeat of Spring, Wild Growth, Utopia Sprawl) are abilities
+of their own source, so they do not change what the tapped permanent could produce, but they do add to what
+tapping it produces.
+
+``produces`` of an ability is a tuple of alternatives, each a sorted multiset of mana types (W U B R G C
+order): ``(("G", "G"),)`` is a Forest under Mana Reflection; ``(("W",), ("G",))`` a Savannah. Alternatives
+contained in another are dropped (the player ordering the effects, CR 616.1, can always take the larger).
+``None`` means the ability's text was not understood.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Final
+
+from app.rules.abilities import Ability, BoardState, PermanentState, Warning, read_board
+from app.rules.board import Board
+from app.rules.oracle_mana import Filter, ManaOption, ManaTrigger, ProductionReplacement, sort_mana
+from app.rules.symbols import COLORS, MANA_TYPES
+
+Alternatives = tuple[tuple[str, ...], ...]
+_BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
+COLOR_MASK: Final = sum(_BIT[c] for c in COLORS)
+_ALL: Final = (1 << len(MANA_TYPES)) - 1
+_MASK_TYPES: Final = tuple(tuple(t for k, t in enumerate(MANA_TYPES) if m >> k & 1) for m in range(_ALL + 1))
+_IDENTITY: Final = [1 << k for k in range(len(MANA_TYPES))]
+MAX_ORDERED_REPLACEMENTS: Final = 5
+"""Beyond this many replacements on one ability only board (timestamp) order is tried, with a warning."""
+
+
+def mask_types(mask: int) -> tuple[str, ...]:
+    """The mana types of a bit mask, in W U B R G C order."""
+    return _MASK_TYPES[mask & _ALL]
+
+
+def _mask(types: tuple[str, ...]) -> int:
+    m = 0
+    for t in types:
+        m |= _BIT[t]
+    return m
+
+
+@dataclass(frozen=True, slots=True)
+class BoardAnalysis:
+    """The mana view of a board: states and abilities, could-produce per permanent, and per ability what
+    it produces (``produces[(permanent_id, index)]``)."""
+
+    state: BoardState
+    could_produce: dict[str, tuple[str, ...]]
+    produces: dict[tuple[str, int], Alternatives | None]
+    warnings: tuple[Warning, ...]
+
+
+def _apply_replacement(alt: tuple[str, ...], repl: ProductionReplacement) -> tuple[str, ...]:
+    """One replacement on one production event (CR 614.1a: "instead")."""
+    if repl.mode == "fixed":
+        return repl.mana
+    if repl.mode == "type":
+        return sort_mana([repl.mana[0]] * len(alt))
+    return sort_mana(list(alt) * repl.factor)
+
+
+def _replaced(alt: tuple[str, ...], repls: tuple[ProductionReplacement, ...]) -> set[tuple[str, ...]]:
+    """Every result of applying ``repls`` to ``alt`` in any order (CR 106.7, 616.1); an event that
+    produces no mana is not a mana production event and is not replaced."""
+    if not alt or not repls:
+        return {alt} if alt else set()
+    orders = permutations(repls) if len(repls) <= MAX_ORDERED_REPLACEMENTS else iter((repls,))
+    out = set()
+    for order in orders:
+        cur = alt
+        for r in order:
+            cur = _apply_replacement(cur, r)
+        out.add(cur)
+    return out
+
+
+def _prune(alts: set[tuple[str, ...]]) -> Alternatives:
+    """Sorted alternatives without any contained (as a multiset) in a larger one."""
+
+    def contained(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+        return len(a) < len(b) and all(a.count(t) <= b.count(t) for t in set(a))
+
+    if len({len(a) for a in alts}) <= 1:  # equal sizes: none is contained in another
+        kept = [a for a in alts if a]
+    else:
+        kept = [a for a in alts if a and not any(contained(a, b) for b in alts)]
+    return tuple(sorted(kept, key=lambda a: (len(a), [MANA_TYPES.index(t) for t in a])))
+
+
+class _Context:
+    """Per-board lookups shared by the fixed point and the production of each ability."""
+
+    def __init__(self, state: BoardState) -> None:
+        self.state = state
+        self.index = {s.id: i for i, s in enumerate(state.states)}
+        self.warnings: list[Warning] = []
+        # replacements and triggers that apply to each permanent's {T} mana abilities
+        self.repls: list[tuple[ProductionReplacement, ...]] = []
+        self.trigs: list[tuple[tuple[int, ManaTrigger], ...]] = []
+        perms = state.board.permanents
+        for s in state.states:
+            self.repls.append(tuple(r for i, r in state.replacements if s.matches(r.filter, perms[i])))
+            self.trigs.append(tuple((i, t) for i, t in state.triggers if s.matches(t.filter, perms[i])))
+            if len(self.repls[-1]) > MAX_ORDERED_REPLACEMENTS:
+                self.warnings.append(
+                    Warning(
+                        s.id,
+                        "",
+                        f"more than {MAX_ORDERED_REPLACEMENTS} replacement "
+                        "effects apply to its mana; only board order was considered",
+                    )
+                )
+        self._single: dict[int, list[int]] = {}
+        self._counts: dict[tuple[int, Filter], int] = {}
+
+    def single_map(self, i: int) -> list[int]:
+        """For permanent i's {T} abilities: the mask of types one mana of each type becomes after
+        replacements (CR 106.7 "in any possible order")."""
+        if not self.repls[i]:
+            return _IDENTITY
+        got = self._single.get(i)
+        if got is None:
+            got = [0] * len(MANA_TYPES)
+            for k, t in enumerate(MANA_TYPES):
+                for alt in _replaced((t,), self.repls[i]):
+                    got[k] |= _mask(alt)
+            self._single[i] = got
+        return got
+
+    def count(self, i: int, flt: Filter) -> int:
+        """How many permanents ``flt`` (written on permanent i) names: "{G} for each creature you control"."""
+        key = (i, flt)
+        if key not in self._counts:
+            source = self.state.states[i].permanent
+            self._counts[key] = sum(1 for s in self.state.states if s.matches(flt, source))
+        return self._counts[key]
+
+
+def _option_alternatives(
+    ctx: _Context, i: int, option: ManaOption, chosen_from: PermanentState, ref_mask: int
+) -> list[tuple[str, ...]]:
+    """The alternatives one option stands for, references resolved to ``ref_mask``."""
+    if option.reference is not None:
+        mask = ref_mask & (COLOR_MASK if option.reference.what == "color" else -1)
+        return [(t,) for t in mask_types(mask)]
+    fixed = list(option.fixed)
+    if option.chosen:
+        color = chosen_from.permanent.chosen.color
+        if color is None:
+            return []  # CR 106.5: a chosen color never chosen is undefined: no mana
+        fixed.extend([color] * option.chosen)
+    return [sort_mana(fixed)] if fixed else []
+
+
+def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[int]) -> set[tuple[str, ...]]:
+    """What the ability adds before replacements (references resolved by ``ref_masks``, one per option)."""
+    effect = ability.mana
+    assert effect is not None
+    if effect.undefined is not None:
+        return set()
+    state = ctx.state.states[i]
+    n = ctx.count(i, effect.count) if effect.count is not None else 1
+    out: set[tuple[str, ...]] = set()
+    for option, ref_mask in zip(effect.options, ref_masks, strict=True):
+        for alt in _option_alternatives(ctx, i, option, state, ref_mask):
+            if n:
+                out.add(sort_mana(list(alt) * n))
+    return out
+
+
+def _references(ability: Ability) -> list[Filter | None]:
+    assert ability.mana is not None
+    return [o.reference.filter if o.reference is not None else None for o in ability.mana.options]
+
+
+def _reference_union(
+    ctx: _Context, i: int, flt: Filter, groups: dict[Filter, dict[str, int]], cp: list[int]
+) -> int:
+    state = ctx.state.states[i]
+    if flt.other or flt.enchanted:  # rare: computed directly
+        src = state.permanent
+        return _or(cp[j] for j, s in enumerate(ctx.state.states) if s.matches(flt, src))
+    per_player = groups[flt]
+    if flt.controller == "you":
+        return per_player.get(state.controller, 0)
+    if flt.controller == "opponent":
+        return _or(m for player, m in per_player.items() if player != state.controller)
+    return _or(per_player.values())
+
+
+def _or(masks: Iterable[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def _members(ctx: _Context, filters: Iterable[Filter]) -> dict[Filter, list[int]]:
+    """For each reference filter, the permanents its types name (controller is applied per player)."""
+    states = ctx.state.states
+    members: dict[Filter, list[int]] = {}
+    by_types: dict[Filter, list[int]] = {}
+    for flt in filters:
+        plain = Filter(flt.types, flt.subtypes, flt.supertypes, flt.not_supertypes, flt.not_types)
+        if plain not in by_types:
+            by_types[plain] = [
+                j
+                for j, s in enumerate(states)
+                if plain.matches_types(s.types, s.subtypes, s.supertypes, s.face.is_changeling)
+            ]
+        members[flt] = by_types[plain]
+    return members
+
+
+def _groups(members: dict[Filter, list[int]], ctx: _Context, cp: list[int]) -> dict[Filter, dict[str, int]]:
+    """One union per (filter, controller): what the permanents each reference reads could produce."""
+    states = ctx.state.states
+    groups: dict[Filter, dict[str, int]] = {}
+    for flt, js in members.items():
+        per: dict[str, int] = {}
+        for j in js:
+            if cp[j]:
+                c = states[j].controller
+                per[c] = per.get(c, 0) | cp[j]
+        groups[flt] = per
+    return groups
+
+
+def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
+    """CR 106.7 least fixed point: see the module doc."""
+    states = ctx.state.states
+    static = [0] * len(states)
+    refs: list[tuple[int, Ability, list[Filter | None]]] = []
+    for i, s in enumerate(states):
+        for ability in s.abilities:
+            if ability.mana is None or ability.problem is not None:
+                continue
+            filters = _references(ability)
+            if any(f is not None for f in filters):
+                refs.append((i, ability, filters))
+            for alt in _base_alternatives(ctx, i, ability, [0] * len(filters)):
+                for out in _replaced(alt, ctx.repls[i]) if ability.has_tap else {alt}:
+                    static[i] |= _mask(out)
+        # the permanent's own triggered mana abilities (an aura's "adds an additional {G}")
+        for src, trig in ctx.state.triggers:
+            if src == i and not trig.same_type:
+                for option in trig.options:
+                    for alt in _option_alternatives(ctx, i, option, s, 0):
+                        static[i] |= _mask(alt)
+    cp = list(static)
+    ref_filters = {f for _i, _a, fs in refs for f in fs if f is not None and not (f.other or f.enchanted)}
+    members = _members(ctx, ref_filters)
+    if not refs:
+        return cp, members
+    while True:
+        groups = _groups(members, ctx, cp)
+        new = list(static)
+        for i, ability, filters in refs:
+            masks = [_reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in filters]
+            smap = ctx.single_map(i) if ability.has_tap else None
+            for option, m in zip(ability.mana.options if ability.mana else (), masks, strict=True):
+                if option.reference is None:
+                    continue
+                if option.reference.what == "color":
+                    m &= COLOR_MASK
+                if smap is None:
+                    new[i] |= m
+                else:
+                    for k in range(len(MANA_TYPES)):
+                        if m >> k & 1:
+                            new[i] |= smap[k]
+        if new == cp:
+            return cp, members
+        cp = new
+
+
+def _with_triggers(ctx: _Context, i: int, alts: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
+    """CR 106.12a: triggered mana abilities add to a production that produced mana."""
+    out = set()
+    states = ctx.state.states
+    for alt in alts:
+        results = {alt}
+        for src, trig in ctx.trigs[i]:
+            nxt: set[tuple[str, ...]] = set()
+            for cur in results:
+                if trig.same_type:  # "one mana of any type that land produced"
+                    nxt.update(sort_mana([*cur, t]) for t in set(alt))
+                else:
+                    extras = [
+                        e for o in trig.options for e in _option_alternatives(ctx, src, o, states[src], 0)
+                    ]
+                    nxt.update(sort_mana([*cur, *e]) for e in extras)
+                    if not extras:  # CR 106.5: nothing defined to add
+                        nxt.add(cur)
+            results = nxt
+        out.update(results)
+    return out
+
+
+def analyze_board(board: Board) -> BoardAnalysis:
+    """Read the board, compute could-produce (CR 106.7) and what every ability produces (CR 106.12)."""
+    state = read_board(board)
+    ctx = _Context(state)
+    cp, members = _could_produce(ctx)
+    produces: dict[tuple[str, int], Alternatives | None] = {}
+    groups = _groups(members, ctx, cp)
+    for i, s in enumerate(state.states):
+        for ability in s.abilities:
+            key = (s.id, ability.index)
+            if ability.problem is not None or (ability.mana is None and ability.is_mana_ability is None):
+                produces[key] = None
+                continue
+            if ability.mana is None:
+                produces[key] = ()
+                continue
+            masks = [
+                _reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in _references(ability)
+            ]
+            alts = _base_alternatives(ctx, i, ability, masks)
+            if ability.has_tap and ability.is_mana_ability:
+                replaced: set[tuple[str, ...]] = set()
+                for alt in alts:
+                    replaced |= _replaced(alt, ctx.repls[i])
+                alts = _with_triggers(ctx, i, replaced)
+            produces[key] = _prune(alts)
+    could = {s.id: mask_types(cp[i]) for i, s in enumerate(state.states)}
+    return BoardAnalysis(state, could, produces, state.warnings + tuple(ctx.warnings))

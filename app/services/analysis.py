@@ -1,0 +1,76 @@
+"""Board analysis (``POST /v1/boards/analyze``): abilities, activation, could-produce, parties."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from app.api.schemas.analysis import (
+    AbilityOut,
+    AnalyzeAnswer,
+    AnalyzeRequest,
+    PartyOut,
+    PermanentAnalysis,
+    PlayerAnalysis,
+    ReasonOut,
+    WarningOut,
+)
+from app.config import Settings
+from app.rules.abilities import check_activation
+from app.rules.board import Board
+from app.rules.oracle_mana import mana_text
+from app.rules.party import party
+from app.rules.production import BoardAnalysis, analyze_board
+from app.services.boards import build_board
+from app.services.catalogue import Catalogue
+
+
+def analyze(*, request: AnalyzeRequest, session: Session, settings: Settings) -> AnalyzeAnswer:
+    """Read the board and answer for every permanent and player."""
+    catalogue = Catalogue(session)
+    board = build_board(request.board, catalogue=catalogue)
+    return render(
+        board, analyze_board(board), rules_edition=settings.rules_edition, data_version=catalogue.data_version
+    )
+
+
+def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_version: str) -> AnalyzeAnswer:
+    permanents = []
+    for state in analysis.state.states:
+        abilities = []
+        for ab in state.abilities:
+            reasons = check_activation(analysis.state, state, ab)
+            produced = analysis.produces[(state.id, ab.index)]
+            abilities.append(
+                AbilityOut(
+                    index=ab.index,
+                    cost=ab.cost_text,
+                    text=ab.text,
+                    is_mana_ability=ab.is_mana_ability,
+                    can_activate=not reasons,
+                    reasons=[ReasonOut(rule=r.rule, text=r.text) for r in reasons],
+                    produces=None if produced is None else [mana_text(alt) for alt in produced],
+                    origin=ab.origin,
+                    rule=ab.rule,
+                    granted_by=ab.granted_by,
+                )
+            )
+        permanents.append(
+            PermanentAnalysis(
+                id=state.id,
+                name=state.permanent.card.name,
+                oracle_id=state.permanent.card.oracle_id,
+                could_produce=list(analysis.could_produce[state.id]),
+                abilities=abilities,
+            )
+        )
+    players = {}
+    for player in board.players:
+        p = party(board, player.name)
+        players[player.name] = PlayerAnalysis(party=PartyOut(size=p.size, members=p.as_dict()))
+    return AnalyzeAnswer(
+        players=players,
+        permanents=permanents,
+        warnings=[WarningOut(permanent=w.permanent, text=w.text, reason=w.reason) for w in analysis.warnings],
+        rules_edition=rules_edition,
+        data_version=data_version,
+    )

@@ -1,0 +1,225 @@
+"""Could produce (CR 106.7) as a least fixed point, replacements (106.12b) and triggers (106.12a)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.rules.board import Board, Choices, Permanent, Player
+from app.rules.cards import Card, Face
+from app.rules.costs import ManaCost
+from app.rules.production import analyze_board
+from app.rules.types import TypeLine
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "scryfall-oracle-cards.json"
+
+
+@cache
+def _oracle() -> dict[str, dict[str, Any]]:
+    if not DATA.exists():
+        pytest.skip(f"shared card data absent ({DATA})")
+    return {c["name"]: c for c in json.loads(DATA.read_text(encoding="utf-8"))}
+
+
+def real(name: str) -> Card:
+    """A card of the shared Scryfall data (the test skips when the data is absent)."""
+    c = _oracle()[name]
+    raw = c.get("card_faces") if c.get("oracle_text") is None else [c]
+    faces = tuple(
+        Face(
+            f["name"],
+            ManaCost.parse(f["mana_cost"]) if f.get("mana_cost") else None,
+            TypeLine.parse(f["type_line"]),
+            f.get("oracle_text", ""),
+            keywords=tuple(c.get("keywords", ())),
+        )
+        for f in raw
+    )
+    return Card(c["name"], faces, c.get("layout", "normal"), c.get("oracle_id"))
+
+
+def inline(name: str, type_line: str, text: str = "", keywords: tuple[str, ...] = ()) -> Card:
+    return Card(name, (Face(name, None, TypeLine.parse(type_line), text, keywords=keywords),))
+
+
+def perm(pid: str, card: Card | str, controller: str = "you", **kw: Any) -> Permanent:
+    return Permanent(pid, real(card) if isinstance(card, str) else card, controller, **kw)
+
+
+def board(*perms: Permanent) -> Board:
+    return Board(perms, (Player("you"), Player("opp")))
+
+
+def could(b: Board) -> dict[str, tuple[str, ...]]:
+    return analyze_board(b).could_produce
+
+
+def test_exotic_orchard_example_of_106_7() -> None:
+    # No lands for the opponent: nothing. Only Orchards: nothing. A Forest on one side: both could make G.
+    assert could(board(perm("o1", "Exotic Orchard"))) == {"o1": ()}
+    assert could(board(perm("o1", "Exotic Orchard"), perm("o2", "Exotic Orchard", "opp"))) == {
+        "o1": (),
+        "o2": (),
+    }
+    got = could(board(perm("f", "Forest"), perm("o1", "Exotic Orchard"), perm("o2", "Exotic Orchard", "opp")))
+    assert got == {"f": ("G",), "o1": ("G",), "o2": ("G",)}
+
+
+def test_two_reflecting_pools_loop_produce_nothing_until_fed() -> None:
+    pools = (perm("p1", "Reflecting Pool"), perm("p2", "Reflecting Pool"))
+    assert could(board(*pools)) == {"p1": (), "p2": ()}
+    got = could(board(*pools, perm("w", "Wastes"), perm("s", "Savannah")))
+    # colorless is a type (Pool: any type) but not a color
+    assert got["p1"] == got["p2"] == ("W", "G", "C")
+
+
+def test_chains_across_both_sides_and_color_filter() -> None:
+    got = could(
+        board(
+            perm("w", "Wastes", "opp"),
+            perm("i", "Island", "opp"),
+            perm("pool-opp", "Reflecting Pool", "opp"),
+            perm("orchard", "Exotic Orchard"),
+            perm("pool", "Reflecting Pool"),
+            perm("fellwar", "Fellwar Stone"),
+            perm("orchard-opp", "Exotic Orchard", "opp"),
+        )
+    )
+    assert got["pool-opp"] == ("U", "C")
+    assert got["orchard"] == ("U",)  # C is not a color
+    assert got["pool"] == ("U",)  # fed only through my Orchard
+    assert got["fellwar"] == ("U",)  # an artifact reading the opponent's lands
+    assert got["orchard-opp"] == ("U",)  # my lands: the Orchard and the Pool
+
+
+def test_contamination_replaces_any_type_and_amount_for_lands_only() -> None:
+    b = board(
+        perm("s", "Savannah"),
+        perm("pool", "Reflecting Pool"),
+        perm("birds", "Birds of Paradise"),
+        perm("c", "Contamination", "opp"),
+        perm("sol", "Sol Ring"),
+    )
+    a = analyze_board(b)
+    assert a.could_produce["s"] == ("B",)
+    assert a.could_produce["pool"] == ("B",)
+    assert a.could_produce["birds"] == ("W", "U", "B", "R", "G")
+    assert a.could_produce["sol"] == ("C",)
+    assert a.produces[("sol", 0)] == (("C", "C"),)
+
+
+def test_replacements_in_any_order_keep_the_larger_result() -> None:
+    # Contamination then Reflection: {B}{B}; Reflection then Contamination: {B}. 616.1: player picks.
+    a = analyze_board(board(perm("f", "Forest"), perm("c", "Contamination"), perm("mr", "Mana Reflection")))
+    assert a.produces[("f", 0)] == (("B", "B"),)
+    assert a.could_produce["f"] == ("B",)
+
+
+def test_blood_moon_before_urborg_and_undefined_types() -> None:
+    a = analyze_board(
+        board(
+            perm("u", "Urborg, Tomb of Yawgmoth"),
+            perm("bm", "Blood Moon", "opp"),
+            perm("f", "Forest"),
+            perm("pool", "Reflecting Pool"),
+            perm("tower", "Command Tower"),
+        )
+    )
+    # 613.8: Urborg depends on Blood Moon, is a Mountain and loses its ability: no Swamps anywhere
+    assert a.could_produce == {"u": ("R",), "bm": (), "f": ("G",), "pool": ("R",), "tower": ("R",)}
+    assert [ab.text for ab in a.state.state("f").abilities] == ["Add {G}."]
+
+
+def test_urborg_alone_and_chromatic_lantern_grant() -> None:
+    a = analyze_board(
+        board(
+            perm("u", "Urborg, Tomb of Yawgmoth"),
+            perm("f", "Forest"),
+            perm("lan", "Chromatic Lantern"),
+            perm("tower", "Command Tower"),
+        )
+    )
+    f = a.state.state("f")
+    assert [(ab.origin, ab.text) for ab in f.abilities] == [
+        ("land_type", "Add {B}."),
+        ("land_type", "Add {G}."),
+        ("granted", "Add one mana of any color."),
+    ]
+    assert a.could_produce["f"] == ("W", "U", "B", "R", "G")
+    # Command Tower without a commander: its own ability adds nothing (903.4f), the granted one does
+    assert a.produces[("tower", 1)] == ()
+    assert a.could_produce["tower"] == ("W", "U", "B", "R", "G")
+
+
+def test_tapped_for_mana_triggers_and_doubling() -> None:
+    a = analyze_board(
+        board(
+            perm("f", "Forest"),
+            perm("sprawl", "Utopia Sprawl", chosen=Choices(color="U"), attached_to="f"),
+            perm("hb", "Heartbeat of Spring", "opp"),
+            perm("mr", "Mana Reflection"),
+            perm("s", "Savannah", "opp"),
+            perm("birds", "Birds of Paradise"),
+        )
+    )
+    # Reflection doubles the Forest's {G}; Heartbeat adds a {G}; Utopia Sprawl an additional {U}
+    assert a.produces[("f", 0)] == (("U", "G", "G", "G"),)
+    assert a.could_produce["f"] == ("G",)  # triggers are their sources' abilities (106.7)
+    assert a.could_produce["sprawl"] == ("U",)
+    # the opponent's Savannah: Heartbeat for any player, but Reflection is only "you"
+    assert a.produces[("s", 0)] == (("W", "W"),)
+    # Birds is no land: no Heartbeat, but Reflection doubles
+    assert ("G", "G") in (a.produces[("birds", 0)] or ())
+
+
+def test_mirari_wake_only_for_its_controller() -> None:
+    a = analyze_board(board(perm("f", "Forest"), perm("g", "Forest", "opp"), perm("w", "Mirari's Wake")))
+    assert a.produces[("f", 0)] == (("G", "G"),)
+    assert a.produces[("g", 0)] == (("G",),)
+
+
+def test_inline_cards_and_unknown_text_warns_without_guessing() -> None:
+    odd = inline("Odd Land", "Land", "{T}: Add {G}. If you control a Wizard, add {U} instead.")
+    mine = inline("My Homebrew Land", "Land", "{T}: Add {C}.")
+    a = analyze_board(board(perm("odd", odd), perm("h", mine), perm("pool", "Reflecting Pool")))
+    assert a.produces[("odd", 0)] is None
+    assert a.could_produce["odd"] == ()
+    assert a.could_produce["pool"] == ("C",)
+    assert [w.permanent for w in a.warnings] == ["odd"]
+
+
+def test_gaeas_cradle_counts_and_zero_is_nothing() -> None:
+    a = analyze_board(
+        board(perm("gc", "Gaea's Cradle"), perm("e1", "Llanowar Elves"), perm("e2", "Llanowar Elves", "opp"))
+    )
+    assert a.produces[("gc", 0)] == (("G",),)
+    assert could(board(perm("gc", "Gaea's Cradle"))) == {"gc": ()}
+
+
+def test_payment_sources_only_activatable_understood_unrestricted() -> None:
+    from app.rules.sources import payment_sources
+
+    b = board(
+        perm("f", "Forest"),
+        perm("hb", "Heartbeat of Spring"),
+        perm("tapped", "Forest", tapped=True),
+        perm("elf", "Llanowar Elves", controlled_since_turn_began=False),
+        perm("conf", "Mana Confluence"),
+        perm("petal", "Lotus Petal"),
+        perm("pillar", "Pillar of the Paruns"),
+        perm("led", "Lion's Eye Diamond"),
+        perm("bluffs", "Cascade Bluffs"),
+        perm("opp-forest", "Forest", "opp"),
+        perm("snow", "Snow-Covered Forest"),
+    )
+    got = {(s.permanent, s.ability): s for s in payment_sources(b, "you")}
+    assert set(got) == {("f", 0), ("conf", 0), ("petal", 0), ("bluffs", 0), ("bluffs", 1), ("snow", 0)}
+    assert got[("f", 0)].outputs == (("G", "G"),)  # Heartbeat of Spring
+    assert got[("conf", 0)].life_cost == 1 and len(got[("conf", 0)].outputs) == 5
+    assert str(got[("bluffs", 1)].activation_cost) == "{U/R}"
+    assert got[("snow", 0)].snow and not got[("f", 0)].snow
+    assert all(s.uses_permanent for s in got.values())
