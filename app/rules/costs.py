@@ -141,8 +141,14 @@ class ManaCost:
 
         Bare letters are the one-letter symbols (W U B R G C S X Y Z), digit runs are numbers; the result
         is put in printed order (variables, generic, colorless and snow, then colors round the wheel).
+        Input written wholly in braces keeps its own order, as a printed cost does.
         """
         _check_length(text)
+        if text.startswith("{") and text.endswith("}"):
+            try:
+                return cls.parse(text)
+            except ManaCostSyntaxError:
+                pass  # read it loosely below, which reports the first bad token
         syms: list[ManaSymbol] = []
         for m in _LOOSE_TOKEN.finditer(text):
             braced, digits, space, other = m.groups()

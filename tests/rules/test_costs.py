@@ -73,6 +73,8 @@ def test_equality_is_by_multiset() -> None:
         ("x2r", "{X}{2}{R}"),
         ("{2} {W}", "{2}{W}"),
         ("{u/w}{2}", "{2}{W/U}"),
+        ("{2}{W/U}{G/P}", "{2}{W/U}{G/P}"),  # braced input keeps its order
+        ("{U}{W}", "{U}{W}"),
     ],
 )
 def test_parse_loose(text: str, canonical: str) -> None:

@@ -1,0 +1,40 @@
+"""``POST /v1/mana-costs/parse`` and ``GET /v1/symbols``: the mana cost language."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.deps import SessionDep, SettingsDep
+from app.api.schemas.common import Problem
+from app.api.schemas.mana_costs import ParsedCostOut, ParseRequest, SymbolList, SymbolOut
+from app.services import mana_costs
+
+router = APIRouter(prefix="/v1", tags=["mana costs"])
+
+
+@router.post(
+    "/mana-costs/parse",
+    response_model=ParsedCostOut,
+    summary="Parse a mana cost into canonical form",
+    description=(
+        "Accepts loose input as Scryfall's parse-mana does (`2WW`, lowercase, symbols out of order,"
+        " `2{g}2`) and answers the canonical cost, its mana value (CR 202.3), colors and symbols."
+        " A malformed cost is a `malformed-cost` problem naming the symbol and its 0-based position."
+    ),
+    responses={422: {"model": Problem, "content": {"application/problem+json": {}}}},
+)
+def parse_mana_cost(body: ParseRequest, session: SessionDep, settings: SettingsDep) -> ParsedCostOut:
+    parsed = mana_costs.parse_cost(session=session, text=body.mana_cost)
+    return ParsedCostOut.of(
+        parsed.cost, rules_edition=settings.rules_edition, data_version=parsed.data_version
+    )
+
+
+@router.get(
+    "/symbols",
+    response_model=SymbolList,
+    summary="Every mana symbol",
+    description="Each symbol of CR 107.4 and the Un symbols with its kind, colors and mana value.",
+)
+def list_symbols() -> SymbolList:
+    return SymbolList(data=[SymbolOut.of(s) for s in mana_costs.list_symbols()])

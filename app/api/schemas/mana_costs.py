@@ -1,0 +1,100 @@
+"""Request and response models for the mana cost language (``/v1/mana-costs/parse``, ``/v1/symbols``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field, field_validator
+
+from app.api.schemas.common import ComputedAnswer, StrictModel
+from app.rules.costs import MAX_COST_LENGTH, ManaCost
+from app.rules.symbols import COLOR_NAMES, ManaSymbol, SymbolKind
+
+
+class ParseRequest(StrictModel):
+    mana_cost: Annotated[str, Field(max_length=MAX_COST_LENGTH, examples=["2WW", "{2}{W/U}{G/P}", "2{g}2"])]
+
+    @field_validator("mana_cost")
+    @classmethod
+    def _is_a_cost(cls, text: str) -> str:
+        ManaCost.parse_loose(text)  # a ManaCostSyntaxError here is a malformed-cost problem at this path
+        return text
+
+
+class SymbolOut(BaseModel):
+    symbol: str = Field(examples=["{W/U}"])
+    kind: SymbolKind
+    colors: list[str]
+    mana_value: int | float | None = Field(description="CR 202.3 share of mana value; null for {∞}.")
+    generic: int = Field(0, description="Generic mana it stands for ({2} → 2; {2/W}'s generic half → 2).")
+    description: str
+
+    @classmethod
+    def of(cls, sym: ManaSymbol) -> SymbolOut:
+        hv = sym.half_value
+        mv = None if hv is None else (hv // 2 if hv % 2 == 0 else hv / 2)
+        return cls(
+            symbol=sym.text,
+            kind=sym.kind,
+            colors=list(sym.colors),
+            mana_value=mv,
+            generic=sym.amount,
+            description=describe(sym),
+        )
+
+
+class ParsedCostOut(ComputedAnswer):
+    mana_cost: str = Field(description="Canonical form.", examples=["{2}{W/U}{G/P}"])
+    mana_value: int | float | None = Field(description="CR 202.3 (X is 0; half mana gives .5; null for {∞}).")
+    infinite: bool
+    colors: list[str]
+    symbols: list[SymbolOut]
+
+    @classmethod
+    def of(cls, cost: ManaCost, *, rules_edition: str, data_version: str) -> ParsedCostOut:
+        return cls(
+            mana_cost=str(cost),
+            mana_value=cost.mana_value,
+            infinite=cost.is_infinite,
+            colors=list(cost.colors),
+            symbols=[SymbolOut.of(s) for s in cost.symbols],
+            rules_edition=rules_edition,
+            data_version=data_version,
+        )
+
+
+class SymbolList(BaseModel):
+    data: list[SymbolOut]
+    has_more: bool = False
+    next_cursor: str | None = None
+
+
+def describe(sym: ManaSymbol) -> str:
+    """A short English reading of the symbol (CR 107.4)."""
+    names = [COLOR_NAMES[c] for c in sym.colors]
+    match sym.kind:
+        case SymbolKind.GENERIC:
+            return f"{sym.amount} generic mana"
+        case SymbolKind.VARIABLE:
+            return f"{sym.text[1]} generic mana, chosen as the spell is cast (CR 107.3)"
+        case SymbolKind.COLORED:
+            return f"one {names[0]} mana"
+        case SymbolKind.COLORLESS:
+            return "one colorless mana; only colorless mana pays it (CR 107.4c)"
+        case SymbolKind.SNOW:
+            return "one mana from a snow source (CR 107.4h)"
+        case SymbolKind.HYBRID:
+            return f"one {names[0]} or one {names[1]} mana (CR 107.4e)"
+        case SymbolKind.MONO_HYBRID:
+            return f"one {names[0]} mana or {sym.amount} generic mana (CR 107.4e)"
+        case SymbolKind.COLORLESS_HYBRID:
+            return f"one {names[0]} mana or one colorless mana (CR 107.4e)"
+        case SymbolKind.PHYREXIAN:
+            return f"one {names[0]} mana or 2 life (CR 107.4f)"
+        case SymbolKind.HYBRID_PHYREXIAN:
+            return f"one {names[0]} or one {names[1]} mana, or 2 life (CR 107.4f)"
+        case SymbolKind.HALF:
+            return f"half of one {names[0]} mana" if names else "half of one generic mana"
+        case SymbolKind.INFINITY:
+            return "infinitely much generic mana"
+    return sym.text  # pragma: no cover

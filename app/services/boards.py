@@ -1,0 +1,163 @@
+"""Reading a request's board into the rules core's ``Board``: resolve cards, validate choices, all at once.
+
+Every problem of a board is reported in one answer (python-chess's ``Board.status()`` idea): three unknown
+cards give three ``errors`` entries, each with the JSON path of the permanent it concerns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from app.api.schemas.board import BoardIn, InlineCardIn, OracleIdRef, PermanentIn
+from app.errors import AmbiguousCard, AppError, InputError, InvalidChoice, MalformedCost, UnknownCard
+from app.rules.board import Board, Choices, Permanent, Player
+from app.rules.cards import Card
+from app.rules.costs import ManaCost
+from app.rules.errors import InvalidChoiceError, ManaCostSyntaxError, RulesError
+from app.rules.types import canonical_creature_type, is_card_type_word, is_creature_type
+from app.services.card_formats import BadCardRecord, card_from_inline
+from app.services.characters import validate_character
+
+Loc = tuple[str | int, ...]
+
+
+class CardSource(Protocol):
+    """What board reading needs of the catalogue (``app.services.catalogue.Catalogue``)."""
+
+    def by_name(self, name: str) -> Card: ...
+
+    def by_oracle_id(self, oracle_id: str) -> Card: ...
+
+
+def validate_creature_type(value: str) -> str:
+    """One existing creature type (CR 205.3m), not a card type, not two types (Herald's Horn rulings)."""
+    canonical = canonical_creature_type(value)
+    if canonical is not None:
+        return canonical
+    if is_card_type_word(value):
+        raise InvalidChoiceError(
+            f"{value!r} is a card type, not a creature type (ruling: Herald's Horn)", field="creature_type"
+        )
+    words = value.split()
+    if len(words) > 1 and all(is_creature_type(w) for w in words):
+        raise InvalidChoiceError(
+            f"{value!r} is several creature types; choose exactly one (ruling: Herald's Horn)",
+            field="creature_type",
+        )
+    raise InvalidChoiceError(
+        f"{value!r} is not a creature type of CR 205.3m (rules of 2026-04-17)", field="creature_type"
+    )
+
+
+def resolve_card(ref: str | OracleIdRef | InlineCardIn, *, catalogue: CardSource) -> Card:
+    """The card a request names: by name, by oracle id, or the inline card itself."""
+    if isinstance(ref, str):
+        return catalogue.by_name(ref)
+    if isinstance(ref, OracleIdRef):
+        return catalogue.by_oracle_id(ref.oracle_id)
+    return card_from_inline(ref.model_dump(exclude_none=True))
+
+
+def build_board(
+    board_in: BoardIn,
+    *,
+    catalogue: CardSource,
+    loc: Loc = ("body", "board"),
+    extra_players: Sequence[str] = (),
+) -> Board:
+    """The rules ``Board`` for ``board_in``; raises one ``AppError`` listing every problem found.
+
+    Players (API.md): the active player, ``extra_players`` (the caster or payer of the request) and
+    every controller are players, with 20 life unless given.
+    """
+    problems = _Problems()
+    permanents: list[Permanent] = []
+    first_index: dict[str, int] = {}
+    for i, p_in in enumerate(board_in.permanents):
+        here: Loc = (*loc, "permanents", i)
+        if p_in.id in first_index:
+            problems.add(
+                InputError,
+                (*here, "id"),
+                f"id {p_in.id!r} is already used by permanents[{first_index[p_in.id]}]",
+            )
+            continue
+        first_index[p_in.id] = i
+        try:
+            card = resolve_card(p_in.card, catalogue=catalogue)
+            permanents.append(_permanent(p_in, card))
+        except (UnknownCard, AmbiguousCard) as exc:
+            problems.add(type(exc), (*here, "card"), f"permanent {p_in.id!r}: {exc.detail}", exc.extra)
+        except InvalidChoiceError as exc:
+            problems.add(InvalidChoice, (*here, *_choice_loc(exc.field)), f"permanent {p_in.id!r}: {exc}")
+        except ManaCostSyntaxError as exc:  # an inline card's cost
+            problems.add(MalformedCost, (*here, "card", "mana_cost"), f"permanent {p_in.id!r}: {exc}")
+        except (BadCardRecord, RulesError) as exc:
+            problems.add(InputError, (*here, "card"), f"permanent {p_in.id!r}: {exc}")
+    for i, p_in in enumerate(board_in.permanents):
+        if p_in.attached_to is not None and p_in.attached_to not in first_index:
+            msg = f"permanent {p_in.id!r} is attached to {p_in.attached_to!r}, which is not on the board"
+            problems.add(InputError, (*loc, "permanents", i, "attached_to"), msg)
+    problems.raise_if_any()
+
+    names = dict.fromkeys([board_in.active_player, *extra_players, *(p.controller for p in permanents)])
+    names.update(dict.fromkeys(board_in.players))
+    players = tuple(Player(n, board_in.players[n].life if n in board_in.players else 20) for n in names)
+    pool = tuple((who, ManaCost.parse_loose(text)) for who, text in board_in.mana_pool.items())
+    return Board(tuple(permanents), players, board_in.active_player, pool)
+
+
+class _Problems:
+    """Collects a board's problems; the answer's problem type is the most specific kind found."""
+
+    _PRIORITY: tuple[type[AppError], ...] = (UnknownCard, AmbiguousCard, MalformedCost, InvalidChoice)
+
+    def __init__(self) -> None:
+        self.kinds: list[type[AppError]] = []
+        self.errors: list[dict[str, Any]] = []
+
+    def add(self, kind: type[AppError], loc: Loc, msg: str, extra: dict[str, Any] | None = None) -> None:
+        self.kinds.append(kind)
+        self.errors.append({"loc": list(loc), "msg": msg, "type": kind.type_slug, **(extra or {})})
+
+    def raise_if_any(self) -> None:
+        if not self.errors:
+            return
+        kind = next((k for k in self._PRIORITY if k in self.kinds), self.kinds[0])
+        count = len(self.errors)
+        detail = (
+            self.errors[0]["msg"] if count == 1 else f"{count} problems; the first: {self.errors[0]['msg']}"
+        )
+        raise kind(detail, errors=self.errors)
+
+
+def _permanent(p_in: PermanentIn, card: Card) -> Permanent:
+    chosen = Choices()
+    if p_in.chosen is not None:
+        c = p_in.chosen
+        chosen = Choices(
+            creature_type=validate_creature_type(c.creature_type) if c.creature_type is not None else None,
+            character=validate_character(c.character) if c.character is not None else None,
+            color=c.color,
+            card_name=c.card_name,
+        )
+    face = None
+    if p_in.face is not None:
+        face = card.face(p_in.face).name  # InvalidChoiceError names the card's faces
+    return Permanent(
+        id=p_in.id,
+        card=card,
+        controller=p_in.controller,
+        tapped=p_in.tapped,
+        controlled_since_turn_began=p_in.controlled_since_turn_began,
+        face=face,
+        chosen=chosen,
+        x=p_in.x,
+        played_as=tuple(p_in.played_as),
+        attached_to=p_in.attached_to,
+    )
+
+
+def _choice_loc(field: str) -> Loc:
+    return ("face",) if field == "face" else ("chosen", field)
