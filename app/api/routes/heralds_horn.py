@@ -1,0 +1,44 @@
+"""``POST /v1/heralds-horn/reveal``: may Herald's Horn's upkeep ability put the top card into hand?"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from app.api.deps import SessionDep, SettingsDep
+from app.api.schemas.board import BoardIn, CardRef, PermanentId
+from app.api.schemas.common import ComputedAnswer, Problem, StrictModel
+from app.services import spells as service
+
+router = APIRouter(prefix="/v1/heralds-horn", tags=["spells"])
+
+
+class RevealRequest(StrictModel):
+    board: BoardIn
+    horn: PermanentId = Field(description="The id of the Herald's Horn on the board.")
+    top_card: CardRef = Field(description="The top card of its controller's library.")
+
+
+class RevealOut(ComputedAnswer):
+    may_put_into_hand: bool
+    reason: str
+    rule: str
+
+
+@router.post(
+    "/reveal",
+    response_model=RevealOut,
+    responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
+)
+def reveal(body: RevealRequest, session: SessionDep, settings: SettingsDep) -> RevealOut:
+    """Whether the top card may be revealed and put into hand (ruling:heralds-horn)."""
+    answer, version = service.heralds_horn_reveal(
+        board_in=body.board, horn=body.horn, top_card=body.top_card, session=session
+    )
+    return RevealOut(
+        rules_edition=settings.rules_edition,
+        data_version=version,
+        may_put_into_hand=answer.may_put_into_hand,
+        reason=answer.reason,
+        rule=answer.rule,
+    )

@@ -1,0 +1,27 @@
+"""``POST /v1/mental-magic/options``: a thin router over ``app.services.mental_magic``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.deps import SessionDep, SettingsDep
+from app.api.schemas.common import Problem
+from app.services import mental_magic as service
+from app.services.mental_magic import MentalMagicOut, MentalMagicRequest
+
+router = APIRouter(prefix="/v1/mental-magic", tags=["mental magic"])
+
+
+@router.post(
+    "/options",
+    response_model=MentalMagicOut,
+    responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
+)
+def mental_magic_options(
+    body: MentalMagicRequest, session: SessionDep, settings: SettingsDep
+) -> MentalMagicOut:
+    """The cards a revealed card may be cast as through a Richard Garfield, Ph.D.
+
+    ruling:richard-garfield-phd: same mana cost (color included), never the same card twice per Richard.
+    """
+    return service.options(request=body, session=session, settings=settings)

@@ -1,0 +1,35 @@
+"""``POST /v1/spells/cost`` and ``POST /v1/spells/cost/batch``: thin routers over ``app.services.spells``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+
+from app.api.deps import SessionDep, SettingsDep
+from app.api.schemas.common import Problem
+from app.api.schemas.spells import SpellCostBatchOut, SpellCostBatchRequest, SpellCostOut, SpellCostRequest
+from app.services import spells as service
+
+router = APIRouter(prefix="/v1/spells", tags=["spells"])
+
+_PROBLEMS: dict[int | str, dict[str, object]] = {
+    422: {
+        "model": Problem,
+        "description": "malformed-cost, unknown-card, ambiguous-card, invalid-choice, rules-violation or "
+        "validation-error",
+    }
+}
+
+
+@router.post("/cost", response_model=SpellCostOut, responses=_PROBLEMS)
+def spell_cost(body: SpellCostRequest, session: SessionDep, settings: SettingsDep) -> Response:
+    """The total cost of a spell on a board (CR 601.2f), every step explained."""
+    answer = service.spell_cost(request=body, session=session, settings=settings)
+    # Built and validated by the service already: serialize once instead of re-validating it.
+    return Response(answer.model_dump_json(), media_type="application/json")
+
+
+@router.post("/cost/batch", response_model=SpellCostBatchOut, responses=_PROBLEMS)
+def spell_cost_batch(body: SpellCostBatchRequest, session: SessionDep, settings: SettingsDep) -> Response:
+    """Up to 250 spells on one board; a bad spell gets a ``problem`` entry, the others their answers."""
+    answer = service.spell_cost_batch(request=body, session=session, settings=settings)
+    return Response(answer.model_dump_json(), media_type="application/json")

@@ -1,0 +1,136 @@
+"""The Spell of API.md (strict, bounded) and the spells/cost answers.
+
+``Spell`` is reused by payments and scenarios: import it from here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from app.api.schemas.board import MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
+from app.api.schemas.common import ComputedAnswer, StrictModel
+from app.rules.costs import ManaCost
+
+MAX_SPELLS = 250
+MAX_ADDITIONAL_COSTS = 20
+MAX_COMMANDER_CASTS = 1000
+MAX_ART_CHARACTERS = 50
+
+CostText = Annotated[str, Field(max_length=200, examples=["{2}{W}"])]
+Variable = Annotated[int, Field(ge=0, le=MAX_X)]
+CastFrom = Literal["hand", "graveyard", "exile", "library", "command", "battlefield", "stack", "sideboard"]
+
+
+class PrintingIn(StrictModel):
+    """What the printed card shows, for effects that read it (Vorthos): its flavor text and art characters."""
+
+    flavor_text: Text | None = None
+    art_characters: Annotated[
+        list[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=MAX_ART_CHARACTERS)
+    ] = []
+
+
+class CastAsIn(StrictModel):
+    """Mental Magic: cast the spell as ``card`` through the Richard Garfield, Ph.D. with id ``via``."""
+
+    card: CardRef
+    via: PermanentId
+
+
+class Spell(StrictModel):
+    """A spell being cast (API.md ``Spell``)."""
+
+    card: CardRef
+    face: CardName | None = Field(
+        None, description='The face or half cast (an adventure, one half of a split card) or "fuse".'
+    )
+    x: Variable = 0
+    y: Variable = 0
+    z: Variable = 0
+    alternative_cost: CostText | None = Field(
+        None, description='A mana cost paid rather than the mana cost (CR 118.9), e.g. "{0}".'
+    )
+    additional_costs: Annotated[list[CostText], Field(max_length=MAX_ADDITIONAL_COSTS)] = Field(
+        [], description="Mana costs added (kicker and the like, CR 118.8)."
+    )
+    cast_from: CastFrom = "hand"
+    commander_casts: Annotated[int, Field(ge=0, le=MAX_COMMANDER_CASTS)] = Field(
+        0, description="Previous casts from the command zone (commander tax, CR 903.8)."
+    )
+    cast_as: CastAsIn | None = None
+    printing: PrintingIn | None = None
+
+    @field_validator("alternative_cost")
+    @classmethod
+    def _alternative_parses(cls, value: str | None) -> str | None:
+        if value is not None:
+            ManaCost.parse(value)  # a ManaCostSyntaxError becomes a malformed-cost problem
+        return value
+
+    @field_validator("additional_costs")
+    @classmethod
+    def _additional_parse(cls, values: list[str]) -> list[str]:
+        for v in values:
+            ManaCost.parse(v)
+        return values
+
+
+class SpellCostRequest(StrictModel):
+    board: BoardIn = BoardIn()
+    caster: PlayerName = "you"
+    spell: Spell
+
+
+class SpellCostBatchRequest(StrictModel):
+    board: BoardIn = BoardIn()
+    caster: PlayerName = "you"
+    spells: Annotated[list[Spell], Field(min_length=1, max_length=MAX_SPELLS)]
+
+
+class CardOut(BaseModel):
+    name: str
+    oracle_id: str | None = None
+
+
+class CostStepOut(BaseModel):
+    kind: Literal["base", "alternative", "additional", "increase", "reduction", "total"]
+    result: str
+    rule: str
+    source: str | None = None
+    card: str | None = None
+    amount: str | None = None
+    applied: bool = True
+    note: str | None = None
+
+
+class CostWarningOut(BaseModel):
+    source: str | None = Field(description="The permanent whose text was not understood (null: the spell).")
+    card: str
+    text: str
+    message: str
+
+
+class SpellCostOut(ComputedAnswer):
+    card: CardOut
+    face: str | None = Field(description="The face or half cast (its name); the fused card's name for fuse.")
+    cast_as: CardOut | None = None
+    mana_cost: str | None
+    mana_value: int | float | None
+    mana_value_on_stack: int | float | None
+    total_cost: str
+    steps: list[CostStepOut]
+    warnings: list[CostWarningOut]
+    x_for_etb: int
+    choices: list[str] = Field(description="Choices the caster makes that this answer made (cheapest).")
+
+
+class SpellCostBatchItem(BaseModel):
+    index: int
+    result: SpellCostOut | None = None
+    problem: dict[str, Any] | None = None
+
+
+class SpellCostBatchOut(ComputedAnswer):
+    data: list[SpellCostBatchItem]

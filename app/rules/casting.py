@@ -1,0 +1,857 @@
+"""The total cost of a spell (CR 601.2f), step by step.
+
+Start from the mana cost or an alternative cost (CR 118.9; X substituted, 0 when neither it nor the
+alternative cost has X, 107.3b), add additional costs (118.8) and increases (commander tax, 903.8), apply
+reductions (118.7) in the cheapest order with the cheapest halves of hybrid symbols (118.7e, 601.2b), then
+effects on the total (Trinisphere); never below {0} (118.7, 601.2f).
+
+Use ``prepare_board`` once per board when costing many spells (a decklist): it reads every permanent's
+cost effects from the per-text cache a single time.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from app.rules.board import Board, Choices, Permanent
+from app.rules.cards import Card, Face
+from app.rules.characters import CharacterIndex, matches
+from app.rules.cost_registry import cost_effects
+from app.rules.costs import ManaCost
+from app.rules.effects import (
+    CardEffects,
+    Condition,
+    ConditionKind,
+    CostEffect,
+    Count,
+    CountKind,
+    Direction,
+    MinimumTotal,
+    Quality,
+    SpellFilter,
+    Who,
+)
+from app.rules.errors import IllegalError, InvalidChoiceError
+from app.rules.mental_magic import verify_cast_as
+from app.rules.names import fold_name
+from app.rules.party import PARTY_ROLES, party, party_roles
+from app.rules.symbols import COLORS, ManaSymbol, SymbolKind
+
+_NO_CHARACTERS: Final = CharacterIndex(())
+
+_MAX_ORDER_SEARCH: Final = 6
+_MAX_VARIANTS: Final = 720
+
+
+class StepKind(StrEnum):
+    BASE = "base"
+    ALTERNATIVE = "alternative"
+    ADDITIONAL = "additional"
+    INCREASE = "increase"
+    REDUCTION = "reduction"
+    TOTAL = "total"
+
+
+@dataclass(frozen=True, slots=True)
+class CastAs:
+    """Mental Magic: cast as ``card`` through the Richard Garfield, Ph.D. with id ``via``."""
+
+    card: Card
+    via: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpellToCast:
+    """A spell being cast. ``face``: a face or half's name, or "fuse"; ``flavor_text`` and
+    ``art_characters`` describe the printed card (``printing``), for effects that read it (ruling:vorthos)."""
+
+    card: Card
+    face: str | None = None
+    x: int = 0
+    y: int = 0
+    z: int = 0
+    alternative_cost: ManaCost | None = None
+    additional_costs: tuple[ManaCost, ...] = ()
+    cast_from: str = "hand"
+    commander_casts: int = 0
+    cast_as: CastAs | None = None
+    flavor_text: str | None = None
+    art_characters: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CostStep:
+    """One step of the computation: what was added or taken, by which permanent, under which rule."""
+
+    kind: StepKind
+    result: ManaCost
+    rule: str
+    source: str | None = None
+    card: str | None = None
+    amount: ManaCost | None = None
+    applied: bool = True
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CostWarning:
+    """A text that looks like a cost effect but was not understood: it was given no effect."""
+
+    source: str | None
+    card: str
+    text: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class CostResult:
+    """The answer: the spell's mana cost, mana values (CR 202.3), total cost, steps and warnings.
+
+    ``mana_value`` treats X as 0 (202.3e, off the stack); ``mana_value_on_stack`` counts X as chosen;
+    ``x_for_etb`` is the X its enters-the-battlefield abilities see (107.3m).
+    """
+
+    card: Card
+    face: Face
+    cast_as: Card | None
+    mana_cost: ManaCost | None
+    mana_value: int | float | None
+    mana_value_on_stack: int | float | None
+    total_cost: ManaCost
+    steps: tuple[CostStep, ...]
+    warnings: tuple[CostWarning, ...]
+    x_for_etb: int
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    permanent: Permanent
+    effect: CostEffect | MinimumTotal
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedBoard:
+    """A board with every permanent's cost effects read (once) and the warnings they gave."""
+
+    board: Board
+    sources: tuple[_Source, ...]
+    warnings: tuple[CostWarning, ...]
+
+
+_BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects]] = {}
+_BY_CARD_MAX: Final = 16384
+
+
+def _effects_of(perm: Permanent) -> CardEffects:
+    """The cost effects of the face that is up, cached per card object (catalogue cards are shared)."""
+    key = (id(perm.card), perm.face)
+    hit = _BY_CARD.get(key)
+    if hit is not None and hit[0] is perm.card:
+        return hit[1]
+    found = cost_effects(perm.characteristics)
+    if len(_BY_CARD) >= _BY_CARD_MAX:
+        _BY_CARD.clear()
+    _BY_CARD[key] = (perm.card, found)  # holding the card keeps its id from being reused
+    return found
+
+
+_ROLES: dict[tuple[int, str | None], tuple[Card, frozenset[str]]] = {}
+
+
+def _roles_of(perm: Permanent) -> frozenset[str]:
+    key = (id(perm.card), perm.face)
+    hit = _ROLES.get(key)
+    if hit is not None and hit[0] is perm.card:
+        return hit[1]
+    roles = party_roles(perm)
+    if len(_ROLES) >= _BY_CARD_MAX:
+        _ROLES.clear()
+    _ROLES[key] = (perm.card, roles)
+    return roles
+
+
+def _party_size(board: Board, player: str) -> int:
+    """CR 700.8 party size via ``party``, on only the creatures that can fill a role.
+
+    Creatures with the same roles are interchangeable and a party has four members at most, so keeping
+    the first four of each role set preserves the maximum matching (700.8b) while skipping the rest.
+    """
+    keep: list[Permanent] = []
+    seen: dict[frozenset[str], int] = {}
+    for p in board.permanents:
+        if p.controller != player:
+            continue
+        roles = _roles_of(p)
+        if roles and seen.get(roles, 0) < len(PARTY_ROLES):
+            seen[roles] = seen.get(roles, 0) + 1
+            keep.append(p)
+    return party(Board(tuple(keep), board.players, board.active_player), player).size
+
+
+def prepare_board(board: Board) -> PreparedBoard:
+    """Read the cost effects of every permanent (cached per card and per text)."""
+    sources: list[_Source] = []
+    warnings: list[CostWarning] = []
+    for perm in board.permanents:
+        found = _effects_of(perm)
+        if found.effects:
+            sources.extend(_Source(perm, e) for e in found.effects)
+        for u in found.unsupported:
+            warnings.append(
+                CostWarning(perm.id, perm.card.name, u.text, f"not understood, given no effect: {u.reason}")
+            )
+    return PreparedBoard(board, tuple(sources), tuple(warnings))
+
+
+# -- the spell's face and characteristics ---------------------------------------------------------------
+
+
+def _cast_face(card: Card, face: str | None, cast_from: str) -> tuple[Face, Face | None]:
+    """The characteristics of the spell (CR 709.3, 702.102, 712.11, 715.3) and, for the back face of a
+    nonmodal double-faced card, the front face whose mana cost gives its mana value (712.8c)."""
+    if face is not None and face.casefold() == "fuse":
+        if len(card.faces) < 2 or not card.is_split:
+            raise InvalidChoiceError(f"{card.name} is not a split card; only split cards fuse", field="face")
+        if not any(f.has_keyword("Fuse") for f in card.faces) and "Fuse" not in card.front.oracle_text:
+            raise IllegalError(f"{card.name} does not have fuse", rule="702.102a")
+        if cast_from != "hand":
+            raise IllegalError("a split card with fuse is fused only when cast from a hand", rule="702.102a")
+        return card.fused(), None
+    if face is None:
+        if card.is_split and len(card.faces) > 1:
+            halves = " or ".join(repr(f.name) for f in card.faces)
+            fuse = ' (or "fuse")' if any(f.has_keyword("Fuse") for f in card.faces) else ""
+            raise InvalidChoiceError(
+                f"{card.name} is a split card: choose the half to cast, {halves}{fuse} (CR 709.3)",
+                field="face",
+            )
+        return card.front, None
+    chosen = card.face(face)
+    if card.layout in ("transform", "meld") and chosen is not card.front:
+        return chosen, card.front
+    return chosen, None
+
+
+def _check_castable(face: Face) -> None:
+    if face.type_line.is_land and len(face.type_line.types) == 1:
+        raise IllegalError(f"{face.name} is a land: lands are played, not cast", rule="305.1")
+
+
+# -- evaluating effects ---------------------------------------------------------------------------------
+
+
+def _relative(whose: Who, controller: str, who: str) -> bool:
+    if whose is Who.ANY:
+        return True
+    return (who == controller) if whose is Who.YOU else (who != controller)
+
+
+def _count(board: Board, count: Count, controller: str) -> int:
+    """CR 601.2f "for each": counted on the board as the cost is determined."""
+    if count.kind is CountKind.PARTY:
+        return _party_size(board, controller)
+    if count.kind is CountKind.OPPONENTS:
+        return len(board.opponents_of(controller))
+    if count.kind is CountKind.DOMAIN:
+        kinds: set[str] = set()
+        for p in board.permanents:
+            if p.controller == controller:
+                kinds.update(p.characteristics.type_line.basic_land_types)
+        return len(kinds)
+    quality = count.quality or Quality()
+    none = Choices()
+    return sum(
+        1
+        for p in board.permanents
+        if _relative(count.whose, controller, p.controller) and quality.matches(p.characteristics, none)
+    )
+
+
+def _condition_holds(board: Board, cond: Condition, controller: str, source: Permanent | None) -> bool:
+    kind = cond.kind
+    if kind is ConditionKind.SOURCE_UNTAPPED:
+        return source is not None and not source.tapped
+    if kind is ConditionKind.SOURCE_TAPPED:
+        return source is not None and source.tapped
+    if kind is ConditionKind.YOUR_TURN:
+        return board.active_player == controller
+    if kind is ConditionKind.NOT_YOUR_TURN:
+        return board.active_player != controller
+    none = Choices()
+    holders = [o for o in board.opponents_of(controller)] if cond.whose is Who.OPPONENTS else [controller]
+    for holder in holders:
+        n = sum(
+            1
+            for p in board.permanents
+            if p.controller == holder and any(q.matches(p.characteristics, none) for q in cond.qualities)
+        )
+        if n >= cond.at_least and (cond.at_most is None or n <= cond.at_most):
+            return True
+    return False
+
+
+@dataclass(slots=True)
+class _Ctx:
+    board: Board
+    caster: str
+    spell: SpellToCast
+    face: Face
+    mv_on_stack: int | float | None
+    characters: CharacterIndex
+    warnings: list[CostWarning]
+
+
+def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str) -> tuple[bool, str | None]:
+    """Whether the filter covers this spell: (covered, note); a note means "relevant, but not applied"."""
+    if not _relative(f.caster, controller, ctx.caster):
+        return False, None
+    chosen = source.chosen if source is not None else Choices()
+    face = ctx.face
+    if f.qualities:
+        if any(q.chosen_creature_type for q in f.qualities) and chosen.creature_type is None:
+            return False, "no creature type was chosen, so no spell costs less (ruling:heralds-horn)"
+        if not any(q.matches(face, chosen) for q in f.qualities):
+            if any(q.chosen_creature_type for q in f.qualities):
+                return False, f"{face.name} is not a {chosen.creature_type} spell"
+            return False, None
+    if f.min_mana_value is not None and (ctx.mv_on_stack is None or ctx.mv_on_stack < f.min_mana_value):
+        return False, None
+    if f.from_zone is not None and ctx.spell.cast_from != f.from_zone:
+        return False, None
+    if f.not_from_zone is not None and ctx.spell.cast_from == f.not_from_zone:
+        return False, None
+    if f.chosen_name:
+        if chosen.card_name is None:
+            return False, "no card name was chosen"
+        names = {fold_name(face.name), *(fold_name(x.name) for x in ctx.spell.card.faces)}
+        if fold_name(chosen.card_name) not in names:
+            return False, None
+    if f.character:
+        return _character_covers(ctx, chosen)
+    return True, None
+
+
+def _character_covers(ctx: _Ctx, chosen: Choices) -> tuple[bool, str | None]:
+    """ruling:vorthos: the chosen character in the printed card's name, flavor text or art, in any form.
+
+    Acorn rules look at the actual printed card being cast, so this reads the physical card (its names
+    and ``printing``) even when it is cast as another card through Mental Magic.
+    """
+    if chosen.character is None:
+        return False, "no character was chosen (ruling:vorthos)"
+    character = ctx.characters.resolve(chosen.character)
+    card = ctx.spell.card
+    flavor = ctx.spell.flavor_text
+    if flavor is None:
+        flavor = ctx.face.flavor_text if ctx.spell.cast_as is None else card.front.flavor_text
+    names = [card.name, *(f.name for f in card.faces if f.name != card.name)]
+    for name in names:
+        m = matches(character, name=name, flavor_text=flavor, art_characters=ctx.spell.art_characters)
+        if m is not None:
+            return True, m.describe()
+    return False, f"{chosen.character} is not in {card.name}'s name, flavor text or art"
+
+
+def _amount(ctx: _Ctx, effect: CostEffect, controller: str) -> tuple[ManaCost, str | None]:
+    if effect.per is None:
+        return effect.amount, None
+    n = _count(ctx.board, effect.per, controller)
+    what = f"{effect.amount} for each {effect.per.text}: {n}"
+    if n == 0:
+        return ManaCost.zero(), f"{what}, so nothing to reduce"
+    return _times(effect.amount, n), what
+
+
+def _times(cost: ManaCost, n: int) -> ManaCost:
+    return ManaCost(cost.variables * n, cost.generic * n, cost.others * n)
+
+
+# -- applying reductions --------------------------------------------------------------------------------
+
+_State = tuple[int, tuple[ManaSymbol, ...]]
+
+
+def _payable_by(sym: ManaSymbol, color: str) -> int:
+    """Preference (lower first) for letting a {color} reduction remove ``sym``; -1 when it cannot."""
+    kind = sym.kind
+    if color == "C":
+        if kind is SymbolKind.COLORLESS:
+            return 0
+        return 3 if kind is SymbolKind.COLORLESS_HYBRID else -1
+    if color not in sym.colors:
+        return -1
+    return {
+        SymbolKind.COLORED: 0,
+        SymbolKind.PHYREXIAN: 1,
+        SymbolKind.HYBRID: 2,
+        SymbolKind.HYBRID_PHYREXIAN: 2,
+        SymbolKind.COLORLESS_HYBRID: 3,
+        SymbolKind.MONO_HYBRID: 4,
+    }.get(kind, -1)
+
+
+def _unit(
+    state: _State, color: str, colored_only: bool, pending: frozenset[str], notes: list[str]
+) -> tuple[_State, bool]:
+    """Reduce by one mana of ``color`` (W U B R G or C): CR 118.7b-d, 118.7f; returns (state, changed)."""
+    generic, others = state
+    best = -1
+    best_rank: tuple[int, int] = (99, 99)
+    for i, sym in enumerate(others):
+        pref = _payable_by(sym, color)
+        if pref < 0:
+            continue
+        # Keep hybrid symbols that later reductions of another color could also remove.
+        clash = sum(1 for c in sym.colors if c != color and c in pending)
+        rank = (pref, clash)
+        if rank < best_rank:
+            best, best_rank = i, rank
+    if best >= 0:
+        sym = others[best]
+        if sym.kind not in (SymbolKind.COLORED, SymbolKind.COLORLESS):
+            notes.append(f"{sym} is paid as {{{color}}} (CR 601.2b), so the {{{color}}} reduction removes it")
+        return (generic, others[:best] + others[best + 1 :]), True
+    if colored_only or color == "" or generic == 0:
+        return state, False
+    return (generic - 1, others), True  # 118.7b-d: spill onto generic
+
+
+def _apply(
+    state: _State, amount: ManaCost, colored_only: bool, pending: frozenset[str], notes: list[str]
+) -> tuple[_State, int]:
+    """Apply one concrete reduction (hybrid halves already chosen). Returns (state, unused generic)."""
+    generic, others = state
+    unused = 0
+    if amount.generic and not colored_only:
+        r = min(generic, amount.generic)
+        generic -= r
+        unused = amount.generic - r
+    state = (generic, others)
+    for sym in amount.others:
+        kind = sym.kind
+        if kind in (SymbolKind.COLORED, SymbolKind.PHYREXIAN):
+            state, _ = _unit(state, sym.colors[0], colored_only, pending, notes)
+        elif kind is SymbolKind.COLORLESS:
+            state, _ = _unit(state, "C", colored_only, pending, notes)
+        elif kind is SymbolKind.SNOW:  # 118.7g
+            if not colored_only and state[0] > 0:
+                state = (state[0] - 1, state[1])
+            elif not colored_only:
+                unused += 1
+        elif kind is SymbolKind.HALF and sym in state[1]:
+            rest = list(state[1])
+            rest.remove(sym)
+            state = (state[0], tuple(rest))
+    return state, unused
+
+
+def _variants(amount: ManaCost) -> list[tuple[ManaCost, tuple[str, ...]]]:
+    """Concrete amounts for a reduction with hybrid symbols: each choice of halves (CR 118.7e)."""
+    options: list[list[tuple[ManaSymbol | int, str | None]]] = []
+    for sym in amount.others:
+        k = sym.kind
+        if k in (SymbolKind.HYBRID, SymbolKind.HYBRID_PHYREXIAN):
+            options.append([(_COLORED[c], f"{sym} as {{{c}}}") for c in sym.colors])
+        elif k is SymbolKind.MONO_HYBRID:
+            options.append(
+                [(_COLORED[sym.colors[0]], f"{sym} as {{{sym.colors[0]}}}"), (2, f"{sym} as {{2}}")]
+            )
+        elif k is SymbolKind.COLORLESS_HYBRID:
+            options.append(
+                [(_COLORED[sym.colors[0]], f"{sym} as {{{sym.colors[0]}}}"), (_COLORLESS, f"{sym} as {{C}}")]
+            )
+        else:
+            options.append([(sym, None)])
+    out: list[tuple[ManaCost, tuple[str, ...]]] = []
+    for combo in itertools.islice(itertools.product(*options), _MAX_VARIANTS):
+        generic = amount.generic
+        syms: list[ManaSymbol] = []
+        notes: list[str] = []
+        for part, note in combo:
+            if isinstance(part, int):
+                generic += part
+            else:
+                syms.append(part)
+            if note:
+                notes.append(note)
+        out.append((ManaCost((), generic, tuple(syms)), tuple(notes)))
+    return out
+
+
+_COLORED: Final = {c: ManaSymbol.parse(f"{{{c}}}") for c in COLORS}
+_COLORLESS: Final = ManaSymbol.parse("{C}")
+
+
+def _pay_units(state: _State) -> int:
+    """Least mana (in half-units) that pays the cost, each symbol paid its cheapest way with mana."""
+    generic, others = state
+    total = 2 * generic
+    for s in others:
+        total += 1 if s.kind is SymbolKind.HALF else 2
+    return total
+
+
+def _metric(state: _State) -> tuple[int, int, str]:
+    return (_pay_units(state), len(state[1]), str(ManaCost((), state[0], state[1])))
+
+
+@dataclass(frozen=True, slots=True)
+class _Red:
+    """A reduction ready to apply: its concrete variants, its source and the note of its amount."""
+
+    index: int
+    effect: CostEffect
+    source: Permanent | None
+    amount: ManaCost
+    amount_note: str | None
+
+
+def _run(
+    start: _State, order: Sequence[_Red], picks: Sequence[int]
+) -> tuple[_State, list[tuple[_State, list[str], ManaCost]]]:
+    state = start
+    trail: list[tuple[_State, list[str], ManaCost]] = []
+    for pos, (red, pick) in enumerate(zip(order, picks, strict=True)):
+        concrete, choice_notes = _variants(red.amount)[pick]
+        later = frozenset(c for r in order[pos + 1 :] for s in r.amount.others for c in s.colors)
+        notes = list(choice_notes)
+        state, unused = _apply(state, concrete, red.effect.colored_only, later, notes)
+        if unused and not red.effect.colored_only:
+            state = _convert_mono_hybrid(state, unused, notes)
+        trail.append((state, notes, concrete))
+    return state, trail
+
+
+def _convert_mono_hybrid(state: _State, unused: int, notes: list[str]) -> _State:
+    """Generic reduction left over: announce {2/C} symbols as {2} (CR 601.2b) so it can reduce them."""
+    generic, others = state
+    rest = list(others)
+    for sym in others:
+        if unused <= 0:
+            break
+        if sym.kind is SymbolKind.MONO_HYBRID:
+            rest.remove(sym)
+            take = min(unused, sym.amount)
+            generic += sym.amount - take
+            unused -= take
+            notes.append(f"{sym} is paid as {{{sym.amount}}} (CR 601.2b), so generic reduction applies to it")
+    return (generic, tuple(rest))
+
+
+def _best_plan(start: _State, reds: list[_Red]) -> tuple[list[_Red], list[int]]:
+    """The order and hybrid halves giving the cheapest total (CR 601.2f: any order; 118.7e: either half)."""
+    generic_only = [r for r in reds if not r.amount.others and not r.effect.colored_only]
+    sensitive = [r for r in reds if r not in generic_only]
+    # Colored-only riders first (they never spill), then colored, then generic (CR 118.7a-d).
+    sensitive.sort(key=lambda r: (not r.effect.colored_only, r.index))
+    best: tuple[tuple[int, int, str], list[_Red], list[int]] | None = None
+    orders: list[tuple[_Red, ...]]
+    if len(sensitive) <= _MAX_ORDER_SEARCH and len(sensitive) > 1:
+        orders = list(itertools.permutations(sensitive))
+    else:
+        orders = [tuple(sensitive)]
+    tried = 0
+    for order_t in orders:
+        full = [*order_t, *generic_only]
+        pick_ranges = [range(len(_variants(r.amount))) for r in full]
+        for picks in itertools.product(*pick_ranges):
+            tried += 1
+            end, _ = _run(start, full, picks)
+            m = _metric(end)
+            if best is None or m < best[0]:
+                best = (m, full, list(picks))
+            if tried >= _MAX_VARIANTS:
+                break
+        if tried >= _MAX_VARIANTS:
+            break
+    assert best is not None
+    return best[1], best[2]
+
+
+# -- the engine -----------------------------------------------------------------------------------------
+
+
+def total_cost(
+    board: Board | PreparedBoard,
+    caster: str,
+    spell: SpellToCast,
+    *,
+    characters: CharacterIndex | None = None,
+) -> CostResult:
+    """The total cost of ``spell`` cast by ``caster`` on ``board`` (CR 601.2f), with every step explained.
+
+    Raises ``InvalidChoiceError`` for a face the card does not have (or a split card with no half chosen),
+    ``IllegalError`` for what cannot be cast (a land, 305.1; no mana cost and no alternative cost, 118.6;
+    an impossible ``cast_as``, ruling:richard-garfield-phd).
+    """
+    prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
+    b = prepared.board
+    warnings = list(prepared.warnings)
+    choices: list[str] = []
+
+    face, mv_front = _cast_face(spell.card, spell.face, spell.cast_from)
+    cast_as_card: Card | None = None
+    if spell.cast_as is not None:
+        verify_cast_as(b, caster, spell.card, spell.cast_as.card, spell.cast_as.via)
+        cast_as_card = spell.cast_as.card
+        chosen = cast_as_card
+        face = chosen.fused() if chosen.is_split and len(chosen.faces) > 1 else chosen.front
+        mv_front = None
+        choices.append(f"cast as {chosen.name} through {spell.cast_as.via} (ruling:richard-garfield-phd)")
+    _check_castable(face)
+    mana_cost = face.mana_cost if spell.cast_as is None else cast_as_card.mana_cost if cast_as_card else None
+    mv_cost = mv_front.mana_cost if mv_front is not None else mana_cost
+
+    steps: list[CostStep] = []
+    alt = spell.alternative_cost
+    has_x = bool(mana_cost is not None and mana_cost.variables)
+    x, y, z = spell.x, spell.y, spell.z
+    x_forced = False
+    if alt is not None:
+        chooses_x = bool(alt.variables) or any(a.variables for a in spell.additional_costs)
+        if has_x and not chooses_x and (x or y or z):
+            x_forced = True
+            x = y = z = 0
+        base_src = alt
+    else:
+        if mana_cost is None:
+            raise IllegalError(
+                f"{face.name} has no mana cost: it can be cast only with an alternative cost", rule="118.6"
+            )
+        chooses_x = has_x or any(a.variables for a in spell.additional_costs)
+        base_src = mana_cost
+    if mana_cost is not None and mana_cost.is_infinite and alt is None:
+        choices.append("{∞} cannot be paid in full; the total keeps it")
+    if not chooses_x and (spell.x or spell.y or spell.z) and not x_forced:
+        warnings.append(
+            CostWarning(None, spell.card.name, "x", "X was given but no cost of this spell has {X}")
+        )
+
+    current = base_src.with_variables(x, y, z)
+    var_note = _var_note(base_src, x, y, z)
+    if alt is None:
+        steps.append(CostStep(StepKind.BASE, current, "601.2f", amount=base_src, note=var_note))
+    else:
+        note = f"paid rather than the mana cost {mana_cost}" if mana_cost is not None else "alternative cost"
+        if x_forced:
+            note += "; X is 0: the spell is cast without paying a cost that includes {X} (CR 107.3b)"
+        elif var_note:
+            note += f"; {var_note}"
+        steps.append(CostStep(StepKind.ALTERNATIVE, current, "118.9", amount=alt, note=note))
+    for extra in spell.additional_costs:
+        current = current + extra.with_variables(x, y, z)
+        steps.append(CostStep(StepKind.ADDITIONAL, current, "118.8", amount=extra))
+
+    if spell.commander_casts:
+        tax = ManaCost.of(2 * spell.commander_casts)
+        if spell.cast_from == "command":
+            current = current + tax
+            steps.append(
+                CostStep(
+                    StepKind.INCREASE,
+                    current,
+                    "903.8",
+                    amount=tax,
+                    note=f"commander tax: {{2}} for each of {spell.commander_casts} previous casts"
+                    " from the command zone",
+                )
+            )
+        else:
+            steps.append(
+                CostStep(
+                    StepKind.INCREASE,
+                    current,
+                    "903.8",
+                    amount=tax,
+                    applied=False,
+                    note="commander tax applies only to casts from the command zone",
+                )
+            )
+
+    mv_on_stack = _mana_value(mv_cost, x, y, z, on_stack=True)
+    ctx = _Ctx(b, caster, spell, face, mv_on_stack, characters or _NO_CHARACTERS, warnings)
+
+    # The spell's own abilities (affinity, "this spell costs ... for each ...") and their warnings.
+    own = cost_effects(face)
+    for u in own.own_unsupported:
+        warnings.append(CostWarning(None, face.name, u.text, f"not understood, given no effect: {u.reason}"))
+
+    reds: list[_Red] = []
+    totals: list[tuple[Permanent, MinimumTotal]] = []
+    index = 0
+    candidates: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [
+        (s.permanent, s.effect) for s in prepared.sources
+    ]
+    candidates.extend((None, e) for e in own.own)
+    for source, effect in candidates:
+        controller = source.controller if source is not None else caster
+        src_id = source.id if source is not None else None
+        card_name = source.card.name if source is not None else face.name
+        covered, why = _covers(ctx, effect.spells, source, controller)
+        if (
+            covered
+            and effect.condition is not None
+            and not _condition_holds(b, effect.condition, controller, source)
+        ):
+            covered, why = False, f"condition not met: {effect.condition.text.replace('~', card_name)}"
+        if isinstance(effect, MinimumTotal):
+            if covered and source is not None:
+                totals.append((source, effect))
+            elif why:
+                steps.append(
+                    CostStep(StepKind.TOTAL, current, effect.rule, src_id, card_name, applied=False, note=why)
+                )
+            continue
+        kind = StepKind.REDUCTION if effect.direction is Direction.REDUCTION else StepKind.INCREASE
+        if not covered:
+            if why:
+                steps.append(
+                    CostStep(kind, current, effect.rule, src_id, card_name, effect.amount, False, why)
+                )
+            continue
+        amount, amount_note = _amount(ctx, effect, controller)
+        if why:
+            amount_note = f"{why}; {amount_note}" if amount_note else why
+        if effect.direction is Direction.INCREASE:
+            if amount.is_zero:
+                steps.append(
+                    CostStep(kind, current, effect.rule, src_id, card_name, amount, False, amount_note)
+                )
+                continue
+            current = current + amount
+            steps.append(CostStep(kind, current, effect.rule, src_id, card_name, amount, True, amount_note))
+            continue
+        if amount.is_zero:
+            steps.append(CostStep(kind, current, effect.rule, src_id, card_name, amount, False, amount_note))
+            continue
+        reds.append(_Red(index, effect, source, amount, amount_note))
+        index += 1
+
+    if reds:
+        current = _reduce(current, reds, steps, choices)
+
+    for source, mt in totals:
+        units = _pay_units((current.generic, current.others))
+        if current.is_infinite or units >= 2 * mt.amount:
+            steps.append(
+                CostStep(
+                    StepKind.TOTAL,
+                    current,
+                    mt.rule,
+                    source.id,
+                    source.card.name,
+                    applied=False,
+                    note=f"the total already costs {mt.amount} or more mana",
+                )
+            )
+            continue
+        add = ManaCost.of((2 * mt.amount - units + 1) // 2)
+        current = current + add
+        steps.append(
+            CostStep(
+                StepKind.TOTAL,
+                current,
+                mt.rule,
+                source.id,
+                source.card.name,
+                add,
+                note=f"the spell would cost less than {mt.amount} mana; the rest is generic",
+            )
+        )
+
+    steps.append(CostStep(StepKind.TOTAL, current, "601.2f", note="total cost locked in"))
+    x_for_etb = x if chooses_x else 0
+    return CostResult(
+        card=spell.card,
+        face=face,
+        cast_as=cast_as_card,
+        mana_cost=mana_cost,
+        mana_value=_mana_value(mv_cost, 0, 0, 0, on_stack=False),
+        mana_value_on_stack=mv_on_stack,
+        total_cost=current,
+        steps=tuple(steps),
+        warnings=tuple(warnings),
+        x_for_etb=x_for_etb,
+        choices=tuple(choices),
+    )
+
+
+def _var_note(cost: ManaCost, x: int, y: int, z: int) -> str | None:
+    if not cost.variables:
+        return None
+    values = {"X": x, "Y": y, "Z": z}
+    return ", ".join(f"{v}={values[v]}" for v in dict.fromkeys(cost.variables)) + " (CR 107.3a)"
+
+
+def _mana_value(cost: ManaCost | None, x: int, y: int, z: int, *, on_stack: bool) -> int | float | None:
+    """CR 202.3: no mana cost is 0 (202.3a); X is 0 off the stack and its value on the stack (202.3e)."""
+    if cost is None:
+        return 0
+    return cost.with_variables(x, y, z).mana_value if on_stack else cost.mana_value
+
+
+def _reduce(current: ManaCost, reds: list[_Red], steps: list[CostStep], choices: list[str]) -> ManaCost:
+    start: _State = (current.generic, current.others)
+    order, picks = _best_plan(start, reds)
+    _, trail = _run(start, order, picks)
+    if [r.index for r in order] != sorted(r.index for r in order) and len(order) > 1:
+        choices.append(
+            "reductions applied in the order listed in steps, which gives the cheapest total (CR 601.2f)"
+        )
+    prev = start
+    for red, (state, notes, concrete) in zip(order, trail, strict=True):
+        result = ManaCost((), state[0], state[1])
+        changed = state != prev
+        note_parts = [n for n in (red.amount_note, *notes) if n]
+        if not changed:
+            note_parts.append(_why_nothing(red, prev))
+        for n in notes:
+            choices.append(n)
+        src = red.source
+        steps.append(
+            CostStep(
+                StepKind.REDUCTION,
+                result,
+                _step_rule(red, concrete),
+                src.id if src else None,
+                src.card.name if src else None,
+                red.amount,
+                changed,
+                "; ".join(note_parts) or None,
+            )
+        )
+        prev = state
+    return ManaCost((), prev[0], prev[1])
+
+
+def _step_rule(red: _Red, concrete: ManaCost) -> str:
+    rule = red.effect.rule
+    if rule.startswith("118.7") and concrete != red.amount:
+        return "118.7e"
+    return rule
+
+
+def _why_nothing(red: _Red, state: _State) -> str:
+    if red.effect.colored_only:
+        return "this effect reduces only colored mana, and the cost has none of those colors left"
+    if not red.amount.others:
+        return "reduces only generic mana (CR 118.7a), and the cost has no generic mana left"
+    return "nothing left in the cost that this reduction can reduce"
+
+
+__all__ = [
+    "CastAs",
+    "CostResult",
+    "CostStep",
+    "CostWarning",
+    "PreparedBoard",
+    "SpellToCast",
+    "StepKind",
+    "prepare_board",
+    "total_cost",
+]

@@ -1,0 +1,221 @@
+"""Cost effects as values: what a reduction, an increase or a total-cost effect applies to (CR 601.2f).
+
+The oracle-template reader (``oracle_costs``) and the card registry (``cost_registry``) build these; the
+engine (``casting``) evaluates them against a board. Matching a spell or a permanent against a quality is
+here because it reads only a face and the source's choices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from app.rules.board import Choices
+from app.rules.cards import Face
+from app.rules.costs import ManaCost
+
+
+class Direction(StrEnum):
+    REDUCTION = "reduction"
+    INCREASE = "increase"
+
+
+class Who(StrEnum):
+    """Whose spells or permanents, relative to the effect's controller ("you cast", "your opponents cast")."""
+
+    YOU = "you"
+    OPPONENTS = "opponents"
+    ANY = "any"
+
+
+class CountKind(StrEnum):
+    PERMANENTS = "permanents"
+    PARTY = "party"
+    DOMAIN = "domain"
+    OPPONENTS = "opponents"
+
+
+class ConditionKind(StrEnum):
+    SOURCE_UNTAPPED = "source_untapped"
+    SOURCE_TAPPED = "source_tapped"
+    YOUR_TURN = "your_turn"
+    NOT_YOUR_TURN = "not_your_turn"
+    CONTROLS = "controls"
+
+
+HISTORIC_TYPES = ("Artifact",)
+HISTORIC_SUBTYPES = ("Saga",)
+
+
+@dataclass(frozen=True, slots=True)
+class Quality:
+    """One description of an object, all parts required ("red creature", "noncreature", "snow land").
+
+    ``chosen_creature_type`` stands for "of the chosen type" where the source chose a creature type
+    (Herald's Horn, Morophon); a changeling has every creature type (CR 702.73a).
+    """
+
+    types: tuple[str, ...] = ()
+    not_types: tuple[str, ...] = ()
+    supertypes: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    not_subtypes: tuple[str, ...] = ()
+    colors: tuple[str, ...] = ()
+    colorless: bool = False
+    multicolored: bool = False
+    monocolored: bool = False
+    historic: bool = False
+    chosen_creature_type: bool = False
+    keyword: str | None = None
+
+    def matches(self, face: Face, chosen: Choices) -> bool:
+        """Whether an object with the characteristics ``face`` has this quality (CR 105, 205, 700.6)."""
+        tl = face.type_line
+        for t in self.types:
+            if t not in tl.types:
+                return False
+        for t in self.not_types:
+            if t in tl.types:
+                return False
+        for s in self.supertypes:
+            if s not in tl.supertypes:
+                return False
+        for s in self.subtypes:
+            if not _has_subtype(face, s):
+                return False
+        for s in self.not_subtypes:
+            if _has_subtype(face, s):
+                return False
+        if self.colors or self.colorless or self.multicolored or self.monocolored:
+            colors = face.color_set
+            if any(c not in colors for c in self.colors):
+                return False
+            if self.colorless and colors:
+                return False
+            if self.multicolored and len(colors) < 2:
+                return False
+            if self.monocolored and len(colors) != 1:
+                return False
+        if self.historic and not (
+            "Artifact" in tl.types or "Legendary" in tl.supertypes or "Saga" in tl.subtypes
+        ):  # CR 700.6
+            return False
+        if self.chosen_creature_type and (
+            chosen.creature_type is None or not face.has_creature_type(chosen.creature_type)
+        ):
+            return False
+        return not (self.keyword is not None and not face.has_keyword(self.keyword))
+
+
+def _has_subtype(face: Face, subtype: str) -> bool:
+    # Creature types go through has_creature_type so changelings count (CR 702.73a).
+    return face.type_line.has_subtype(subtype) or face.has_creature_type(subtype)
+
+
+@dataclass(frozen=True, slots=True)
+class SpellFilter:
+    """Which spells an effect covers. ``qualities`` are alternatives ("instant and sorcery spells");
+    none means every spell. ``character`` is Vorthos's "with the chosen character in its name, flavor
+    text, or art" (ruling:vorthos)."""
+
+    caster: Who = Who.ANY
+    qualities: tuple[Quality, ...] = ()
+    min_mana_value: int | None = None
+    from_zone: str | None = None
+    not_from_zone: str | None = None
+    chosen_name: bool = False
+    character: bool = False
+
+    @property
+    def needs_choice(self) -> bool:
+        return self.chosen_name or self.character or any(q.chosen_creature_type for q in self.qualities)
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """What "for each ..." counts: permanents with a quality (whose: relative to the effect's controller),
+    the party (CR 700.8), basic land types among lands you control (domain), or opponents."""
+
+    kind: CountKind
+    text: str
+    quality: Quality | None = None
+    whose: Who = Who.YOU
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """When a static cost effect applies: "as long as ~ is untapped", "if you control a Wizard", ..."""
+
+    kind: ConditionKind
+    text: str
+    qualities: tuple[Quality, ...] = ()
+    whose: Who = Who.YOU
+    at_least: int = 1
+    at_most: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CostEffect:
+    """A cost reduction or increase (CR 601.2f, 118.7).
+
+    ``amount`` is per instance; with ``per`` it is multiplied by the count. ``colored_only`` is the rider
+    "This effect reduces only the amount of colored mana you pay" (Morophon, Edgewalker, ruling:vorthos):
+    it never touches generic mana. ``own`` marks a spell's own ability ("This spell costs ..."), which
+    applies to that spell only. ``up_to`` reductions are taken in full, the cheapest choice.
+    """
+
+    direction: Direction
+    amount: ManaCost
+    spells: SpellFilter
+    rule: str
+    text: str
+    per: Count | None = None
+    condition: Condition | None = None
+    colored_only: bool = False
+    up_to: bool = False
+    own: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MinimumTotal:
+    """An effect on the locked-in total (CR 601.2f): "each spell that would cost less than N mana to cast
+    costs N mana to cast" (Trinisphere); the missing mana is generic."""
+
+    amount: int
+    spells: SpellFilter
+    text: str
+    condition: Condition | None = None
+    rule: str = "601.2f"
+
+
+Effect = CostEffect | MinimumTotal
+
+
+@dataclass(frozen=True, slots=True)
+class Unsupported:
+    """A sentence that looks like a cost effect but is not understood (it then has no effect)."""
+
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardEffects:
+    """What one face's text means for costs.
+
+    ``effects`` are static abilities that work on the battlefield; ``own`` the spell's own cost abilities
+    (they work while it is being cast); ``unsupported`` and ``own_unsupported`` the sentences of each kind
+    that were not understood.
+    """
+
+    effects: tuple[Effect, ...] = ()
+    own: tuple[CostEffect, ...] = ()
+    unsupported: tuple[Unsupported, ...] = ()
+    own_unsupported: tuple[Unsupported, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.effects or self.own or self.unsupported or self.own_unsupported)
+
+
+NO_EFFECTS = CardEffects()

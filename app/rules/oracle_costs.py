@@ -1,0 +1,548 @@
+"""Oracle text → cost effects, by the standard templates (cached per name and text).
+
+Recognised (CR 601.2f, 118.7, 702.41a):
+- "[quality] spells [you cast|your opponents cast] [modifiers] cost [up to] {N} less/more to cast
+  [for each ...]" with the prefixes "As long as ~ is (un)tapped, ", "As long as it's (not) your turn, ",
+  "During your turn, ", "If you control ..., " and the rider "This effect reduces only the amount of
+  colored mana you pay.";
+- "This spell costs {N} less/more to cast [for each ...|if ...]" and "If ..., this spell costs ...";
+- "Affinity for [quality]";
+- "each spell that would cost less than N mana to cast costs N mana to cast" (Trinisphere).
+
+Any other sentence that mentions costing less or more to cast is returned as ``Unsupported``: the engine
+then gives it no effect and warns, never a silent wrong answer.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Final
+
+from app.rules.costs import ManaCost
+from app.rules.effects import (
+    NO_EFFECTS,
+    CardEffects,
+    Condition,
+    ConditionKind,
+    CostEffect,
+    Count,
+    CountKind,
+    Direction,
+    Effect,
+    MinimumTotal,
+    Quality,
+    SpellFilter,
+    Unsupported,
+    Who,
+)
+from app.rules.errors import ManaCostSyntaxError
+from app.rules.symbols import SymbolKind
+from app.rules.types import BASIC_LAND_TYPES, CARD_TYPES, SUPERTYPES, canonical_creature_type
+
+_COLOR_WORDS: Final = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+_CARD_TYPE_WORDS: Final = {t.casefold(): t for t in CARD_TYPES} | {"tribal": "Kindred"}
+_SUPERTYPE_WORDS: Final = {s.casefold(): s for s in SUPERTYPES}
+_OTHER_SUBTYPES: Final = {
+    s.casefold(): s
+    for s in (
+        "Aura",
+        "Equipment",
+        "Vehicle",
+        "Saga",
+        "Arcane",
+        "Trap",
+        "Adventure",
+        "Lesson",
+        "Gate",
+        "Cartouche",
+        "Curse",
+        "Shrine",
+        "Fortification",
+        "Class",
+        "Room",
+        "Case",
+        "Role",
+        "Food",
+        "Treasure",
+        "Clue",
+        "Blood",
+        "Map",
+        "Powerstone",
+        "Desert",
+        "Cave",
+        "Town",
+        "Sphere",
+        "Lair",
+        "Locus",
+        "Mine",
+        "Tower",
+        *BASIC_LAND_TYPES,
+    )
+}
+_NUMBER_WORDS: Final = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_KEYWORDS_WITH: Final = frozenset(
+    {
+        "flying",
+        "flash",
+        "trample",
+        "haste",
+        "convoke",
+        "deathtouch",
+        "lifelink",
+        "vigilance",
+        "reach",
+        "first strike",
+        "double strike",
+        "menace",
+        "defender",
+        "hexproof",
+        "indestructible",
+        "mutate",
+        "affinity",
+        "delve",
+        "kicker",
+        "changeling",
+    }
+)
+
+_REMINDER = re.compile(r"\([^()]*\)")
+_SENTENCE = re.compile(r"(?<=[.!])\s*(?=[A-Z•\"])")
+_ABILITY_WORD = re.compile(r"^[A-Z][A-Za-z' -]{1,40} — (?=[A-Z])")
+_COST = r"(?P<amt>(?:\{[^{}]+\})+)"
+_COLORED_ONLY = "this effect reduces only the amount of colored mana you pay."
+_LESS_MORE = re.compile(r"\bcosts? (?:up to )?(?:\{[^{}]+\})+ (?:less|more) to cast\b|costs? \w+ life more")
+
+_OWN = re.compile(
+    r"^(?:(?P<pre>(?:if|as long as) .+?), )?this spell costs " + _COST + r" (?P<dir>less|more) to cast"
+    r"(?: (?P<tail>for each .+?|if .+?))?\.$"
+)
+_STATIC = re.compile(
+    r"^(?:(?P<pre>as long as .+?|during your turn|if .+?), )?(?P<subject>.+?) costs? (?P<upto>up to )?"
+    + _COST
+    + r" (?P<dir>less|more) to cast(?: for each (?P<each>.+?))?(?: and can't be countered)?\.$"
+)
+_MINIMUM = re.compile(
+    r"^(?:(?P<pre>as long as .+?), )?each spell that would cost less than (?P<n>\w+) mana to cast "
+    r"costs (?P<m>\w+) mana to cast\.$"
+)
+_AFFINITY = re.compile(r"^affinity for (?P<what>[a-z' -]+?)\.?$")
+_TRIGGER_OR_ACTIVATED = re.compile(r"^(?:when|whenever|at the beginning|at end)\b|^[^\"]*?:\s|^[ivx, ]+ — ")
+
+
+class _NotUnderstood(Exception):
+    """Internal: a recognised sentence shape with a part the reader does not know."""
+
+
+@lru_cache(maxsize=8192)
+def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
+    """The cost effects in one face's ``oracle_text`` (``name`` is the face's name, read as "~").
+
+    Cached per (name, text), so a board of repeated cards reads each text once.
+    """
+    if not oracle_text or ("cost" not in oracle_text and "ffinity" not in oracle_text):
+        return NO_EFFECTS
+    effects: list[Effect] = []
+    own: list[CostEffect] = []
+    unsupported: list[Unsupported] = []
+    own_unsupported: list[Unsupported] = []
+    chooses_type = "choose a creature type" in oracle_text
+    for sentence, colored_only in _sentences(name, oracle_text):
+        low = sentence.casefold()
+        if low.startswith("affinity for"):
+            try:
+                own.append(_affinity(low, sentence))
+            except _NotUnderstood as exc:
+                own_unsupported.append(Unsupported(sentence, str(exc)))
+            continue
+        looks = _LESS_MORE.search(low) is not None or "would cost less than" in low
+        if not looks:
+            continue
+        if _TRIGGER_OR_ACTIVATED.search(low) or "this turn" in low or "until " in low:
+            target = own_unsupported if "this spell" in low else unsupported
+            target.append(Unsupported(sentence, "a triggered, activated or temporary effect; not tracked"))
+            continue
+        try:
+            if "this spell costs" in low:
+                own.append(_own_effect(low, sentence, colored_only))
+                continue
+            m = _MINIMUM.match(low)
+            if m:
+                effects.append(_minimum(m, sentence))
+                continue
+            effects.append(_static_effect(low, sentence, colored_only, chooses_type))
+        except _NotUnderstood as exc:
+            target = own_unsupported if "this spell" in low else unsupported
+            target.append(Unsupported(sentence, str(exc)))
+    if not (effects or own or unsupported or own_unsupported):
+        return NO_EFFECTS
+    return CardEffects(tuple(effects), tuple(own), tuple(unsupported), tuple(own_unsupported))
+
+
+def _sentences(name: str, text: str) -> list[tuple[str, bool]]:
+    """Sentences with reminder text removed and the card's name (or short name) read as "~".
+
+    The colored-only rider is folded into the sentence before it. Spoiler texts whose line breaks were
+    lost ("character.Each spell") are split too.
+    """
+    text = _REMINDER.sub("", text)
+    names = {name}
+    if ", " in name:
+        names.add(name.split(", ")[0])
+    for n in sorted(names, key=len, reverse=True):
+        text = text.replace(n, "~")
+    text = re.sub(r"\.(?=[A-Z])", ". ", text)
+    out: list[tuple[str, bool]] = []
+    for line in text.split("\n"):
+        line = _ABILITY_WORD.sub("", line.strip())
+        for raw in _SENTENCE.split(line):
+            s = raw.strip()
+            if not s:
+                continue
+            if s.casefold() == _COLORED_ONLY and out:
+                out[-1] = (out[-1][0], True)
+                continue
+            out.append((s, False))
+    return out
+
+
+def _cost(text: str) -> ManaCost:
+    try:
+        cost = ManaCost.parse(text)
+    except ManaCostSyntaxError as exc:
+        raise _NotUnderstood(f"unknown amount {text}") from exc
+    if cost.variables:
+        raise _NotUnderstood("an amount X defined by text that is not read")
+    return cost
+
+
+def _rule_for(amount: ManaCost, direction: Direction) -> str:
+    if direction is Direction.INCREASE:
+        return "601.2f"
+    kinds = {s.kind for s in amount.others}
+    if not kinds:
+        return "118.7a"
+    if kinds & {
+        SymbolKind.HYBRID,
+        SymbolKind.MONO_HYBRID,
+        SymbolKind.COLORLESS_HYBRID,
+        SymbolKind.HYBRID_PHYREXIAN,
+    }:
+        return "118.7e"
+    if SymbolKind.PHYREXIAN in kinds:
+        return "118.7f"
+    if kinds == {SymbolKind.SNOW}:
+        return "118.7g"
+    if kinds == {SymbolKind.COLORLESS}:
+        return "118.7d"
+    return "118.7c"
+
+
+def _own_effect(low: str, sentence: str, colored_only: bool) -> CostEffect:
+    """ "This spell costs {N} less to cast [for each ...|if ...]" (CR 601.2f; party: CR 700.8)."""
+    m = _OWN.match(low)
+    if not m:
+        raise _NotUnderstood("this spell's cost sentence has an unknown shape")
+    direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
+    amount = _cost(m.group("amt"))
+    per: Count | None = None
+    condition: Condition | None = None
+    tail = m.group("tail")
+    if m.group("pre"):
+        condition = _condition(m.group("pre"))
+    if tail:
+        if tail.startswith("for each "):
+            per = _count(tail[len("for each ") :])
+        else:
+            if condition is not None:
+                raise _NotUnderstood("two conditions")
+            condition = _condition(tail)
+    rule = "700.8" if per is not None and per.kind is CountKind.PARTY else _rule_for(amount, direction)
+    return CostEffect(
+        direction, amount, SpellFilter(), rule, sentence, per, condition, colored_only, False, True
+    )
+
+
+def _affinity(low: str, sentence: str) -> CostEffect:
+    """CR 702.41a: "Affinity for [text]" = "This spell costs {1} less to cast for each [text] you control"."""
+    m = _AFFINITY.match(low.strip())
+    if not m:
+        raise _NotUnderstood("unknown affinity")
+    quality = _quality(m.group("what"), plural=True)
+    per = Count(CountKind.PERMANENTS, f"one of the {m.group('what')} you control", quality, Who.YOU)
+    return CostEffect(
+        Direction.REDUCTION, ManaCost.of(1), SpellFilter(), "702.41a", sentence, per, None, False, False, True
+    )
+
+
+def _minimum(m: re.Match[str], sentence: str) -> MinimumTotal:
+    n = _number(m.group("n"))
+    if n != _number(m.group("m")):
+        raise _NotUnderstood("minimum with two different amounts")
+    condition = _condition(m.group("pre")) if m.group("pre") else None
+    return MinimumTotal(n, SpellFilter(), sentence, condition)
+
+
+def _static_effect(low: str, sentence: str, colored_only: bool, chooses_type: bool) -> CostEffect:
+    m = _STATIC.match(low)
+    if not m:
+        raise _NotUnderstood("a cost sentence of an unknown shape")
+    direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
+    amount = _cost(m.group("amt"))
+    spells = _spell_subject(m.group("subject"), chooses_type)
+    pre = m.group("pre")
+    condition = _condition(pre) if pre and pre not in _ALWAYS else None
+    per = _count(m.group("each")) if m.group("each") else None
+    return CostEffect(
+        direction,
+        amount,
+        spells,
+        _rule_for(amount, direction),
+        sentence,
+        per,
+        condition,
+        colored_only,
+        m.group("upto") is not None,
+        False,
+    )
+
+
+_SUBJECT_MODIFIERS: Final = (
+    (re.compile(r"^you cast\b"), "caster_you"),
+    (re.compile(r"^your opponents cast\b"), "caster_opponents"),
+    (re.compile(r"^of the chosen type\b"), "chosen_type"),
+    (re.compile(r"^with the chosen name\b"), "chosen_name"),
+    (re.compile(r"^with mana value (\d+) or greater\b"), "min_mv"),
+    (re.compile(r"^from your graveyard\b"), "from_graveyard"),
+    (re.compile(r"^from anywhere other than your hand\b"), "not_from_hand"),
+    (re.compile(r"^with ([a-z ]+?)(?= you cast\b| your opponents cast\b| of the\b|$)"), "keyword"),
+)
+
+
+_ALWAYS: Final = frozenset({"as long as ~ is in the command zone or on the battlefield"})
+"""Conditions always true for a permanent on the battlefield (eminence)."""
+
+
+def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
+    """ "[each] [other] [qualities] spell(s) [modifiers]" → a SpellFilter."""
+    s = subject.strip()
+    for prefix in ("each ", "other "):
+        if s.startswith(prefix):
+            s = s[len(prefix) :]
+    idx = max(s.rfind("spells"), s.rfind("spell"))
+    if idx < 0 or not re.search(r"\bspells?\b", s):
+        raise _NotUnderstood("the effect does not describe spells")
+    m = list(re.finditer(r"\bspells?\b", s))[-1]
+    head, rest = s[: m.start()].strip(), s[m.end() :].strip()
+    caster = Who.ANY
+    min_mv: int | None = None
+    from_zone: str | None = None
+    not_from: str | None = None
+    chosen_type = chosen_name = False
+    keyword: str | None = None
+    while rest:
+        for pattern, tag in _SUBJECT_MODIFIERS:
+            mm = pattern.match(rest)
+            if not mm:
+                continue
+            if tag == "caster_you":
+                caster = Who.YOU
+            elif tag == "caster_opponents":
+                caster = Who.OPPONENTS
+            elif tag == "chosen_type":
+                if not chooses_type:
+                    raise _NotUnderstood("a chosen type that is not a creature type")
+                chosen_type = True
+            elif tag == "chosen_name":
+                chosen_name = True
+            elif tag == "min_mv":
+                min_mv = int(mm.group(1))
+            elif tag == "from_graveyard":
+                from_zone = "graveyard"
+            elif tag == "not_from_hand":
+                not_from = "hand"
+            elif tag == "keyword":
+                if mm.group(1) not in _KEYWORDS_WITH:
+                    raise _NotUnderstood(f"spells with {mm.group(1)}")
+                keyword = mm.group(1)
+            rest = rest[mm.end() :].strip()
+            break
+        else:
+            raise _NotUnderstood(f"spells {rest}: a condition on spells that is not read")
+    qualities: list[Quality] = []
+    if head:
+        head = re.sub(r"\bspells\b", "", head)
+        parts = [p.strip() for p in re.split(r",? and |,? or |, ", head) if p.strip()]
+        for part in parts:
+            qualities.append(_quality(part, plural=False))
+    if chosen_type or keyword:
+        base = qualities or [Quality()]
+        qualities = [
+            Quality(
+                q.types,
+                q.not_types,
+                q.supertypes,
+                q.subtypes,
+                q.not_subtypes,
+                q.colors,
+                q.colorless,
+                q.multicolored,
+                q.monocolored,
+                q.historic,
+                chosen_type or q.chosen_creature_type,
+                keyword or q.keyword,
+            )
+            for q in base
+        ]
+    return SpellFilter(caster, tuple(qualities), min_mv, from_zone, not_from, chosen_name, False)
+
+
+def _singular(word: str) -> str:
+    if word in ("plains", "equipment", "sorcery"):
+        return word
+    if word.endswith("ies") and canonical_creature_type(word[:-3] + "y") is not None:
+        return word[:-3] + "y"
+    if word.endswith("ies"):
+        return word[:-1] if canonical_creature_type(word[:-1]) else word[:-3] + "y"
+    if word.endswith("ves") and canonical_creature_type(word[:-3] + "f"):
+        return word[:-3] + "f"
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _quality(text: str, *, plural: bool) -> Quality:
+    """Words such as "red creature", "noncreature", "Kithkin", "snow land", "creature with flying"."""
+    text = text.strip()
+    keyword: str | None = None
+    m = re.match(r"^(.*?) with ([a-z ]+)$", text)
+    if m:
+        if m.group(2) not in _KEYWORDS_WITH:
+            raise _NotUnderstood(f"{text}: a quality that is not read")
+        text, keyword = m.group(1), m.group(2)
+    types: list[str] = []
+    not_types: list[str] = []
+    supertypes: list[str] = []
+    subtypes: list[str] = []
+    not_subtypes: list[str] = []
+    colors: list[str] = []
+    colorless = multicolored = monocolored = historic = False
+    for raw in text.split():
+        word = _singular(raw) if plural else raw
+        if word in ("permanent", "permanents", "spell", "card"):
+            continue
+        if word in _COLOR_WORDS:
+            colors.append(_COLOR_WORDS[word])
+        elif word == "colorless":
+            colorless = True
+        elif word == "multicolored":
+            multicolored = True
+        elif word == "monocolored":
+            monocolored = True
+        elif word == "historic":
+            historic = True
+        elif word in _CARD_TYPE_WORDS:
+            types.append(_CARD_TYPE_WORDS[word])
+        elif word in _SUPERTYPE_WORDS:
+            supertypes.append(_SUPERTYPE_WORDS[word])
+        elif word.startswith("non") and word[3:].lstrip("-") in _CARD_TYPE_WORDS:
+            not_types.append(_CARD_TYPE_WORDS[word[3:].lstrip("-")])
+        elif word.startswith("non-") and _subtype(word[4:]) is not None:
+            not_subtypes.append(_subtype(word[4:]) or "")
+        elif _subtype(word) is not None:
+            subtypes.append(_subtype(word) or "")
+        else:
+            raise _NotUnderstood(f"{text}: the word {raw!r} is not a quality the reader knows")
+    return Quality(
+        tuple(types),
+        tuple(not_types),
+        tuple(supertypes),
+        tuple(subtypes),
+        tuple(not_subtypes),
+        tuple(colors),
+        colorless,
+        multicolored,
+        monocolored,
+        historic,
+        False,
+        keyword,
+    )
+
+
+def _subtype(word: str) -> str | None:
+    ct = canonical_creature_type(word)
+    if ct is not None:
+        return ct
+    return _OTHER_SUBTYPES.get(word.casefold())
+
+
+def _count(text: str) -> Count:
+    """ "for each ..." (CR 601.2f): party (CR 700.8), domain, opponents, permanents you/opponents control."""
+    t = text.strip()
+    if t in ("creature in your party",):
+        return Count(CountKind.PARTY, t)
+    if t == "basic land type among lands you control":
+        return Count(CountKind.DOMAIN, t)
+    if t in ("opponent you have",):
+        return Count(CountKind.OPPONENTS, t)
+    for suffix, whose in (
+        (" you control", Who.YOU),
+        (" your opponents control", Who.OPPONENTS),
+        (" on the battlefield", Who.ANY),
+    ):
+        if t.endswith(suffix):
+            return Count(CountKind.PERMANENTS, t, _quality(t[: -len(suffix)], plural=False), whose)
+    raise _NotUnderstood(f"for each {t}: a count that is not on the board")
+
+
+def _number(word: str) -> int:
+    if word.isdigit():
+        return int(word)
+    if word in _NUMBER_WORDS:
+        return _NUMBER_WORDS[word]
+    raise _NotUnderstood(f"the number {word!r}")
+
+
+_CONTROLS = re.compile(
+    r"^(?:if|as long as) (?P<who>you control|an opponent controls) "
+    r"(?:(?P<n>a|an|one|two|three|four|five|six|seven|\d+) or more |(?P<art>a|an|no) )?(?P<what>.+)$"
+)
+
+
+def _condition(text: str) -> Condition:
+    t = text.strip()
+    if t in ("as long as ~ is untapped",):
+        return Condition(ConditionKind.SOURCE_UNTAPPED, t)
+    if t in ("as long as ~ is tapped",):
+        return Condition(ConditionKind.SOURCE_TAPPED, t)
+    if t in ("as long as it's your turn", "during your turn"):
+        return Condition(ConditionKind.YOUR_TURN, t)
+    if t in ("as long as it's not your turn",):
+        return Condition(ConditionKind.NOT_YOUR_TURN, t)
+    m = _CONTROLS.match(t)
+    if m:
+        whose = Who.YOU if m.group("who") == "you control" else Who.OPPONENTS
+        what = m.group("what")
+        at_least, at_most = 1, None
+        plural = False
+        if m.group("n"):
+            at_least, plural = _number(m.group("n")), True
+        elif m.group("art") == "no":
+            at_least, at_most, plural = 0, 0, True
+        alternatives = [p for p in re.split(r" or (?:a |an )?", what) if p]
+        qualities = tuple(_quality(p, plural=plural) for p in alternatives)
+        return Condition(ConditionKind.CONTROLS, t, qualities, whose, at_least, at_most)
+    raise _NotUnderstood(f"{t}: a condition that is not on the board")

@@ -1,0 +1,183 @@
+"""Mental Magic options (ruling:richard-garfield-phd): which cards a revealed card may be played as.
+
+By default the cards legal in the format played; Draft and Sealed name any card of the ``pool``;
+``unsanctioned`` is any card of the catalogue. What the Richard already chose is excluded, each Richard
+keeping its own list.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
+
+from app.api.schemas.board import BoardIn, CardName, CardRef, PermanentId
+from app.api.schemas.common import ComputedAnswer, StrictModel, decode_cursor, encode_cursor
+from app.config import Settings
+from app.errors import AppError, BadRequest, InvalidChoice, RulesViolation, UnknownCard, from_rules_error
+from app.rules import mental_magic
+from app.rules.cards import Card
+from app.rules.cost_registry import is_richard
+from app.rules.errors import RulesError
+from app.rules.names import fold_name
+from app.services.boards import build_board, resolve_card
+from app.services.catalogue import LIMIT_DEFAULT, LIMIT_MAX, Catalogue
+
+FORMATS: Final = frozenset(
+    {
+        "alchemy",
+        "brawl",
+        "commander",
+        "duel",
+        "explorer",
+        "future",
+        "gladiator",
+        "historic",
+        "historicbrawl",
+        "legacy",
+        "modern",
+        "oldschool",
+        "pauper",
+        "paupercommander",
+        "penny",
+        "pioneer",
+        "premodern",
+        "standard",
+        "vintage",
+        "timeless",
+        "standardbrawl",
+        "oathbreaker",
+        "predh",
+    }
+)
+MAX_POOL: Final = 1000
+
+
+class MentalMagicRequest(StrictModel):
+    card: CardRef = Field(description="The revealed card being cast.")
+    via: PermanentId = Field(description="The id of the Richard Garfield, Ph.D. it is played through.")
+    board: BoardIn = BoardIn()
+    format: Annotated[str, Field(min_length=1, max_length=32, examples=["legacy"])] = Field(
+        description='A format of the catalogue\'s legalities, "unsanctioned", or "pool" (Draft, Sealed).'
+    )
+    pool: Annotated[list[CardName], Field(max_length=MAX_POOL)] | None = None
+    limit: Annotated[int, Field(ge=1, le=LIMIT_MAX)] = LIMIT_DEFAULT
+    cursor: Annotated[str, Field(max_length=2048)] | None = None
+
+
+class OptionOut(BaseModel):
+    name: str
+    oracle_id: str | None
+    mana_cost: str | None
+
+
+class ExcludedOut(BaseModel):
+    name: str
+    reason: str
+
+
+class MentalMagicOut(ComputedAnswer):
+    data: list[OptionOut]
+    has_more: bool
+    next_cursor: str | None
+    excluded: list[ExcludedOut]
+    rule: Literal["ruling:richard-garfield-phd"] = "ruling:richard-garfield-phd"
+
+
+def _resolve(ref: object, catalogue: Catalogue, loc: list[str | int]) -> Card:
+    try:
+        return resolve_card(ref, catalogue=catalogue)  # type: ignore[arg-type]
+    except AppError as exc:
+        exc.errors = [{"loc": loc, "msg": exc.detail, "type": exc.type_slug}]
+        raise
+    except RulesError as exc:
+        raise from_rules_error(exc, loc) from exc
+
+
+def options(*, request: MentalMagicRequest, session: Session, settings: Settings) -> MentalMagicOut:
+    """``POST /v1/mental-magic/options``."""
+    catalogue = Catalogue(session)
+    board = build_board(request.board, catalogue=catalogue)
+    try:
+        richard = board.get(request.via)
+    except RulesError as exc:
+        raise InvalidChoice(
+            str(exc), errors=[{"loc": ["body", "via"], "msg": str(exc), "type": "invalid_choice"}]
+        ) from exc
+    if not is_richard(richard.characteristics):
+        msg = f"{request.via} is {richard.characteristics.name}, not Richard Garfield, Ph.D."
+        raise RulesViolation(
+            msg,
+            errors=[{"loc": ["body", "via"], "msg": msg, "type": "rules_violation"}],
+            extra={"rule": mental_magic.RULE},
+        )
+    card = _resolve(request.card, catalogue, ["body", "card"])
+    fmt = request.format.strip().lower()
+    if fmt not in FORMATS and fmt not in ("unsanctioned", "pool"):
+        msg = f"unknown format {request.format!r}: one of {', '.join(sorted(FORMATS))}, unsanctioned or pool"
+        raise InvalidChoice(msg, errors=[{"loc": ["body", "format"], "msg": msg, "type": "invalid_choice"}])
+    if fmt == "pool" and request.pool is None:
+        msg = 'format "pool" needs the "pool" list of card names (Draft, Sealed)'
+        raise InvalidChoice(msg, errors=[{"loc": ["body", "pool"], "msg": msg, "type": "invalid_choice"}])
+
+    candidates: list[Card] = []
+    next_cursor: str | None = None
+    if card.mana_cost is not None:
+        if fmt == "pool":
+            candidates, next_cursor = _pool_page(request, catalogue, card)
+        else:
+            page = catalogue.search(
+                mana_cost=card.mana_cost,
+                format=None if fmt == "unsanctioned" else fmt,
+                limit=request.limit,
+                cursor=request.cursor,
+            )
+            candidates, next_cursor = list(page.cards), page.next_cursor
+    found = mental_magic.options(richard, card, candidates)
+    excluded = [ExcludedOut(name=c.name, reason=r) for c, r in found.excluded]
+    shown = {fold_name(e.name) for e in excluded}
+    for name in richard.played_as:  # chosen earlier, even when not on this page
+        try:
+            chosen = catalogue.exact(name)
+        except (UnknownCard, AppError):
+            continue
+        if chosen.mana_cost == card.mana_cost and fold_name(chosen.name) not in shown:
+            excluded.append(ExcludedOut(name=chosen.name, reason=f"already chosen through {richard.id}"))
+            shown.add(fold_name(chosen.name))
+    return MentalMagicOut(
+        rules_edition=settings.rules_edition,
+        data_version=catalogue.data_version,
+        data=[
+            OptionOut(
+                name=c.name,
+                oracle_id=c.oracle_id,
+                mana_cost=str(c.mana_cost) if c.mana_cost is not None else None,
+            )
+            for c in found.allowed
+        ],
+        has_more=next_cursor is not None,
+        next_cursor=next_cursor,
+        excluded=excluded,
+    )
+
+
+def _pool_page(
+    request: MentalMagicRequest, catalogue: Catalogue, card: Card
+) -> tuple[list[Card], str | None]:
+    """Draft and Sealed: the cards of the pool with the same mana cost, by name, paginated by offset."""
+    seen: dict[str, Card] = {}
+    for i, name in enumerate(request.pool or []):
+        c = _resolve(name, catalogue, ["body", "pool", i])
+        if c.mana_cost == card.mana_cost:
+            seen.setdefault(fold_name(c.name), c)
+    ordered = [seen[k] for k in sorted(seen)]
+    start = 0
+    if request.cursor:
+        offset = decode_cursor(request.cursor).get("offset")
+        if not isinstance(offset, int) or offset < 0:
+            raise BadRequest("Invalid cursor: pass back next_cursor from the previous page unchanged.")
+        start = offset
+    end = start + request.limit
+    more = end < len(ordered)
+    return ordered[start:end], encode_cursor({"offset": end}) if more else None

@@ -1,0 +1,195 @@
+"""Spell costs: read the request's board and spells, run the CR 601.2f engine, render the answer.
+
+``spell_to_cast`` and ``cost_answer`` are shared with payments and scenarios (a stored board's costs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from app.api.schemas.board import BoardIn, CardRef
+from app.api.schemas.spells import (
+    CardOut,
+    CostStepOut,
+    CostWarningOut,
+    Spell,
+    SpellCostBatchItem,
+    SpellCostBatchOut,
+    SpellCostBatchRequest,
+    SpellCostOut,
+    SpellCostRequest,
+)
+from app.config import Settings
+from app.errors import AmbiguousCard, AppError, UnknownCard, app_error_body, from_rules_error
+from app.rules.board import Board
+from app.rules.cards import Card
+from app.rules.casting import CastAs, CostResult, PreparedBoard, SpellToCast, prepare_board, total_cost
+from app.rules.characters import CharacterIndex
+from app.rules.cost_registry import RevealAnswer
+from app.rules.cost_registry import heralds_horn_reveal as rules_heralds_horn_reveal
+from app.rules.costs import ManaCost
+from app.rules.errors import RulesError
+from app.services.boards import build_board, resolve_card
+from app.services.catalogue import Catalogue
+
+Loc = tuple[str | int, ...]
+
+
+def character_index() -> CharacterIndex:
+    """The bundled character index (ruling:vorthos), loaded once by the characters service."""
+    from app.services import characters
+
+    index: CharacterIndex = characters.character_index()
+    return index
+
+
+def _card(ref: object, *, catalogue: Catalogue, loc: Loc) -> Card:
+    try:
+        return resolve_card(ref, catalogue=catalogue)  # type: ignore[arg-type]
+    except (UnknownCard, AmbiguousCard) as exc:
+        exc.errors = [{"loc": list(loc), "msg": exc.detail, "type": exc.type_slug}]
+        raise
+    except RulesError as exc:  # a bad inline card
+        raise from_rules_error(exc, loc) from exc
+
+
+def spell_to_cast(spell: Spell, *, catalogue: Catalogue, loc: Loc = ("body", "spell")) -> SpellToCast:
+    """The rules ``SpellToCast`` for a request's ``Spell``: cards resolved, costs parsed."""
+    card = _card(spell.card, catalogue=catalogue, loc=(*loc, "card"))
+    cast_as = None
+    if spell.cast_as is not None:
+        chosen = _card(spell.cast_as.card, catalogue=catalogue, loc=(*loc, "cast_as", "card"))
+        cast_as = CastAs(chosen, spell.cast_as.via)
+    printing = spell.printing
+    return SpellToCast(
+        card=card,
+        face=spell.face,
+        x=spell.x,
+        y=spell.y,
+        z=spell.z,
+        alternative_cost=ManaCost.parse(spell.alternative_cost)
+        if spell.alternative_cost is not None
+        else None,
+        additional_costs=tuple(ManaCost.parse(c) for c in spell.additional_costs),
+        cast_from=spell.cast_from,
+        commander_casts=spell.commander_casts,
+        cast_as=cast_as,
+        flavor_text=printing.flavor_text if printing is not None else None,
+        art_characters=tuple(printing.art_characters) if printing is not None else (),
+    )
+
+
+def compute(
+    board: Board | PreparedBoard, caster: str, spell: SpellToCast, *, loc: Loc = ("body", "spell")
+) -> CostResult:
+    """Run the engine, turning rules errors into the service's problems placed at ``loc``."""
+    try:
+        return total_cost(board, caster, spell, characters=character_index())
+    except RulesError as exc:
+        field = getattr(exc, "field", None)
+        where = (*loc, "cast_as") if spell.cast_as is not None and field is None else loc
+        if field == "face":
+            where = (*loc, "face")
+        raise from_rules_error(exc, where) from exc
+
+
+def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) -> SpellCostOut:
+    """The API answer for an engine result."""
+    card = result.card
+    return SpellCostOut(
+        rules_edition=rules_edition,
+        data_version=data_version,
+        card=CardOut(name=card.name, oracle_id=card.oracle_id),
+        face=result.face.name,
+        cast_as=CardOut(name=result.cast_as.name, oracle_id=result.cast_as.oracle_id)
+        if result.cast_as
+        else None,
+        mana_cost=str(result.mana_cost) if result.mana_cost is not None else None,
+        mana_value=result.mana_value,
+        mana_value_on_stack=result.mana_value_on_stack,
+        total_cost=str(result.total_cost),
+        steps=[
+            CostStepOut(
+                kind=s.kind.value,
+                result=str(s.result),
+                rule=s.rule,
+                source=s.source,
+                card=s.card,
+                amount=str(s.amount) if s.amount is not None else None,
+                applied=s.applied,
+                note=s.note,
+            )
+            for s in result.steps
+        ],
+        warnings=[
+            CostWarningOut(source=w.source, card=w.card, text=w.text, message=w.message)
+            for w in result.warnings
+        ],
+        x_for_etb=result.x_for_etb,
+        choices=list(result.choices),
+    )
+
+
+def spell_cost(*, request: SpellCostRequest, session: Session, settings: Settings) -> SpellCostOut:
+    """``POST /v1/spells/cost``."""
+    catalogue = Catalogue(session)
+    board = build_board(request.board, catalogue=catalogue, extra_players=(request.caster,))
+    spell = spell_to_cast(request.spell, catalogue=catalogue)
+    result = compute(board, request.caster, spell)
+    return cost_answer(result, rules_edition=settings.rules_edition, data_version=catalogue.data_version)
+
+
+def spell_cost_batch(
+    *, request: SpellCostBatchRequest, session: Session, settings: Settings
+) -> SpellCostBatchOut:
+    """``POST /v1/spells/cost/batch``: one board read once, each spell answered or given its own problem."""
+    catalogue = Catalogue(session)
+    board = build_board(request.board, catalogue=catalogue, extra_players=(request.caster,))
+    prepared = prepare_board(board)
+    version = catalogue.data_version
+    return SpellCostBatchOut(
+        rules_edition=settings.rules_edition,
+        data_version=version,
+        data=_batch(prepared, request.caster, request.spells, catalogue, settings.rules_edition, version),
+    )
+
+
+def _batch(
+    prepared: PreparedBoard,
+    caster: str,
+    spells: Sequence[Spell],
+    catalogue: Catalogue,
+    rules_edition: str,
+    version: str,
+) -> list[SpellCostBatchItem]:
+    items: list[SpellCostBatchItem] = []
+    for i, spell_in in enumerate(spells):
+        loc: Loc = ("body", "spells", i)
+        try:
+            spell = spell_to_cast(spell_in, catalogue=catalogue, loc=loc)
+            result = compute(prepared, caster, spell, loc=loc)
+        except AppError as exc:
+            items.append(SpellCostBatchItem(index=i, problem=app_error_body(exc)))
+            continue
+        items.append(
+            SpellCostBatchItem(
+                index=i, result=cost_answer(result, rules_edition=rules_edition, data_version=version)
+            )
+        )
+    return items
+
+
+def heralds_horn_reveal(
+    *, board_in: BoardIn, horn: str, top_card: CardRef, session: Session
+) -> tuple[RevealAnswer, str]:
+    """``POST /v1/heralds-horn/reveal``: the answer and the catalogue's data_version."""
+    catalogue = Catalogue(session)
+    board = build_board(board_in, catalogue=catalogue)
+    card = _card(top_card, catalogue=catalogue, loc=("body", "top_card"))
+    try:
+        answer = rules_heralds_horn_reveal(board, horn, card)
+    except RulesError as exc:
+        raise from_rules_error(exc, ("body", "horn")) from exc
+    return answer, catalogue.data_version

@@ -1,0 +1,73 @@
+"""POST /v1/mental-magic/options over HTTP on the bundled catalogue (ruling:richard-garfield-phd)."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+RICHARD = {"id": "richard-1", "card": "Richard Garfield, Ph.D."}
+
+
+def test_options_by_format_exclude_what_this_richard_chose(client: TestClient) -> None:
+    body = {
+        "card": "Savannah Lions",
+        "via": "richard-1",
+        "board": {"permanents": [RICHARD]},
+        "format": "legacy",
+    }
+    r = client.post("/v1/mental-magic/options", json=body)
+    assert r.status_code == 200, r.text
+    page = r.json()
+    names = [d["name"] for d in page["data"]]
+    assert "Swords to Plowshares" in names and "Savannah Lions" not in names
+    assert all(d["mana_cost"] == "{W}" for d in page["data"])
+    assert set(page) >= {"has_more", "next_cursor", "excluded", "rules_edition", "data_version"}
+    chosen = {**RICHARD, "played_as": ["Swords to Plowshares"]}
+    r = client.post("/v1/mental-magic/options", json={**body, "board": {"permanents": [chosen]}})
+    page = r.json()
+    assert "Swords to Plowshares" not in [d["name"] for d in page["data"]]
+    assert {"name": "Swords to Plowshares", "reason": "already chosen through richard-1"} in page["excluded"]
+    other = {"id": "richard-2", "card": "Richard Garfield, Ph.D."}
+    r = client.post(
+        "/v1/mental-magic/options",
+        json={**body, "via": "richard-2", "board": {"permanents": [chosen, other]}},
+    )
+    assert "Swords to Plowshares" in [d["name"] for d in r.json()["data"]]
+
+
+def test_pool_and_pagination(client: TestClient) -> None:
+    body = {
+        "card": "Avacynian Priest",
+        "via": "richard-1",
+        "board": {"permanents": [RICHARD]},
+        "format": "pool",
+        "pool": ["Disenchant", "Swords to Plowshares", "Avacynian Priest"],
+    }
+    r = client.post("/v1/mental-magic/options", json=body)
+    assert r.status_code == 200, r.text
+    assert [d["name"] for d in r.json()["data"]] == ["Disenchant"]
+    first = client.post(
+        "/v1/mental-magic/options", json={**body, "format": "unsanctioned", "pool": None, "limit": 1}
+    ).json()
+    assert len(first["data"]) <= 1
+    if first["has_more"]:
+        second = client.post(
+            "/v1/mental-magic/options",
+            json={**body, "format": "unsanctioned", "pool": None, "limit": 1, "cursor": first["next_cursor"]},
+        ).json()
+        assert second["data"] != first["data"]
+
+
+def test_bad_requests(client: TestClient) -> None:
+    base = {
+        "card": "Savannah Lions",
+        "via": "richard-1",
+        "board": {"permanents": [RICHARD]},
+        "format": "legacy",
+    }
+    assert client.post("/v1/mental-magic/options", json={**base, "format": "legcy"}).status_code == 422
+    horn = {"permanents": [{"id": "richard-1", "card": "Herald's Horn"}]}
+    r = client.post("/v1/mental-magic/options", json={**base, "board": horn})
+    assert r.status_code == 422 and r.json()["type"].endswith("/rules-violation")
+    r = client.post("/v1/mental-magic/options", json={**base, "via": "nobody"})
+    assert r.status_code == 422 and r.json()["type"].endswith("/invalid-choice")
+    assert client.post("/v1/mental-magic/options", json={**base, "format": "pool"}).status_code == 422

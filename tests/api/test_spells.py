@@ -1,0 +1,196 @@
+"""POST /v1/spells/cost and /v1/spells/cost/batch over HTTP, on the bundled catalogue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+HORN_CLERIC = {"id": "horn", "card": "Herald's Horn", "chosen": {"creature_type": "Cleric"}}
+
+
+def post(client: TestClient, body: dict[str, Any], path: str = "/v1/spells/cost") -> Any:
+    return client.post(path, json=body)
+
+
+def test_api_md_example(client: TestClient) -> None:
+    r = post(client, {"board": {"permanents": [HORN_CLERIC]}, "spell": {"card": "Avacynian Priest"}})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["mana_cost"] == "{1}{W}"
+    assert (body["mana_value"], body["mana_value_on_stack"], body["x_for_etb"]) == (2, 2, 0)
+    assert body["total_cost"] == "{W}"
+    assert body["warnings"] == []
+    assert body["card"]["name"] == "Avacynian Priest" and body["card"]["oracle_id"]
+    assert body["rules_edition"] and body["data_version"]
+    base, red, total = body["steps"]
+    assert base == {**base, "kind": "base", "result": "{1}{W}", "rule": "601.2f"}
+    assert red == {
+        **red,
+        "kind": "reduction",
+        "source": "horn",
+        "card": "Herald's Horn",
+        "amount": "{1}",
+        "result": "{W}",
+        "rule": "118.7a",
+        "applied": True,
+    }
+    assert total["kind"] == "total" and total["result"] == "{W}"
+
+
+def test_vorthos_and_printing(client: TestClient) -> None:
+    board = {
+        "permanents": [{"id": "v", "card": "Vorthos, Steward of Myth", "chosen": {"character": "Niv-Mizzet"}}]
+    }
+    r = post(client, {"board": board, "spell": {"card": "Izzet Charm"}})
+    assert r.status_code == 200, r.text
+    assert r.json()["total_cost"] == "{0}"
+    art = {"card": "Savannah Lions", "printing": {"art_characters": ["Niv-Mizzet"]}}
+    assert post(client, {"board": board, "spell": art}).json()["total_cost"] == "{0}"
+    assert post(client, {"board": board, "spell": {"card": "Savannah Lions"}}).json()["total_cost"] == "{W}"
+
+
+def test_x_alternative_additional_tax_and_inline_effects(client: TestClient) -> None:
+    homebrew = {
+        "name": "Homebrew Anvil",
+        "type_line": "Artifact",
+        "mana_cost": "{2}",
+        "oracle_text": "Instant spells you cast cost {1} less to cast.",
+    }
+    spell = {
+        "card": {"name": "X Burn", "mana_cost": "{X}{R}", "type_line": "Instant"},
+        "x": 3,
+        "additional_costs": ["{1}"],
+        "cast_from": "command",
+        "commander_casts": 1,
+    }
+    r = post(client, {"board": {"permanents": [{"id": "hb", "card": homebrew}]}, "spell": spell})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["total_cost"] == "{5}{R}"
+    assert (body["mana_value"], body["mana_value_on_stack"], body["x_for_etb"]) == (1, 4, 3)
+    assert [s["kind"] for s in body["steps"]] == ["base", "additional", "increase", "reduction", "total"]
+    free = post(
+        client, {"spell": {**spell, "alternative_cost": "{0}", "additional_costs": [], "commander_casts": 0}}
+    ).json()
+    assert free["total_cost"] == "{0}" and free["x_for_etb"] == 0
+
+
+def test_unknown_text_is_a_warning(client: TestClient) -> None:
+    odd = {
+        "name": "Odd Helper",
+        "type_line": "Artifact",
+        "mana_cost": "{2}",
+        "oracle_text": "Spells you cast that target a creature cost {2} less to cast.",
+    }
+    body = post(
+        client,
+        {"board": {"permanents": [{"id": "odd", "card": odd}]}, "spell": {"card": "Swords to Plowshares"}},
+    ).json()
+    assert body["total_cost"] == "{W}"
+    assert [w["source"] for w in body["warnings"]] == ["odd"]
+
+
+def test_mental_magic_cast_as(client: TestClient) -> None:
+    board = {
+        "players": {"you": {}, "opp": {}},
+        "permanents": [
+            {"id": "richard-1", "card": "Richard Garfield, Ph.D."},
+            {"id": "thalia", "card": "Thalia, Guardian of Thraben", "controller": "opp"},
+        ],
+    }
+    ok = post(
+        client,
+        {
+            "board": board,
+            "spell": {
+                "card": "Savannah Lions",
+                "cast_as": {"card": "Swords to Plowshares", "via": "richard-1"},
+            },
+        },
+    )
+    assert ok.status_code == 200, ok.text
+    assert ok.json()["total_cost"] == "{1}{W}"
+    assert ok.json()["cast_as"]["name"] == "Swords to Plowshares"
+    bad = post(
+        client,
+        {
+            "board": board,
+            "spell": {
+                "card": "Llanowar Elves",
+                "cast_as": {"card": "Swords to Plowshares", "via": "richard-1"},
+            },
+        },
+    )
+    assert bad.status_code == 422
+    problem = bad.json()
+    assert problem["type"].endswith("/problems/rules-violation")
+    assert "mana costs differ" in problem["detail"]
+    again = {
+        "board": {
+            "permanents": [
+                {"id": "r", "card": "Richard Garfield, Ph.D.", "played_as": ["Swords to Plowshares"]}
+            ]
+        },
+        "spell": {"card": "Savannah Lions", "cast_as": {"card": "Swords to Plowshares", "via": "r"}},
+    }
+    r = post(client, again)
+    assert r.status_code == 422 and "already chosen" in r.json()["detail"]
+    not_richard = post(
+        client,
+        {
+            "board": board,
+            "spell": {"card": "Savannah Lions", "cast_as": {"card": "Swords to Plowshares", "via": "thalia"}},
+        },
+    )
+    assert not_richard.status_code == 422 and "not Richard" in not_richard.json()["detail"]
+
+
+def test_bad_input_gives_clear_422s(client: TestClient) -> None:
+    unknown = post(client, {"spell": {"card": "No Such Card Anywhere"}})
+    assert unknown.status_code == 422 and unknown.json()["type"].endswith("/unknown-card")
+    cat_warrior = post(
+        client,
+        {
+            "board": {
+                "permanents": [
+                    {"id": "horn", "card": "Herald's Horn", "chosen": {"creature_type": "Cat Warrior"}}
+                ]
+            },
+            "spell": {"card": "Savannah Lions"},
+        },
+    )
+    assert cat_warrior.status_code == 422 and cat_warrior.json()["type"].endswith("/invalid-choice")
+    malformed = post(client, {"spell": {"card": "Savannah Lions", "alternative_cost": "{1}{Q}"}})
+    assert malformed.status_code == 422
+    problem = malformed.json()
+    assert problem["type"].endswith("/malformed-cost")
+    assert problem["errors"][0]["symbol"] == "{Q}" and problem["errors"][0]["position"] == 3
+    typo = post(client, {"spell": {"card": "Savannah Lions", "taped": True}})
+    assert typo.status_code == 422
+    too_big = post(client, {"spell": {"card": "Savannah Lions", "x": 1_000_001}})
+    assert too_big.status_code == 422
+    many = post(client, {"spell": {"card": "Savannah Lions", "additional_costs": ["{1}"] * 21}})
+    assert many.status_code == 422
+    split = post(client, {"spell": {"card": "Fire // Ice"}})
+    assert split.status_code == 422 and split.json()["type"].endswith("/invalid-choice")
+    assert post(client, {"spell": {"card": "Fire // Ice", "face": "Ice"}}).json()["total_cost"] == "{1}{U}"
+
+
+def test_batch_one_bad_spell_does_not_fail_the_others(client: TestClient) -> None:
+    spells = [
+        {"card": "Avacynian Priest"},
+        {"card": "No Such Card Anywhere"},
+        {"card": "Fire // Ice"},
+        {"card": "Llanowar Elves"},
+    ]
+    r = post(client, {"board": {"permanents": [HORN_CLERIC]}, "spells": spells}, "/v1/spells/cost/batch")
+    assert r.status_code == 200, r.text
+    data = r.json()["data"]
+    assert [d["index"] for d in data] == [0, 1, 2, 3]
+    assert data[0]["result"]["total_cost"] == "{W}" and data[0].get("problem") is None
+    assert data[1]["problem"]["type"].endswith("/unknown-card") and data[1].get("result") is None
+    assert data[2]["problem"]["type"].endswith("/invalid-choice")
+    assert data[3]["result"]["total_cost"] == "{G}"
+    too_many = post(client, {"spells": [{"card": "Llanowar Elves"}] * 251}, "/v1/spells/cost/batch")
+    assert too_many.status_code == 422

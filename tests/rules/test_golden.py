@@ -1,0 +1,179 @@
+"""Golden cases as data (``tests/golden/*.yaml``): every ruling of ../shared/rulings plus the CR 601.2f cases.
+
+Cards are named from the bundled catalogue (``app/data/cards.json``) or given inline; characters come from
+``app/data/characters.json``. Each case names its rule or ruling.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from app.rules import mental_magic
+from app.rules.board import Board, Choices, Permanent, Player
+from app.rules.cards import Card
+from app.rules.casting import CastAs, SpellToCast, StepKind, total_cost
+from app.rules.characters import CharacterIndex
+from app.rules.cost_registry import heralds_horn_reveal
+from app.rules.costs import ManaCost
+from app.rules.errors import IllegalError, InvalidChoiceError
+from app.rules.names import fold_name
+from app.rules.types import canonical_creature_type
+from app.services.card_formats import card_from_inline, card_from_scryfall
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "golden"
+
+
+@cache
+def catalogue() -> dict[str, Card]:
+    cards: dict[str, Card] = {}
+    for obj in json.loads((ROOT / "app" / "data" / "cards.json").read_text(encoding="utf-8")):
+        c = card_from_scryfall(obj)
+        cards[fold_name(c.name)] = c
+        for f in c.faces:
+            cards.setdefault(fold_name(f.name), c)
+    return cards
+
+
+@cache
+def characters() -> CharacterIndex:
+    return CharacterIndex.from_mapping(
+        json.loads((ROOT / "app" / "data" / "characters.json").read_text("utf-8"))
+    )
+
+
+def card(ref: str | dict[str, Any]) -> Card:
+    if isinstance(ref, dict):
+        return card_from_inline(ref)
+    return catalogue()[fold_name(ref)]
+
+
+def board(case: dict[str, Any]) -> Board:
+    perms = []
+    for p in case.get("board") or []:
+        chosen = p.get("chosen") or {}
+        perms.append(
+            Permanent(
+                id=p["id"],
+                card=card(p["card"]),
+                controller=p.get("controller", "you"),
+                tapped=p.get("tapped", False),
+                face=p.get("face"),
+                chosen=Choices(**chosen),
+                played_as=tuple(p.get("played_as", ())),
+            )
+        )
+    names = dict.fromkeys(["you", case.get("caster", "you"), *(p.controller for p in perms)])
+    return Board(tuple(perms), tuple(Player(n) for n in names), case.get("active_player", "you"))
+
+
+def spell(s: dict[str, Any]) -> SpellToCast:
+    printing = s.get("printing") or {}
+    cast_as = s.get("cast_as")
+    return SpellToCast(
+        card=card(s["card"]),
+        face=s.get("face"),
+        x=s.get("x", 0),
+        alternative_cost=ManaCost.parse(s["alternative_cost"]) if "alternative_cost" in s else None,
+        additional_costs=tuple(ManaCost.parse(c) for c in s.get("additional_costs", ())),
+        cast_from=s.get("cast_from", "hand"),
+        commander_casts=s.get("commander_casts", 0),
+        cast_as=CastAs(card(cast_as["card"]), cast_as["via"]) if cast_as else None,
+        flavor_text=printing.get("flavor_text"),
+        art_characters=tuple(printing.get("art_characters", ())),
+    )
+
+
+def load_cases() -> list[Any]:
+    out = []
+    for path in sorted(GOLDEN.glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+            out.append(pytest.param(case, id=f"{path.stem}:{case['id']}"))
+    return out
+
+
+CASES = load_cases()
+
+
+def test_every_case_names_its_rule_and_every_ruling_file_is_covered() -> None:
+    rules = {p.values[0]["rule"] for p in CASES}
+    assert all(isinstance(r, str) and r for r in rules)
+    rulings = ROOT.parent / "shared" / "rulings"
+    if not rulings.is_dir():
+        pytest.skip("../shared/rulings is not present")
+    for path in rulings.glob("*.txt"):
+        assert f"ruling:{path.stem}" in rules, f"no golden case for {path.name}"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden(case: dict[str, Any]) -> None:
+    kind = case.get("kind", "cost")
+    expect = case["expect"]
+    if kind == "choice":
+        assert (canonical_creature_type(case["creature_type"]) is not None) is expect["valid"]
+        return
+    b = board(case)
+    if kind == "reveal":
+        answer = heralds_horn_reveal(b, case["board"][0]["id"], card(case["top_card"]))
+        assert answer.may_put_into_hand is expect["may_put_into_hand"], answer.reason
+        return
+    if kind == "options":
+        run_options(case, b, expect)
+        return
+    s = spell(case["spell"])
+    if "error" in expect:
+        kinds = {"rules-violation": IllegalError, "invalid-choice": InvalidChoiceError}
+        with pytest.raises(kinds[expect["error"]], match=expect.get("message")):
+            total_cost(b, case.get("caster", "you"), s, characters=characters())
+        return
+    r = total_cost(b, case.get("caster", "you"), s, characters=characters())
+    explained = [(x.kind.value, x.source, str(x.result), x.applied, x.note) for x in r.steps]
+    for field in ("total_cost", "mana_cost"):
+        if field in expect:
+            assert str(getattr(r, field)) == expect[field], explained
+    for field in ("mana_value", "mana_value_on_stack", "x_for_etb"):
+        if field in expect:
+            assert getattr(r, field) == expect[field], explained
+    if "cast_as" in expect:
+        assert r.cast_as is not None and r.cast_as.name == expect["cast_as"]
+    changes = [x for x in r.steps if x.kind in (StepKind.REDUCTION, StepKind.INCREASE, StepKind.TOTAL)]
+    applied = [x.source for x in changes if x.applied and x.note != "total cost locked in"]
+    if "applied" in expect:
+        assert applied == expect["applied"], explained
+    for source in expect.get("not_applied", ()):
+        assert source not in applied, explained
+        assert any(x.source == source and not x.applied and x.note for x in changes), explained
+    if "warnings" in expect:
+        assert [w.source for w in r.warnings] == expect["warnings"]
+    else:
+        assert not [w for w in r.warnings if w.source is not None]
+
+
+def run_options(case: dict[str, Any], b: Board, expect: dict[str, Any]) -> None:
+    revealed = card(case["card"])
+    richard = b.get(case["via"])
+    fmt = case["format"]
+    pool = {fold_name(n) for n in case.get("pool", ())}
+    unique = {id(c): c for c in catalogue().values()}.values()
+    candidates = [
+        c
+        for c in unique
+        if c.mana_cost == revealed.mana_cost
+        and (fmt == "unsanctioned" or (fmt == "pool" and fold_name(c.name) in pool) or c.is_legal_in(fmt))
+    ]
+    found = mental_magic.options(richard, revealed, candidates)
+    names = {c.name for c in found.allowed}
+    for n in expect.get("includes", ()):
+        assert n in names
+    for n in expect.get("excludes", ()):
+        assert n not in names
+    if "exactly" in expect:
+        assert sorted(names) == sorted(expect["exactly"])
+    if "excluded_reason" in expect:
+        assert expect["excluded_reason"] in [r for _, r in found.excluded]
