@@ -29,5 +29,5 @@ class Settings(BaseSettings):
 
 @lru_cache
 def get_settings() -> Settings:
-    """The process's settings, read once. Tests override it through ``app.dependency_overrides``."""
+    """The process's settings, read once. ``create_app(settings)`` replaces them for one app."""
     return Settings()

