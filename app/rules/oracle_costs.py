@@ -124,7 +124,11 @@ _SENTENCE = re.compile(r"(?<=[.!])\s*(?=[A-Z•\"])")
 _ABILITY_WORD = re.compile(r"^[A-Z][A-Za-z' -]{1,40} — (?=[A-Z])")
 _COST = r"(?P<amt>(?:\{[^{}]+\})+)"
 _COLORED_ONLY = "this effect reduces only the amount of colored mana you pay."
-_LESS_MORE = re.compile(r"\bcosts? (?:up to )?(?:\{[^{}]+\})+ (?:less|more) to cast\b|costs? \w+ life more")
+# Any sentence about what spells cost to cast: what the templates below do not read becomes a warning.
+_LESS_MORE = re.compile(
+    r"\bcosts? (?:up to )?(?:\{[^{}]+\})+ (?:less|more) to cast\b|costs? \w+ life more"
+    r"|\bcosts?\b[^.]*\b(?:less|more)\b[^.]*\bto cast\b|\bcosts? an additional\b[^.]*\bto cast\b"
+)
 
 _OWN = re.compile(
     r"^(?:(?P<pre>(?:if|as long as) .+?), )?this spell costs " + _COST + r" (?P<dir>less|more) to cast"

@@ -114,6 +114,8 @@ def test_own_reductions_party_affinity_and_conditions() -> None:
         "Whenever this creature attacks, the next spell you cast this turn costs {1} less to cast.",
         "This spell costs {X} less to cast, where X is your devotion to black.",
         "Creature spells you cast cost {1} less to cast for each +1/+1 counter on Animar.",
+        "Spells cost less to cast for each frob.",  # no amount: a cost sentence of an unknown shape
+        "Noncreature spells cost an additional {1} to cast.",
     ],
 )
 def test_texts_that_are_not_understood_are_reported_never_guessed(text: str) -> None:
