@@ -55,7 +55,16 @@ class Spell(StrictModel):
     additional_costs: Annotated[list[CostText], Field(max_length=MAX_ADDITIONAL_COSTS)] = Field(
         [], description="Mana costs added (kicker and the like, CR 118.8)."
     )
-    cast_from: CastFrom = "hand"
+    cast_from: CastFrom = Field(
+        "hand",
+        description='The zone it is cast from; "command" (or "command_zone") for a commander (CR 903.8).',
+    )
+
+    @field_validator("cast_from", mode="before")
+    @classmethod
+    def _command_zone_alias(cls, value: object) -> object:
+        return "command" if value == "command_zone" else value
+
     commander_casts: Annotated[int, Field(ge=0, le=MAX_COMMANDER_CASTS)] = Field(
         0, description="Previous casts from the command zone (commander tax, CR 903.8)."
     )
