@@ -212,8 +212,11 @@ def create_api_key(ns: argparse.Namespace) -> int:
 def revoke_api_key(ns: argparse.Namespace) -> int:
     from app.services.api_keys import revoke_api_key as revoke
 
-    done = _api_key_command(lambda session: revoke(session, name=ns.name) or True)
-    if done is None:
+    def action(session: Any) -> bool:
+        revoke(session, name=ns.name)
+        return True
+
+    if _api_key_command(action) is None:
         return 1
     print(f"revoked API key {ns.name!r}", file=sys.stderr)
     return 0

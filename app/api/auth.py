@@ -1,0 +1,49 @@
+"""``Authorization: Bearer <api key>`` for the scenario endpoints.
+
+``ApiKeyDep`` (reading routes) and ``ApiKeyWriterDep`` (routes that change data) resolve to the id of the
+calling key, or answer 401 problem+json. Both declare the ``ApiKey`` HTTP bearer security scheme, so the
+docs explorer's "Authorize" button works. Declare the key first among a route's parameters: a writer's
+transaction must start with it (see ``app.services.api_keys.authenticate``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.api.deps import SessionDep
+from app.errors import Unauthorized
+from app.services.api_keys import authenticate
+
+bearer_scheme = HTTPBearer(
+    auto_error=False,
+    scheme_name="ApiKey",
+    description="An API key made by `manacalc create-api-key NAME`, sent as `Authorization: Bearer <key>`.",
+)
+
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)]
+
+
+def _key_id(session: SessionDep, credentials: Credentials, *, writing: bool) -> int:
+    if credentials is None:
+        raise Unauthorized("Send your API key as `Authorization: Bearer <key>`.")
+    key_id = authenticate(session, key=credentials.credentials, writing=writing)
+    if key_id is None:
+        raise Unauthorized("Unknown or revoked API key.")
+    return key_id
+
+
+def api_key_reader(session: SessionDep, credentials: Credentials) -> int:
+    """The calling key's id, for a route that only reads."""
+    return _key_id(session, credentials, writing=False)
+
+
+def api_key_writer(session: SessionDep, credentials: Credentials) -> int:
+    """The calling key's id, for a route that writes."""
+    return _key_id(session, credentials, writing=True)
+
+
+ApiKeyDep = Annotated[int, Depends(api_key_reader)]
+ApiKeyWriterDep = Annotated[int, Depends(api_key_writer)]

@@ -1,0 +1,274 @@
+"""``/v1/scenarios``: stored boards, each call one ``app.services.scenarios`` function.
+
+Every route needs ``Authorization: Bearer <api key>``; a key sees only its own scenarios (another key's
+answer 404). Answers carry ``ETag`` (``"<id>-v<version>"``); ``PUT`` needs ``If-Match``, the other changes
+accept it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Path, Query, Response, status
+
+from app.api.auth import ApiKeyDep, ApiKeyWriterDep
+from app.api.deps import SessionDep, SettingsDep
+from app.api.docs import problem_responses
+from app.api.schemas.board import PermanentId
+from app.api.schemas.common import LIMIT_DEFAULT, LIMIT_MAX
+from app.api.schemas.scenarios import (
+    ChoiceIn,
+    IdempotencyKey,
+    PlayedAsIn,
+    ScenarioCostIn,
+    ScenarioIn,
+    ScenarioOut,
+    ScenarioPage,
+)
+from app.api.schemas.spells import SpellCostOut
+from app.db.models.scenarios import NAME_LENGTH, OWNER_LENGTH
+from app.errors import (
+    AmbiguousCard,
+    BadRequest,
+    Conflict,
+    InputError,
+    InvalidChoice,
+    MalformedCost,
+    NotFound,
+    PreconditionFailed,
+    PreconditionRequired,
+    RulesViolation,
+    Unauthorized,
+    UnknownCard,
+)
+from app.services import scenarios as service
+from app.services.scenarios import IdempotencyKeyReused, StoredScenario
+
+router = APIRouter(prefix="/v1/scenarios", tags=["scenarios"])
+
+ScenarioId = Annotated[str, Path(min_length=1, max_length=64, description="The scenario's id.")]
+PermanentPath = Annotated[PermanentId, Path(description="The permanent's id on the scenario's board.")]
+IfMatchHeader = Annotated[
+    str | None,
+    Header(
+        alias="If-Match",
+        max_length=2000,
+        description='The scenario\'s current ETag (`"<id>-v<version>"`), or `*` for any version.',
+    ),
+]
+_BOARD_PROBLEMS = (InputError, UnknownCard, AmbiguousCard, InvalidChoice, MalformedCost, RulesViolation)
+
+
+def _out(scenario: StoredScenario) -> ScenarioOut:
+    return ScenarioOut.model_validate(
+        {
+            "id": scenario.id,
+            "name": scenario.name,
+            "description": scenario.description,
+            "owner": scenario.owner,
+            "board": scenario.board,
+            "version": scenario.version,
+            "created_at": scenario.created_at,
+            "updated_at": scenario.updated_at,
+        }
+    )
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=ScenarioOut,
+    responses=problem_responses(Unauthorized, Conflict, IdempotencyKeyReused, *_BOARD_PROBLEMS),
+)
+def create_scenario(
+    api_key: ApiKeyWriterDep,
+    body: ScenarioIn,
+    session: SessionDep,
+    response: Response,
+    idempotency_key: Annotated[
+        IdempotencyKey | None,
+        Header(
+            alias="Idempotency-Key",
+            description="Makes a retry safe: the same key and body answer the scenario first created;"
+            " the same key with another body is 422 (`idempotency-key-reused`).",
+        ),
+    ] = None,
+) -> ScenarioOut:
+    """Store a board under a name (unique per API key and owner). The board is validated as the compute
+    endpoints validate it; an invalid one is a 422 and nothing is stored."""
+    created = service.create_scenario(session, api_key_id=api_key, data=body, idempotency_key=idempotency_key)
+    scenario = created.scenario
+    response.headers["Location"] = f"/v1/scenarios/{scenario.id}"
+    response.headers["ETag"] = scenario.etag
+    if created.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return _out(scenario)
+
+
+@router.get(
+    "", response_model=ScenarioPage, responses=problem_responses(Unauthorized, BadRequest, InputError)
+)
+def list_scenarios(
+    api_key: ApiKeyDep,
+    session: SessionDep,
+    name: Annotated[
+        str | None,
+        Query(max_length=NAME_LENGTH, description="Only the scenario(s) with this exact name (empty: any)."),
+    ] = None,
+    owner: Annotated[
+        str | None, Query(max_length=OWNER_LENGTH, description="Only this owner's scenarios (empty: any).")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=LIMIT_MAX)] = LIMIT_DEFAULT,
+    cursor: Annotated[
+        str | None, Query(max_length=2048, description="`next_cursor` of the previous page.")
+    ] = None,
+) -> ScenarioPage:
+    """The key's scenarios, oldest first, paginated."""
+    page = service.list_scenarios(
+        session,
+        api_key_id=api_key,
+        name=name or None,
+        owner=owner or None,
+        limit=limit,
+        cursor=cursor or None,
+    )
+    return ScenarioPage(
+        data=[_out(s) for s in page.items],
+        has_more=page.next_cursor is not None,
+        next_cursor=page.next_cursor,
+    )
+
+
+@router.get(
+    "/{scenario_id}",
+    response_model=ScenarioOut,
+    responses={
+        304: {"description": "Not modified (If-None-Match holds the current ETag)"},
+        **problem_responses(Unauthorized, NotFound),
+    },
+)
+def get_scenario(
+    api_key: ApiKeyDep,
+    scenario_id: ScenarioId,
+    session: SessionDep,
+    response: Response,
+    if_none_match: Annotated[str | None, Header(alias="If-None-Match", max_length=2000)] = None,
+) -> ScenarioOut | Response:
+    """One scenario, with its ``ETag``."""
+    scenario = service.get_scenario(session, api_key_id=api_key, scenario_id=scenario_id)
+    if if_none_match is not None and service.etag_matches_none(if_none_match, scenario):
+        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": scenario.etag})
+    response.headers["ETag"] = scenario.etag
+    return _out(scenario)
+
+
+@router.put(
+    "/{scenario_id}",
+    response_model=ScenarioOut,
+    responses=problem_responses(
+        Unauthorized, NotFound, Conflict, PreconditionFailed, PreconditionRequired, *_BOARD_PROBLEMS
+    ),
+)
+def replace_scenario(
+    api_key: ApiKeyWriterDep,
+    scenario_id: ScenarioId,
+    body: ScenarioIn,
+    session: SessionDep,
+    response: Response,
+    if_match: IfMatchHeader = None,
+) -> ScenarioOut:
+    """Replace the scenario whole (its version grows by 1). Needs ``If-Match``: 428 without it, 412 when
+    the scenario changed since."""
+    scenario = service.replace_scenario(
+        session, api_key_id=api_key, scenario_id=scenario_id, data=body, if_match=if_match
+    )
+    response.headers["ETag"] = scenario.etag
+    return _out(scenario)
+
+
+@router.delete(
+    "/{scenario_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=problem_responses(Unauthorized, NotFound, PreconditionFailed),
+)
+def delete_scenario(
+    api_key: ApiKeyWriterDep, scenario_id: ScenarioId, session: SessionDep, if_match: IfMatchHeader = None
+) -> Response:
+    """Delete the scenario (with ``If-Match``, only if it has not changed since)."""
+    service.delete_scenario(session, api_key_id=api_key, scenario_id=scenario_id, if_match=if_match)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.put(
+    "/{scenario_id}/permanents/{permanent_id}/choice",
+    response_model=ScenarioOut,
+    responses=problem_responses(Unauthorized, NotFound, PreconditionFailed, InvalidChoice, InputError),
+)
+def set_choice(
+    api_key: ApiKeyWriterDep,
+    scenario_id: ScenarioId,
+    permanent_id: PermanentPath,
+    body: ChoiceIn,
+    session: SessionDep,
+    response: Response,
+    if_match: IfMatchHeader = None,
+) -> ScenarioOut:
+    """Set the values chosen for a permanent (they replace its previous ones), after validating them."""
+    scenario = service.set_choice(
+        session,
+        api_key_id=api_key,
+        scenario_id=scenario_id,
+        permanent_id=permanent_id,
+        choice=body,
+        if_match=if_match,
+    )
+    response.headers["ETag"] = scenario.etag
+    return _out(scenario)
+
+
+@router.post(
+    "/{scenario_id}/permanents/{permanent_id}/played-as",
+    response_model=ScenarioOut,
+    responses=problem_responses(
+        Unauthorized, NotFound, Conflict, PreconditionFailed, UnknownCard, AmbiguousCard, RulesViolation
+    ),
+)
+def add_played_as(
+    api_key: ApiKeyWriterDep,
+    scenario_id: ScenarioId,
+    permanent_id: PermanentPath,
+    body: PlayedAsIn,
+    session: SessionDep,
+    response: Response,
+    if_match: IfMatchHeader = None,
+) -> ScenarioOut:
+    """Record a card chosen through a Richard Garfield, Ph.D. (409 if that Richard already chose it)."""
+    scenario = service.add_played_as(
+        session,
+        api_key_id=api_key,
+        scenario_id=scenario_id,
+        permanent_id=permanent_id,
+        card=body.card,
+        if_match=if_match,
+    )
+    response.headers["ETag"] = scenario.etag
+    return _out(scenario)
+
+
+@router.post(
+    "/{scenario_id}/spells/cost",
+    response_model=SpellCostOut,
+    responses=problem_responses(Unauthorized, NotFound, *_BOARD_PROBLEMS),
+)
+def scenario_spell_cost(
+    api_key: ApiKeyDep,
+    scenario_id: ScenarioId,
+    body: ScenarioCostIn,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> SpellCostOut:
+    """The ``POST /v1/spells/cost`` answer for a spell on the stored board."""
+    return service.scenario_spell_cost(
+        session, api_key_id=api_key, scenario_id=scenario_id, request=body, settings=settings
+    )

@@ -1,0 +1,139 @@
+"""Stored scenarios: a named board per API key (and optional owner), with its permanents, chosen values and
+each Richard Garfield, Ph.D.'s played cards as rows of their own so they can be queried.
+
+The board is also kept whole as JSON (what the client sent, normalized by ``BoardIn``) so a GET answers it
+exactly; the rows are derived from it and rewritten with it. ``version`` grows by one with every change and
+is what optimistic concurrency compares (``UPDATE ... WHERE id = ? AND version = ?``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    CHAR,
+    JSON,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db.base import Base, utcnow
+
+SCENARIO_ID_LENGTH = 36
+NAME_LENGTH = 200
+DESCRIPTION_LENGTH = 2000
+OWNER_LENGTH = 200
+IDEMPOTENCY_KEY_LENGTH = 200
+PERMANENT_ID_LENGTH = 64
+CARD_NAME_LENGTH = 200
+CHOICE_VALUE_LENGTH = 200
+
+NO_OWNER = ""
+"""``owner`` of a scenario stored without one: "" rather than NULL, so that the unique constraint on
+(api key, owner, name) also holds for them (NULLs never collide in a unique constraint)."""
+
+
+class ScenarioRow(Base):
+    __tablename__ = "scenarios"
+
+    id: Mapped[str] = mapped_column(String(SCENARIO_ID_LENGTH), primary_key=True)
+    api_key_id: Mapped[int] = mapped_column(Integer, ForeignKey("api_keys.id", ondelete="CASCADE"))
+    owner: Mapped[str] = mapped_column(String(OWNER_LENGTH), default=NO_OWNER)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    description: Mapped[str] = mapped_column(String(DESCRIPTION_LENGTH), default="")
+    board: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("api_key_id", "owner", "name"),
+        # Listing is keyset-paginated on (created_at, id), with or without the owner filter.
+        Index("ix_scenarios_api_key_id_created_at", "api_key_id", "created_at", "id"),
+        Index("ix_scenarios_api_key_id_owner_created_at", "api_key_id", "owner", "created_at", "id"),
+    )
+
+
+class ScenarioPermanentRow(Base):
+    """One permanent of a scenario's board, with the card it resolved to."""
+
+    __tablename__ = "scenario_permanents"
+
+    scenario_id: Mapped[str] = mapped_column(
+        String(SCENARIO_ID_LENGTH), ForeignKey("scenarios.id", ondelete="CASCADE"), primary_key=True
+    )
+    permanent_id: Mapped[str] = mapped_column(String(PERMANENT_ID_LENGTH), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer)
+    card_name: Mapped[str] = mapped_column(String(CARD_NAME_LENGTH))
+    # NULL for an inline (homebrew) card.
+    oracle_id: Mapped[str | None] = mapped_column(String(64))
+    controller: Mapped[str] = mapped_column(String(PERMANENT_ID_LENGTH))
+
+    __table_args__ = (Index("ix_scenario_permanents_oracle_id", "oracle_id"),)
+
+
+class ScenarioChoiceRow(Base):
+    """A value chosen for a permanent (``kind``: creature_type, character, color, card_name)."""
+
+    __tablename__ = "scenario_choices"
+
+    scenario_id: Mapped[str] = mapped_column(String(SCENARIO_ID_LENGTH), primary_key=True)
+    permanent_id: Mapped[str] = mapped_column(String(PERMANENT_ID_LENGTH), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(CHOICE_VALUE_LENGTH))
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["scenario_id", "permanent_id"],
+            ["scenario_permanents.scenario_id", "scenario_permanents.permanent_id"],
+            ondelete="CASCADE",
+        ),
+        Index("ix_scenario_choices_kind_value", "kind", "value"),
+    )
+
+
+class ScenarioPlayedCardRow(Base):
+    """A card chosen through a Richard Garfield, Ph.D. permanent. The key on the folded name makes the
+    ruling "each card can be chosen only once" (per Richard) hold in the database too."""
+
+    __tablename__ = "scenario_played_cards"
+
+    scenario_id: Mapped[str] = mapped_column(String(SCENARIO_ID_LENGTH), primary_key=True)
+    permanent_id: Mapped[str] = mapped_column(String(PERMANENT_ID_LENGTH), primary_key=True)
+    name_folded: Mapped[str] = mapped_column(String(CARD_NAME_LENGTH), primary_key=True)
+    card_name: Mapped[str] = mapped_column(String(CARD_NAME_LENGTH))
+    position: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["scenario_id", "permanent_id"],
+            ["scenario_permanents.scenario_id", "scenario_permanents.permanent_id"],
+            ondelete="CASCADE",
+        ),
+    )
+
+
+class ScenarioIdempotencyRow(Base):
+    """A ``POST /v1/scenarios`` made with an ``Idempotency-Key``: a retry with the same key and body
+    answers the scenario it created. Deleting the scenario forgets the key."""
+
+    __tablename__ = "scenario_idempotency_keys"
+
+    api_key_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True
+    )
+    idempotency_key: Mapped[str] = mapped_column(String(IDEMPOTENCY_KEY_LENGTH), primary_key=True)
+    # SHA-256 of the canonical request body: the same key with another body is refused.
+    request_hash: Mapped[str] = mapped_column(CHAR(64))
+    scenario_id: Mapped[str] = mapped_column(
+        String(SCENARIO_ID_LENGTH), ForeignKey("scenarios.id", ondelete="CASCADE")
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index("ix_scenario_idempotency_keys_scenario_id", "scenario_id"),)

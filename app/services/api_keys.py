@@ -1,0 +1,60 @@
+"""API keys: create (the key is shown once, only its hash is kept), revoke, authenticate.
+
+A key is 256 random bits (``secrets``), so a plain SHA-256 of it is a safe verifier: there is nothing to
+brute-force that a salt or a slow hash would protect.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy.orm import Session
+
+from app.db.base import utcnow
+from app.db.repositories import api_keys as repo
+from app.errors import InputError, NotFound
+
+KEY_PREFIX = "mck_"
+KEY_NAME_MAX = 200
+_KEY_MAX = 200  # longer Authorization values are not keys of ours; refused before hashing
+
+
+def hash_key(key: str) -> str:
+    """The stored verifier of ``key``: hex SHA-256."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def _check_name(name: str) -> str:
+    stripped = name.strip()
+    if not stripped or len(stripped) > KEY_NAME_MAX or not stripped.isprintable():
+        raise InputError(
+            f"an API key name is 1 to {KEY_NAME_MAX} printable characters",
+            errors=[{"loc": ["name"], "msg": "invalid key name", "type": "value_error"}],
+        )
+    return stripped
+
+
+def create_api_key(session: Session, *, name: str) -> str:
+    """Store a new key named ``name`` and answer the key itself (it cannot be recovered later).
+    A name already used is a ``Conflict``."""
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    repo.insert_api_key(session, name=_check_name(name), key_hash=hash_key(key), now=utcnow())
+    return key
+
+
+def revoke_api_key(session: Session, *, name: str) -> None:
+    """Revoke the key named ``name`` at once; ``NotFound`` when there is no unrevoked key of that name."""
+    if not repo.revoke_api_key(session, name=name.strip(), now=utcnow()):
+        raise NotFound(f"no active API key named {name!r}")
+
+
+def authenticate(session: Session, *, key: str, writing: bool = False) -> int | None:
+    """The id of the active key ``key``, or None. ``writing``: the request will write (on SQLite its
+    transaction then takes the write lock first; see ``take_sqlite_write_lock``)."""
+    if not key or len(key) > _KEY_MAX:
+        return None
+    digest = hash_key(key)
+    if writing and session.get_bind().dialect.name == "sqlite":
+        repo.take_sqlite_write_lock(session, digest)
+    return repo.active_key_id(session, digest)
