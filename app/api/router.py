@@ -11,6 +11,7 @@ from app.api.routes import (
     heralds_horn,
     mana_costs,
     mental_magic,
+    payments,
     problems,
     scenarios,
     spells,
@@ -26,3 +27,4 @@ api_router.include_router(spells.router)
 api_router.include_router(mental_magic.router)
 api_router.include_router(heralds_horn.router)
 api_router.include_router(scenarios.router)
+api_router.include_router(payments.router)

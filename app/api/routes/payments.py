@@ -1,0 +1,28 @@
+"""``POST /v1/payments/plan``: a thin router over ``app.services.payments``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+
+from app.api.deps import SessionDep, SettingsDep
+from app.api.schemas.common import Problem
+from app.api.schemas.payments import PaymentPlanOut, PaymentPlanRequest
+from app.services import payments as service
+
+router = APIRouter(prefix="/v1/payments", tags=["payments"])
+
+_PROBLEMS: dict[int | str, dict[str, object]] = {
+    422: {
+        "model": Problem,
+        "description": "malformed-cost, unknown-card, ambiguous-card, invalid-choice, rules-violation or "
+        "validation-error",
+    }
+}
+
+
+@router.post("/plan", response_model=PaymentPlanOut, responses=_PROBLEMS)
+def payment_plan(body: PaymentPlanRequest, session: SessionDep, settings: SettingsDep) -> Response:
+    """How the player pays a cost with the board's mana abilities, pool and life (CR 601.2g-h), or what is
+    missing. Exact: a plan whenever one exists; each permanent tapped at most once; mana before life."""
+    answer = service.plan(request=body, session=session, settings=settings)
+    return Response(answer.model_dump_json(), media_type="application/json")

@@ -1,0 +1,62 @@
+"""``POST /v1/payments/plan``: a cost (or a spell, whose total cost is computed first) and a board in; a plan
+or what is missing out."""
+
+from __future__ import annotations
+
+from typing import Self
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from app.api.schemas.board import BoardIn, PlayerName
+from app.api.schemas.common import ComputedAnswer, StrictModel
+from app.api.schemas.spells import CostText, Spell
+from app.rules.costs import ManaCost
+
+
+class PaymentPlanRequest(StrictModel):
+    """Exactly one of ``cost`` and ``spell``."""
+
+    board: BoardIn = BoardIn()
+    player: PlayerName = "you"
+    cost: CostText | None = Field(None, description="A mana cost in brace syntax, X already chosen.")
+    spell: Spell | None = Field(None, description="A spell: its total cost (CR 601.2f) is paid.")
+
+    @field_validator("cost")
+    @classmethod
+    def _cost_parses(cls, value: str | None) -> str | None:
+        if value is not None:
+            ManaCost.parse(value)  # a ManaCostSyntaxError becomes a malformed-cost problem
+        return value
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Self:
+        if (self.cost is None) == (self.spell is None):
+            raise ValueError("give exactly one of cost and spell")
+        return self
+
+
+class PlanStepOut(BaseModel):
+    permanent: str = Field(examples=["forest-1"])
+    ability: int = Field(description="Index of the ability in the permanent's ability list (boards/analyze).")
+    adds: str = Field(description="The mana this activation adds.", examples=["{G}"])
+    activation_cost: str | None = Field(None, description="Mana paid to activate it (a filter land's).")
+    life_paid: int = 0
+
+
+class SymbolPaymentOut(BaseModel):
+    symbol: str = Field(description="A symbol of the cost; one entry per generic mana.", examples=["{G}"])
+    pays: int | None = Field(description="null: the cost; otherwise the index of the plan step activated.")
+    mana: str | None = Field(description="The mana type spent; null when 2 life paid a Phyrexian symbol.")
+    source: str = Field(description='The permanent whose mana paid it, "pool" or "life".')
+
+
+class PaymentPlanOut(ComputedAnswer):
+    payable: bool
+    cost: str = Field(description="The cost paid (a spell's total cost).", examples=["{2}{G}{G}"])
+    plan: list[PlanStepOut] = Field(description="Activations, in order; empty when not payable.")
+    payments: list[SymbolPaymentOut] = []
+    life_paid: int = 0
+    from_pool: str | None = Field(None, description="Mana already in the pool that the plan spends.")
+    short: str | None = Field(
+        None, description="Not payable: the least part of the cost that cannot be paid.", examples=["{G}"]
+    )
