@@ -198,7 +198,10 @@ def test_batch_one_bad_spell_does_not_fail_the_others(client: TestClient) -> Non
 
 def test_command_zone_alias_and_commander_tax(client) -> None:
     for zone in ("command", "command_zone"):
-        body = {"board": {"permanents": []}, "spell": {"card": "Sol Ring", "cast_from": zone, "commander_casts": 2}}
+        body = {
+            "board": {"permanents": []},
+            "spell": {"card": "Sol Ring", "cast_from": zone, "commander_casts": 2},
+        }
         r = client.post("/v1/spells/cost", json=body)
         assert r.status_code == 200, r.text
         assert r.json()["total_cost"] == "{5}"  # {1} + {2} for each of two previous casts (CR 903.8)
