@@ -37,6 +37,7 @@ from app.rules.effects import (
     Who,
 )
 from app.rules.errors import ManaCostSyntaxError
+from app.rules.names import NUMBER_WORDS
 from app.rules.symbols import SymbolKind
 from app.rules.types import BASIC_LAND_TYPES, CARD_TYPES, SUPERTYPES, canonical_creature_type
 
@@ -80,20 +81,7 @@ _OTHER_SUBTYPES: Final = {
         *BASIC_LAND_TYPES,
     )
 }
-_NUMBER_WORDS: Final = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
+_NUMBER_WORDS: Final = {"a": 1, "an": 1, **NUMBER_WORDS}
 _KEYWORDS_WITH: Final = frozenset(
     {
         "flying",

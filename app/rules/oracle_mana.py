@@ -19,7 +19,7 @@ Read here:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Final
@@ -27,6 +27,7 @@ from typing import Final
 from app.rules.cards import Face
 from app.rules.costs import ManaCost
 from app.rules.errors import RulesError
+from app.rules.names import NUMBER_WORDS
 from app.rules.symbols import COLORS, MANA_TYPES
 from app.rules.types import BASIC_LAND_TYPES, CARD_TYPES, canonical_creature_type
 
@@ -55,18 +56,6 @@ LAND_TYPES: Final = frozenset(
 )
 """CR 205.3i: the land types (a set land type replaces all of these, CR 305.7)."""
 
-_NUMBERS: Final = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 _SYMBOL_RUN = re.compile(r"^(?:\{[WUBRGC]\})+$")
 _LOYALTY = re.compile(r"^[+\-−]?(?:\d+|X)$")
@@ -265,16 +254,7 @@ def parse_cost(text: str, self_name: str) -> tuple[CostPart, ...]:
             else:
                 flt = parse_filter(what)
                 if flt is not None:  # one can sacrifice only what one controls (CR 701.21a)
-                    flt = Filter(
-                        flt.types,
-                        flt.subtypes,
-                        flt.supertypes,
-                        flt.not_supertypes,
-                        flt.not_types,
-                        "you",
-                        flt.enchanted,
-                        flt.other,
-                    )
+                    flt = replace(flt, controller="you")
                 parts.append(CostPart("sacrifice", raw, filter=flt))
         else:
             parts.append(CostPart("other", raw))
@@ -352,10 +332,10 @@ def parse_add(sentence: str) -> ManaEffect | None:
             return None
         return ManaEffect((ManaOption(fixed=(m2.group(1)[1],)),), count=each)
     if m2 := re.fullmatch(r"(\w+) mana of any one color", body):
-        n = _NUMBERS.get(m2.group(1))
+        n = NUMBER_WORDS.get(m2.group(1))
         return None if n is None else ManaEffect(tuple(ManaOption(fixed=(c,) * n) for c in COLORS))
     if m2 := re.fullmatch(r"(\w+) mana in any combination of colors", body):
-        n = _NUMBERS.get(m2.group(1))
+        n = NUMBER_WORDS.get(m2.group(1))
         if n is None or n > 6:
             return None
         return ManaEffect(
@@ -591,16 +571,7 @@ def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | Mana
     if m := _REPL.match(line):
         flt = parse_filter(m.group("w1") or m.group("w2"))
         if flt is not None and m.group("you"):
-            flt = Filter(
-                flt.types,
-                flt.subtypes,
-                flt.supertypes,
-                flt.not_supertypes,
-                flt.not_types,
-                "you",
-                flt.enchanted,
-                flt.other,
-            )
+            flt = replace(flt, controller="you")
         what, rest = m.group("what"), m.group("rest").strip()
         if flt is not None:
             if mult := re.fullmatch(r"(twice|three times|four times) as much of that mana", what):
@@ -615,16 +586,7 @@ def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | Mana
     if m := _TRIG.match(line):
         flt = parse_filter(m.group("w1") or m.group("w2"))
         if flt is not None and m.group("player") == "you":
-            flt = Filter(
-                flt.types,
-                flt.subtypes,
-                flt.supertypes,
-                flt.not_supertypes,
-                flt.not_types,
-                "you",
-                flt.enchanted,
-                flt.other,
-            )
+            flt = replace(flt, controller="you")
         what = m.group("what")
         if flt is not None:
             if re.fullmatch(r"one mana of any type that (?:land|permanent) produced", what):
