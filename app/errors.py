@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -37,6 +38,7 @@ logger = logging.getLogger("manacalc.errors")
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "/problems/"
 _MAX_ECHO = 100  # never echo more than this many characters of client input
+_MAX_ERRORS = 100  # a hostile body can hold 100,000 mistakes: list the first ones, count them all
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +222,31 @@ class ServiceUnavailable(AppError):
     description = "The service cannot answer now (e.g. its database is unreachable or not migrated)."
 
 
+DB_RETRY_AFTER_SECONDS = 5
+
+
+def database_unavailable(exc: Exception) -> ServiceUnavailable | None:
+    """A database outage as a 503 with ``Retry-After`` (None for other database errors, which are bugs).
+
+    Outages: the server refused, dropped or timed out a connection (``OperationalError``, ``InterfaceError``
+    or any error that invalidated its connection) or the pool had no connection to give in
+    ``db_pool_timeout`` (``sqlalchemy.exc.TimeoutError``). Lock timeouts, deadlocks and statement timeouts
+    are ``OperationalError`` too: retrying later is also the right advice for them.
+    """
+    if isinstance(exc, sa_exc.TimeoutError):
+        detail = "The database has no free connection now."
+    elif isinstance(exc, sa_exc.OperationalError | sa_exc.InterfaceError) or (
+        isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated
+    ):
+        detail = "The database is unreachable or did not answer in time."
+    else:
+        return None
+    return ServiceUnavailable(
+        f"{detail} Retry in {DB_RETRY_AFTER_SECONDS} seconds.",
+        headers={"Retry-After": str(DB_RETRY_AFTER_SECONDS)},
+    )
+
+
 def _extra_type(slug: str, status: int, title: str, description: str) -> None:
     PROBLEM_TYPES[slug] = ProblemType(slug, status, title, description)
 
@@ -348,7 +375,7 @@ def validation_problem(errors: Sequence[Mapping[str, Any]]) -> AppError:
     ``invalid-choice``, invalid JSON ``bad-request``; otherwise ``validation-error``."""
     items: list[dict[str, Any]] = []
     slug_cls: type[AppError] = InputError
-    for err in errors:
+    for err in errors[:_MAX_ERRORS]:
         loc = [p if isinstance(p, int) else str(p) for p in err.get("loc", ())]
         cause = (err.get("ctx") or {}).get("error")
         if isinstance(cause, ManaCostSyntaxError):
@@ -383,8 +410,10 @@ def validation_problem(errors: Sequence[Mapping[str, Any]]) -> AppError:
         )
     else:
         shown = "; ".join(f"{_dotted(i['loc'])}: {i['msg']}" for i in items[:5])
-        more = f" (and {len(items) - 5} more)" if len(items) > 5 else ""
-        detail = f"{len(items)} invalid value{'s' if len(items) != 1 else ''}: {shown}{more}"
+        total = len(errors)
+        more = f" (and {total - 5} more)" if total > 5 else ""
+        listed = f"; `errors` lists the first {len(items)}" if total > len(items) else ""
+        detail = f"{total} invalid value{'s' if total != 1 else ''}: {shown}{more}{listed}"
     return slug_cls(detail, errors=items)
 
 
@@ -485,6 +514,25 @@ async def _http_exception_handler(request: Request, exc: Exception) -> JSONRespo
     )
 
 
+async def _database_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    unavailable = database_unavailable(exc)
+    if unavailable is None:
+        logger.error("database error on %s %s", request.method, request.url.path, exc_info=exc)
+        return internal_error_response(request.url.path)
+    logger.warning("database unavailable on %s %s: %s", request.method, request.url.path, _first_line(exc))
+    return JSONResponse(
+        app_error_body(unavailable, request.url.path),
+        status_code=unavailable.status,
+        headers=unavailable.headers,
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return f"{exc.__class__.__name__}: {text.splitlines()[0] if text else ''}"[:300]
+
+
 async def _unhandled_handler(request: Request, exc: Exception) -> JSONResponse:
     # Reached only for errors raised outside UnhandledErrorMiddleware (e.g. in another middleware).
     logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
@@ -525,5 +573,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RulesError, _rules_error_handler)
     app.add_exception_handler(RequestValidationError, _validation_handler)
     app.add_exception_handler(StarletteHTTPException, _http_exception_handler)
+    app.add_exception_handler(sa_exc.DBAPIError, _database_error_handler)
+    app.add_exception_handler(sa_exc.TimeoutError, _database_error_handler)
     app.add_exception_handler(Exception, _unhandled_handler)
     app.add_middleware(UnhandledErrorMiddleware)

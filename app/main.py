@@ -9,28 +9,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import ExitStack, asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import JSONResponse
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import __version__
+from app.api.cors import install_cors
 from app.api.docs import DESCRIPTION, TAGS, install_docs
+from app.api.limits import BodyGuardMiddleware
+from app.api.metrics import install_metrics
+from app.api.rate_limit import RateLimitMiddleware, TokenBucketLimiter
 from app.api.router import api_router
 from app.config import Settings, get_settings
-from app.db.migrate import current_revisions, head_revisions, upgrade_to_head
+from app.db.migrate import current_revisions, head_revisions, migration_lock, upgrade_to_head
 from app.db.session import get_engine, get_sessionmaker
-from app.errors import (
-    PROBLEM_MEDIA_TYPE,
-    TooLarge,
-    UnsupportedMediaType,
-    app_error_body,
-    install_error_handlers,
-)
+from app.errors import install_error_handlers
 from app.logs import RequestLogMiddleware, configure_logging
 from app.services.card_import import bundled_catalogue_hook
 
@@ -59,8 +54,21 @@ def run_startup_hooks(engine: Engine, settings: Settings, hooks: list[StartupHoo
 
 
 def prepare_database(settings: Settings) -> None:
-    """Migrate (or check the schema is at head), then run the start-up hooks; ``StartupError`` if not."""
+    """Migrate (or check the schema is at head), then run the start-up hooks; ``StartupError`` if not.
+
+    All under ``migration_lock``: workers and replicas starting together take turns, so one migrates and
+    seeds while the others wait, then find it done (concurrent seeding failed on SQLite's write lock).
+    """
     engine = get_engine(settings)
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(migration_lock(engine))
+        except Exception as exc:
+            raise StartupError(f"cannot reach the database ({exc.__class__.__name__}: {exc})") from exc
+        _prepare_locked(engine, settings)
+
+
+def _prepare_locked(engine: Engine, settings: Settings) -> None:
     if settings.migrate_on_start:
         try:
             upgrade_to_head(engine)
@@ -84,74 +92,6 @@ def prepare_database(settings: Settings) -> None:
         except Exception as exc:
             name = getattr(hook, "__qualname__", repr(hook))
             raise StartupError(f"start-up hook {name} failed ({exc.__class__.__name__}: {exc})") from exc
-
-
-class BodyGuardMiddleware:
-    """Request bodies are JSON and at most ``max_body_bytes``: 415 / 413 problems before any parsing.
-
-    The body is read here (bounded) and replayed, so an oversized chunked body is refused as well.
-    """
-
-    _METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
-        self.app = app
-        self.max_body_bytes = max_body_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in self._METHODS:
-            await self.app(scope, receive, send)
-            return
-        headers = {k.lower(): v for k, v in scope.get("headers", [])}
-        declared = headers.get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
-            await self._refuse(scope, receive, send, self._too_large())
-            return
-        chunks: list[bytes] = []
-        size = 0
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body_bytes:
-                await self._refuse(scope, receive, send, self._too_large())
-                return
-            chunks.append(chunk)
-            more = message.get("more_body", False)
-        content_type = headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
-        if (
-            size
-            and content_type
-            and not (content_type == "application/json" or content_type.endswith("+json"))
-        ):
-            error = UnsupportedMediaType(f"Request bodies must be JSON, not {content_type[:100]!r}.")
-            await self._refuse(scope, receive, send, error)
-            return
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    def _too_large(self) -> TooLarge:
-        return TooLarge(f"The request body is larger than {self.max_body_bytes} bytes.")
-
-    async def _refuse(
-        self, scope: Scope, receive: Receive, send: Send, error: TooLarge | UnsupportedMediaType
-    ) -> None:
-        response = JSONResponse(
-            app_error_body(error, scope.get("path")), status_code=error.status, media_type=PROBLEM_MEDIA_TYPE
-        )
-        await response(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -185,15 +125,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     install_docs(app)
     app.include_router(api_router)
-    app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes)
-    if settings.cors_origins:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST", "PUT", "DELETE", "OPTIONS"],
-            allow_headers=["Authorization", "Content-Type", "If-Match", "Idempotency-Key", "X-Request-ID"],
-            expose_headers=["ETag", "Location", "X-Request-ID", "Retry-After"],
-        )
+    # Middleware added later wraps what was added before. From the outside in: request log (every answer
+    # carries X-Request-ID), metrics (counts every answer), CORS (429s readable by browsers too), rate
+    # limit (before the body is read), body guard (size, media type, JSON depth, before any parsing).
+    app.add_middleware(
+        BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes, max_json_depth=settings.max_json_depth
+    )
+    app.state.rate_limiter = None
+    if settings.rate_limit_per_minute:
+        limiter = TokenBucketLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst)
+        app.state.rate_limiter = limiter
+        app.add_middleware(RateLimitMiddleware, limiter=limiter)
+    install_cors(app, settings)
+    install_metrics(app)
     app.add_middleware(RequestLogMiddleware)  # outermost: every answer carries X-Request-ID
     return app
 
