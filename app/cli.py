@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,15 +93,31 @@ def serve(ns: argparse.Namespace) -> int:
         if status:
             return status
         os.environ["MANACALC_MIGRATE_ON_START"] = "false"
-    uvicorn.run(
-        "app.main:app",
-        host=ns.host,
-        port=ns.port,
-        workers=ns.workers,
-        log_config=None,  # ours (app.logs), with request ids
-        proxy_headers=True,
-    )
+    metrics_dir = _metrics_dir(ns.workers)
+    try:
+        uvicorn.run(
+            "app.main:app",
+            host=ns.host,
+            port=ns.port,
+            workers=ns.workers,
+            log_config=None,  # ours (app.logs), with request ids
+            proxy_headers=True,
+        )
+    finally:
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
+
+
+def _metrics_dir(workers: int) -> str | None:
+    """Workers share their Prometheus numbers through files (``app.api.metrics``): make a fresh directory
+    and set ``PROMETHEUS_MULTIPROC_DIR`` before they start. None for one process, or when the operator
+    set the variable (their directory, not ours to delete)."""
+    if workers < 2 or os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return None
+    directory = tempfile.mkdtemp(prefix="manacalc-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = directory
+    return directory
 
 
 def _migrate() -> int:

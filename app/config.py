@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -18,13 +19,27 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_json: bool = False
     migrate_on_start: bool = True
-    # A JSON list in the environment: MANACALC_CORS_ORIGINS='["https://example.org"]'.
-    cors_origins: list[str] = Field(default_factory=list)
+    # A JSON list or comma-separated: MANACALC_CORS_ORIGINS='["https://example.org"]' or 'https://a,https://b'.
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
+    max_json_depth: int = Field(default=32, ge=8, le=256)
+    # Per API key (or client address) and per worker process; 0 disables the limit.
+    rate_limit_per_minute: int = Field(default=600, ge=0)
+    rate_limit_burst: int = Field(default=120, ge=1)
     rules_edition: str = "2026-04-17"
     db_pool_timeout: float = Field(default=10.0, gt=0)
     # 0 disables it; PostgreSQL only (SQLite has no statement timeout).
     statement_timeout_ms: int = Field(default=30_000, ge=0)
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _origins_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
 
 
 @lru_cache

@@ -52,7 +52,10 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="session")
 def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, migrate_on_start=False, log_level="WARNING")
+    # No rate limit: tests send bursts from one client (tests/api/test_rate_limit.py turns it on).
+    return Settings(
+        database_url=database_url, migrate_on_start=False, log_level="WARNING", rate_limit_per_minute=0
+    )
 
 
 def _reset_postgres(url: str) -> None:

@@ -45,6 +45,9 @@ _NO_CHARACTERS: Final = CharacterIndex(())
 
 _MAX_ORDER_SEARCH: Final = 6
 _MAX_VARIANTS: Final = 720
+# Reduction applications tried in all by the search for the cheapest plan: bounds hostile boards with
+# thousands of hybrid reductions (720 plans of 5,000 steps took a minute); real boards stay far below.
+_MAX_SEARCH_STEPS: Final = 50_000
 
 
 class StepKind(StrEnum):
@@ -516,9 +519,13 @@ def _run(
 ) -> tuple[_State, list[tuple[_State, list[str], ManaCost]]]:
     state = start
     trail: list[tuple[_State, list[str], ManaCost]] = []
+    # Colors of the reductions after each position, built once (per-step rescans were quadratic).
+    after: list[frozenset[str]] = [frozenset()] * (len(order) + 1)
+    for pos in range(len(order) - 1, -1, -1):
+        after[pos] = after[pos + 1] | {c for s in order[pos].amount.others for c in s.colors}
     for pos, (red, pick) in enumerate(zip(order, picks, strict=True)):
         concrete, choice_notes = _variants(red.amount)[pick]
-        later = frozenset(c for r in order[pos + 1 :] for s in r.amount.others for c in s.colors)
+        later = after[pos + 1]
         notes = list(choice_notes)
         state, unused = _apply(state, concrete, red.effect.colored_only, later, notes)
         if unused and not red.effect.colored_only:
@@ -546,7 +553,7 @@ def _convert_mono_hybrid(state: _State, unused: int, notes: list[str]) -> _State
 def _best_plan(start: _State, reds: list[_Red]) -> tuple[list[_Red], list[int]]:
     """The order and hybrid halves giving the cheapest total (CR 601.2f: any order; 118.7e: either half)."""
     generic_only = [r for r in reds if not r.amount.others and not r.effect.colored_only]
-    sensitive = [r for r in reds if r not in generic_only]
+    sensitive = [r for r in reds if r.amount.others or r.effect.colored_only]
     # Colored-only riders first (they never spill), then colored, then generic (CR 118.7a-d).
     sensitive.sort(key=lambda r: (not r.effect.colored_only, r.index))
     best: tuple[tuple[int, int, str], list[_Red], list[int]] | None = None
@@ -565,9 +572,9 @@ def _best_plan(start: _State, reds: list[_Red]) -> tuple[list[_Red], list[int]]:
             m = _metric(end)
             if best is None or m < best[0]:
                 best = (m, full, list(picks))
-            if tried >= _MAX_VARIANTS:
+            if tried >= _MAX_VARIANTS or tried * len(full) >= _MAX_SEARCH_STEPS:
                 break
-        if tried >= _MAX_VARIANTS:
+        if tried >= _MAX_VARIANTS or tried * len(reds) >= _MAX_SEARCH_STEPS:
             break
     assert best is not None
     return best[1], best[2]

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
@@ -22,7 +23,7 @@ from app.api.schemas.spells import (
     SpellCostRequest,
 )
 from app.config import Settings
-from app.errors import AmbiguousCard, AppError, UnknownCard, app_error_body, from_rules_error
+from app.errors import AmbiguousCard, AppError, TooLarge, UnknownCard, app_error_body, from_rules_error
 from app.rules.board import Board
 from app.rules.cards import Card
 from app.rules.casting import CastAs, CostResult, PreparedBoard, SpellToCast, prepare_board, total_cost
@@ -35,6 +36,10 @@ from app.services.boards import build_board, resolve_card
 from app.services.catalogue import Catalogue
 
 Loc = tuple[str | int, ...]
+
+# A batch stops computing after this many seconds: later spells answer a too-large problem each (retry
+# them in another request), so no batch (250 spells on a huge hostile board) holds a worker for minutes.
+BATCH_TIME_BUDGET_S = 3.0
 
 
 def character_index() -> CharacterIndex:
@@ -165,8 +170,16 @@ def _batch(
     version: str,
 ) -> list[SpellCostBatchItem]:
     items: list[SpellCostBatchItem] = []
+    deadline = time.monotonic() + BATCH_TIME_BUDGET_S
     for i, spell_in in enumerate(spells):
         loc: Loc = ("body", "spells", i)
+        if time.monotonic() > deadline:
+            late = TooLarge(
+                f"The batch used up its {BATCH_TIME_BUDGET_S:g} s of computation before this spell;"
+                " send the remaining spells in another request."
+            )
+            items.append(SpellCostBatchItem(index=i, problem=app_error_body(late)))
+            continue
         try:
             spell = spell_to_cast(spell_in, catalogue=catalogue, loc=loc)
             result = compute(prepared, caster, spell, loc=loc)

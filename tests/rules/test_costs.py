@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from app.rules.costs import MAX_COST_LENGTH, ManaCost
 from app.rules.errors import ManaCostSyntaxError
-from app.rules.symbols import all_symbols, color_order
+from app.rules.symbols import MAX_GENERIC, all_symbols, color_order
 
 P = ManaCost.parse
 
@@ -180,3 +180,43 @@ def test_parser_never_fails_with_another_exception(text: str) -> None:
             assert 0 <= exc.position <= len(text)
         else:
             assert P(str(cost)) == cost
+
+
+# Text made of cost syntax (braces, slashes, digits, symbol letters in both cases, the Un symbols, and
+# some noise) reaches the parser's corners far more often than arbitrary Unicode does.
+cost_fragments = st.sampled_from(
+    [
+        *"{}/0123456789WUBRGCSXYZPHwubrgcsxyzph½∞ \t-+é",
+        "{W/U}",
+        "{2/W}",
+        "{G/P}",
+        "{W/U/P}",
+        "{HW}",
+        "{1000000}",
+    ]
+)
+
+
+@given(st.lists(st.one_of(cost_fragments, symbol_texts), max_size=40).map("".join))
+def test_parser_fuzz_on_cost_syntax_names_the_offending_text(text: str) -> None:
+    """Either a cost whose canonical form parses back to it, or ManaCostSyntaxError whose ``symbol`` is
+    the text found at ``position``; never another exception."""
+    for parse in (ManaCost.parse, ManaCost.parse_loose):
+        try:
+            cost = parse(text)
+        except ManaCostSyntaxError as exc:
+            assert 0 <= exc.position < max(1, len(text))
+            assert exc.symbol and text.startswith(exc.symbol, exc.position), (text, exc.symbol, exc.position)
+        else:
+            # Generic mana adds up past {1000000}, the largest number accepted as input, so only costs
+            # within it can round-trip through their canonical text.
+            if cost.generic <= MAX_GENERIC:
+                assert P(str(cost)) == cost
+            assert cost.mana_value is None or cost.mana_value >= 0
+
+
+@given(st.text(min_size=MAX_COST_LENGTH + 1, max_size=MAX_COST_LENGTH + 50, alphabet="{W}1"))
+def test_parser_refuses_overlong_text_with_its_own_error(text: str) -> None:
+    for parse in (ManaCost.parse, ManaCost.parse_loose):
+        with pytest.raises(ManaCostSyntaxError):
+            parse(text)

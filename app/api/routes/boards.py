@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
 
+from fastapi import APIRouter, Body
+
+from app.api import examples
 from app.api.deps import SessionDep, SettingsDep
 from app.api.schemas.analysis import AnalyzeAnswer, AnalyzeRequest
 from app.api.schemas.common import Problem
@@ -16,8 +19,17 @@ _PROBLEMS: dict[int | str, dict[str, object]] = {
 }
 
 
-@router.post("/analyze", response_model=AnalyzeAnswer, responses=_PROBLEMS)
-def analyze_board(body: AnalyzeRequest, session: SessionDep, settings: SettingsDep) -> AnalyzeAnswer:
+@router.post(
+    "/analyze",
+    response_model=AnalyzeAnswer,
+    responses=_PROBLEMS,
+    summary="Mana abilities, what each permanent could produce, and parties",
+)
+def analyze_board(
+    body: Annotated[AnalyzeRequest, Body(openapi_examples=examples.BOARD_ANALYZE)],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> AnalyzeAnswer:
     """Each permanent's activated abilities (can they be activated, what they produce) and what it could
     produce (CR 106.7); each player's party (CR 700.8)."""
     return service.analyze(request=body, session=session, settings=settings)

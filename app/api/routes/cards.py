@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Path, Query
 
 from app.api.deps import SessionDep
 from app.api.schemas.cards import CardAnswer, CardOut, CardPage, CreatureTypes
@@ -26,6 +26,12 @@ def get_catalogue(session: SessionDep) -> Catalogue:
 
 CatalogueDep = Annotated[Catalogue, Depends(get_catalogue)]
 NameQuery = Annotated[str | None, Query(min_length=1, max_length=MAX_NAME_LENGTH)]
+ExactQuery = Annotated[
+    str | None,
+    Query(
+        min_length=1, max_length=MAX_NAME_LENGTH, description="The exact name.", examples=["Llanowar Elves"]
+    ),
+]
 
 _PROBLEM = {"model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}}
 _LOOKUP_RESPONSES: dict[int | str, dict[str, object]] = {
@@ -37,9 +43,11 @@ _LOOKUP_RESPONSES: dict[int | str, dict[str, object]] = {
 @router.get(
     "/cards/named",
     summary="A card by exact name (case- and accent-insensitive) or, with fuzzy, by a close one",
+    description="Give exactly one of `exact` and `fuzzy`. An unknown name is a 404 `unknown-card` with"
+    " suggestions; a name several cards bear is a 422 `ambiguous-card` listing them.",
     responses=_LOOKUP_RESPONSES,
 )
-def named_card(catalogue: CatalogueDep, exact: NameQuery = None, fuzzy: NameQuery = None) -> CardAnswer:
+def named_card(catalogue: CatalogueDep, exact: ExactQuery = None, fuzzy: NameQuery = None) -> CardAnswer:
     if (exact is None) == (fuzzy is None):
         raise InputError(
             "Give exactly one of exact= and fuzzy=.",
@@ -58,9 +66,14 @@ def named_card(catalogue: CatalogueDep, exact: NameQuery = None, fuzzy: NameQuer
 @router.get(
     "/cards/{ref:path}",
     summary="A card by name (a face's name and a unique word prefix work too) or oracle id",
+    description="Names are case- and accent-insensitive (`’` equals `'`); a multi-face card is found by"
+    " either face's name. The answer describes every face and the card's legalities.",
     responses=_LOOKUP_RESPONSES,
 )
-def get_card(ref: str, catalogue: CatalogueDep) -> CardAnswer:
+def get_card(
+    ref: Annotated[str, Path(description="A card name or oracle id.", examples=["Herald's Horn"])],
+    catalogue: CatalogueDep,
+) -> CardAnswer:
     if not ref or len(ref) > MAX_NAME_LENGTH:
         raise InputError(
             f"A card name is 1 to {MAX_NAME_LENGTH} characters.",
@@ -73,6 +86,8 @@ def get_card(ref: str, catalogue: CatalogueDep) -> CardAnswer:
 @router.get(
     "/cards",
     summary="Search cards by exact mana cost (color matters; {W}{1} equals {1}{W}), format and name",
+    description="Cards sorted by name, a page at a time (pass `next_cursor` back as `cursor`). The mana cost"
+    " matches as a multiset of symbols, as Mental Magic compares costs.",
     responses={422: {"description": "Malformed mana cost or parameter", **_PROBLEM}},
 )
 def search_cards(
@@ -83,7 +98,12 @@ def search_cards(
     ] = None,
     format: Annotated[
         str | None,
-        Query(pattern=r"^[a-z0-9_]{1,32}$", description="Keep cards legal or restricted in this format."),
+        Query(
+            max_length=32,
+            pattern=r"^[a-z0-9_]{1,32}$",
+            description="Keep cards legal or restricted in this format.",
+            examples=["legacy"],
+        ),
     ] = None,
     name: Annotated[str | None, Query(max_length=MAX_NAME_LENGTH, description="Name contains.")] = None,
     limit: Annotated[int, Query(ge=1, le=LIMIT_MAX)] = LIMIT_DEFAULT,
@@ -104,6 +124,10 @@ def search_cards(
     )
 
 
-@router.get("/creature-types", summary="Every creature type of CR 205.3m (rules of 2026-04-17)")
+@router.get(
+    "/creature-types",
+    summary="Every creature type of CR 205.3m (rules of 2026-04-17)",
+    description="The values a `chosen.creature_type` may take, in the rule's order.",
+)
 def creature_types() -> CreatureTypes:
     return CreatureTypes(data=list(CREATURE_TYPE_LIST), rules_edition=RULES_EDITION)

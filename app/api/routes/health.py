@@ -26,7 +26,11 @@ class Readiness(BaseModel):
     rules_edition: str
 
 
-@router.get("/healthz", summary="The process is up (no database access)")
+@router.get(
+    "/healthz",
+    summary="The process is up (no database access)",
+    description="Liveness: answers 200 as long as the process serves requests; never touches the database.",
+)
 def healthz() -> Health:
     return Health(status="ok", version=__version__)
 
@@ -34,6 +38,8 @@ def healthz() -> Health:
 @router.get(
     "/readyz",
     summary="The database is reachable and its schema at the latest migration",
+    description="Readiness: 200 with the schema's revisions when the service can answer, else a 503 problem"
+    " (database unreachable, or not migrated).",
     responses={
         503: {"description": "Not ready", "model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}},
     },

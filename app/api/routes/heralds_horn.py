@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Body
 from pydantic import Field
 
+from app.api import examples
 from app.api.deps import SessionDep, SettingsDep
 from app.api.schemas.board import BoardIn, CardRef, PermanentId
 from app.api.schemas.common import ComputedAnswer, Problem, StrictModel
@@ -28,9 +31,14 @@ class RevealOut(ComputedAnswer):
 @router.post(
     "/reveal",
     response_model=RevealOut,
+    summary="May Herald's Horn put the revealed top card into hand?",
     responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
 )
-def reveal(body: RevealRequest, session: SessionDep, settings: SettingsDep) -> RevealOut:
+def reveal(
+    body: Annotated[RevealRequest, Body(openapi_examples=examples.HERALDS_HORN_REVEAL)],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> RevealOut:
     """Whether the top card may be revealed and put into hand (ruling:heralds-horn)."""
     answer, version = service.heralds_horn_reveal(
         board_in=body.board, horn=body.horn, top_card=body.top_card, session=session

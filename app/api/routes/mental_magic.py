@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
 
+from fastapi import APIRouter, Body
+
+from app.api import examples
 from app.api.deps import SessionDep, SettingsDep
 from app.api.schemas.common import Problem
 from app.services import mental_magic as service
@@ -15,10 +18,13 @@ router = APIRouter(prefix="/v1/mental-magic", tags=["mental magic"])
 @router.post(
     "/options",
     response_model=MentalMagicOut,
+    summary="What a card may be cast as through a Richard Garfield, Ph.D.",
     responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
 )
 def mental_magic_options(
-    body: MentalMagicRequest, session: SessionDep, settings: SettingsDep
+    body: Annotated[MentalMagicRequest, Body(openapi_examples=examples.MENTAL_MAGIC_OPTIONS)],
+    session: SessionDep,
+    settings: SettingsDep,
 ) -> MentalMagicOut:
     """The cards a revealed card may be cast as through a Richard Garfield, Ph.D.
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from typing import Annotated
 
+from fastapi import APIRouter, Body, Response
+
+from app.api import examples
 from app.api.deps import SessionDep, SettingsDep
 from app.api.schemas.common import Problem
 from app.api.schemas.payments import PaymentPlanOut, PaymentPlanRequest
@@ -20,8 +23,17 @@ _PROBLEMS: dict[int | str, dict[str, object]] = {
 }
 
 
-@router.post("/plan", response_model=PaymentPlanOut, responses=_PROBLEMS)
-def payment_plan(body: PaymentPlanRequest, session: SessionDep, settings: SettingsDep) -> Response:
+@router.post(
+    "/plan",
+    response_model=PaymentPlanOut,
+    responses=_PROBLEMS,
+    summary="How to pay a cost or a spell with the board's mana",
+)
+def payment_plan(
+    body: Annotated[PaymentPlanRequest, Body(openapi_examples=examples.PAYMENT_PLAN)],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Response:
     """How the player pays a cost with the board's mana abilities, pool and life (CR 601.2g-h), or what is
     missing. Exact: a plan whenever one exists; each permanent tapped at most once; mana before life."""
     answer = service.plan(request=body, session=session, settings=settings)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Path
 from pydantic import BaseModel
 
 from app.errors import PROBLEM_BASE, PROBLEM_TYPES, NotFound
@@ -24,15 +26,22 @@ def _doc(slug: str) -> ProblemTypeDoc:
     )
 
 
-@router.get("/problems", summary="Every problem type the service answers with")
+@router.get(
+    "/problems",
+    summary="Every problem type the service answers with",
+    description="The `type` of every error answer is one of these URIs; each resolves to its description.",
+)
 def list_problem_types() -> list[ProblemTypeDoc]:
     return [_doc(slug) for slug in sorted(PROBLEM_TYPES)]
 
 
 @router.get(
-    "/problems/{slug}", summary="What a problem type means", responses={404: {"description": "Unknown"}}
+    "/problems/{slug}",
+    summary="What a problem type means",
+    description="The status, title and meaning of one problem type (the last part of an error's `type`).",
+    responses={404: {"description": "Unknown"}},
 )
-def get_problem_type(slug: str) -> ProblemTypeDoc:
+def get_problem_type(slug: Annotated[str, Path(examples=["malformed-cost"])]) -> ProblemTypeDoc:
     if slug not in PROBLEM_TYPES:
         raise NotFound(f"No problem type {slug[:100]!r}.")
     return _doc(slug)

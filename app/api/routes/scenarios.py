@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Path, Query, Response, status
+from fastapi import APIRouter, Body, Header, Path, Query, Response, status
 
+from app.api import examples
 from app.api.auth import ApiKeyDep, ApiKeyWriterDep
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import problem_responses
@@ -47,7 +48,6 @@ from app.services.scenarios import IdempotencyKeyReused, StoredScenario
 router = APIRouter(prefix="/v1/scenarios", tags=["scenarios"])
 
 ScenarioId = Annotated[str, Path(min_length=1, max_length=64, description="The scenario's id.")]
-PermanentPath = Annotated[PermanentId, Path(description="The permanent's id on the scenario's board.")]
 IfMatchHeader = Annotated[
     str | None,
     Header(
@@ -78,11 +78,12 @@ def _out(scenario: StoredScenario) -> ScenarioOut:
     "",
     status_code=status.HTTP_201_CREATED,
     response_model=ScenarioOut,
+    summary="Store a board under a name",
     responses=problem_responses(Unauthorized, Conflict, IdempotencyKeyReused, *_BOARD_PROBLEMS),
 )
 def create_scenario(
     api_key: ApiKeyWriterDep,
-    body: ScenarioIn,
+    body: Annotated[ScenarioIn, Body(openapi_examples=examples.SCENARIO)],
     session: SessionDep,
     response: Response,
     idempotency_key: Annotated[
@@ -106,7 +107,10 @@ def create_scenario(
 
 
 @router.get(
-    "", response_model=ScenarioPage, responses=problem_responses(Unauthorized, BadRequest, InputError)
+    "",
+    response_model=ScenarioPage,
+    summary="The API key's scenarios",
+    responses=problem_responses(Unauthorized, BadRequest, InputError),
 )
 def list_scenarios(
     api_key: ApiKeyDep,
@@ -142,6 +146,7 @@ def list_scenarios(
 @router.get(
     "/{scenario_id}",
     response_model=ScenarioOut,
+    summary="One scenario",
     responses={
         304: {"description": "Not modified (If-None-Match holds the current ETag)"},
         **problem_responses(Unauthorized, NotFound),
@@ -165,6 +170,7 @@ def get_scenario(
 @router.put(
     "/{scenario_id}",
     response_model=ScenarioOut,
+    summary="Replace a scenario (If-Match required)",
     responses=problem_responses(
         Unauthorized, NotFound, Conflict, PreconditionFailed, PreconditionRequired, *_BOARD_PROBLEMS
     ),
@@ -172,7 +178,7 @@ def get_scenario(
 def replace_scenario(
     api_key: ApiKeyWriterDep,
     scenario_id: ScenarioId,
-    body: ScenarioIn,
+    body: Annotated[ScenarioIn, Body(openapi_examples=examples.SCENARIO_REPLACE)],
     session: SessionDep,
     response: Response,
     if_match: IfMatchHeader = None,
@@ -190,6 +196,7 @@ def replace_scenario(
     "/{scenario_id}",
     status_code=status.HTTP_204_NO_CONTENT,
     response_class=Response,
+    summary="Delete a scenario",
     responses=problem_responses(Unauthorized, NotFound, PreconditionFailed),
 )
 def delete_scenario(
@@ -203,13 +210,14 @@ def delete_scenario(
 @router.put(
     "/{scenario_id}/permanents/{permanent_id}/choice",
     response_model=ScenarioOut,
+    summary="Set the values chosen for a permanent (a creature type, a character...)",
     responses=problem_responses(Unauthorized, NotFound, PreconditionFailed, InvalidChoice, InputError),
 )
 def set_choice(
     api_key: ApiKeyWriterDep,
     scenario_id: ScenarioId,
-    permanent_id: PermanentPath,
-    body: ChoiceIn,
+    permanent_id: Annotated[PermanentId, Path(description="The permanent's id.", examples=["horn"])],
+    body: Annotated[ChoiceIn, Body(openapi_examples=examples.CHOICE)],
     session: SessionDep,
     response: Response,
     if_match: IfMatchHeader = None,
@@ -230,6 +238,7 @@ def set_choice(
 @router.post(
     "/{scenario_id}/permanents/{permanent_id}/played-as",
     response_model=ScenarioOut,
+    summary="Record a card chosen through a Richard Garfield, Ph.D.",
     responses=problem_responses(
         Unauthorized, NotFound, Conflict, PreconditionFailed, UnknownCard, AmbiguousCard, RulesViolation
     ),
@@ -237,8 +246,10 @@ def set_choice(
 def add_played_as(
     api_key: ApiKeyWriterDep,
     scenario_id: ScenarioId,
-    permanent_id: PermanentPath,
-    body: PlayedAsIn,
+    permanent_id: Annotated[
+        PermanentId, Path(description="The Richard Garfield, Ph.D.'s id.", examples=["richard"])
+    ],
+    body: Annotated[PlayedAsIn, Body(openapi_examples=examples.PLAYED_AS)],
     session: SessionDep,
     response: Response,
     if_match: IfMatchHeader = None,
@@ -259,12 +270,13 @@ def add_played_as(
 @router.post(
     "/{scenario_id}/spells/cost",
     response_model=SpellCostOut,
+    summary="The total cost of a spell on the stored board",
     responses=problem_responses(Unauthorized, NotFound, *_BOARD_PROBLEMS),
 )
 def scenario_spell_cost(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
-    body: ScenarioCostIn,
+    body: Annotated[ScenarioCostIn, Body(openapi_examples=examples.SCENARIO_SPELL_COST)],
     session: SessionDep,
     settings: SettingsDep,
 ) -> SpellCostOut:

@@ -13,8 +13,8 @@ MAX_PERMANENTS = 10_000
 MAX_PLAYERS = 16
 MAX_X = 1_000_000
 
-PermanentId = Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["forest-1"])]
-PlayerName = Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["you"])]
+PermanentId = Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["forest-1"])]
+PlayerName = Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["you"])]
 CardName = Annotated[str, Field(min_length=1, max_length=200, examples=["Llanowar Elves"])]
 Text = Annotated[str, Field(max_length=5000)]
 

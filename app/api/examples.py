@@ -1,0 +1,139 @@
+"""Request examples for the docs explorer: each works as is on the bundled card catalogue ("Try it out"
+in ``/docs``), and ``tests/api/test_openapi_examples.py`` sends every one of them.
+
+Routes attach them with ``Body(openapi_examples=...)`` (one named example each) and path or query
+parameters with ``examples=[...]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.openapi.models import Example
+
+
+def _examples(**named: tuple[str, dict[str, Any]]) -> dict[str, Example]:
+    return {key: Example(summary=summary, value=value) for key, (summary, value) in named.items()}
+
+
+ELF_BOARD: dict[str, Any] = {
+    "permanents": [
+        {"id": "horn", "card": "Herald's Horn", "chosen": {"creature_type": "Elf"}},
+        {"id": "elves", "card": "Llanowar Elves", "controlled_since_turn_began": True},
+        {"id": "forest-1", "card": "Forest"},
+        {"id": "forest-2", "card": "Forest", "tapped": True},
+        {"id": "pool", "card": "Reflecting Pool"},
+    ]
+}
+RICHARD_BOARD: dict[str, Any] = {
+    "permanents": [
+        {"id": "richard", "card": "Richard Garfield, Ph.D.", "played_as": ["Savannah Lions"]},
+        {"id": "plains", "card": "Plains"},
+    ]
+}
+
+MANA_COST_PARSE = _examples(
+    loose=("Loose input, as Scryfall's parse-mana takes it", {"mana_cost": "2WW"}),
+    hybrid=("Hybrid and Phyrexian symbols", {"mana_cost": "{2}{W/U}{G/P}"}),
+)
+
+SPELL_COST = _examples(
+    heralds_horn=(
+        "Herald's Horn with Elf chosen makes an Elf cost {1} less",
+        {"board": ELF_BOARD, "caster": "you", "spell": {"card": "Elvish Archers"}},
+    ),
+    mental_magic=(
+        "Savannah Lions cast as Swords to Plowshares through a Richard Garfield, Ph.D.",
+        {
+            "board": {"permanents": [{"id": "richard", "card": "Richard Garfield, Ph.D."}]},
+            "spell": {
+                "card": "Savannah Lions",
+                "cast_as": {"card": "Swords to Plowshares", "via": "richard"},
+            },
+        },
+    ),
+    kicker_and_x=(
+        "X chosen and an additional cost",
+        {"spell": {"card": "Fireball", "x": 3, "additional_costs": ["{1}"]}},
+    ),
+)
+
+SPELL_COST_BATCH = _examples(
+    hand=(
+        "A hand of spells on one board",
+        {
+            "board": ELF_BOARD,
+            "spells": [{"card": "Llanowar Elves"}, {"card": "Elvish Archers"}, {"card": "Lightning Bolt"}],
+        },
+    )
+)
+
+BOARD_ANALYZE = _examples(
+    elves=("Mana abilities and what each permanent could produce (CR 106.7)", {"board": ELF_BOARD})
+)
+
+PAYMENT_PLAN = _examples(
+    cost=("Pay a cost with the board's lands and creatures", {"board": ELF_BOARD, "cost": "{1}{G}"}),
+    spell=(
+        "Pay a spell's total cost (Herald's Horn's reduction applies first)",
+        {"board": ELF_BOARD, "spell": {"card": "Elvish Archers"}},
+    ),
+)
+
+MENTAL_MAGIC_OPTIONS = _examples(
+    legacy=(
+        "What Savannah Lions may be cast as, in Legacy",
+        {"card": "Savannah Lions", "via": "richard", "board": RICHARD_BOARD, "format": "legacy", "limit": 20},
+    ),
+    pool=(
+        "Draft or Sealed: only the cards of a pool",
+        {
+            "card": "Savannah Lions",
+            "via": "richard",
+            "board": {"permanents": [{"id": "richard", "card": "Richard Garfield, Ph.D."}]},
+            "format": "pool",
+            "pool": ["Swords to Plowshares", "Savannah Lions", "Lightning Bolt"],
+        },
+    ),
+)
+
+HERALDS_HORN_REVEAL = _examples(
+    elf=(
+        "An Elf on top of the library, Elf chosen",
+        {"board": ELF_BOARD, "horn": "horn", "top_card": "Llanowar Elves"},
+    )
+)
+
+# The stored board also holds a Richard Garfield, Ph.D. for the played-as example.
+SCENARIO_BOARD: dict[str, Any] = {
+    "permanents": [*ELF_BOARD["permanents"], {"id": "richard", "card": "Richard Garfield, Ph.D."}]
+}
+
+SCENARIO = _examples(
+    elves=(
+        "An Elf board, stored under a name",
+        {
+            "name": "Elf tribal",
+            "description": "Herald's Horn naming Elf",
+            "owner": "user-42",
+            "board": SCENARIO_BOARD,
+        },
+    )
+)
+
+SCENARIO_REPLACE = _examples(
+    elves=(
+        "The whole scenario, replaced",
+        {"name": "Elf tribal", "description": "Replaced whole", "owner": "user-42", "board": SCENARIO_BOARD},
+    )
+)
+
+CHOICE = _examples(elf=("Choose a creature type for Herald's Horn", {"creature_type": "Elf"}))
+
+PLAYED_AS = _examples(
+    swords=("A card chosen through a Richard Garfield, Ph.D.", {"card": "Swords to Plowshares"})
+)
+
+SCENARIO_SPELL_COST = _examples(
+    archers=("An Elf on the stored board", {"caster": "you", "spell": {"card": "Elvish Archers"}})
+)
