@@ -104,7 +104,8 @@ class ManaCost:
     def parse(cls, text: str) -> ManaCost:
         """Read a cost in brace syntax (``{2}{W}{U/P}``); symbols may come in any order, any case.
 
-        Raises ``ManaCostSyntaxError`` naming the first bad symbol and its 0-based position.
+        Raises ``ManaCostSyntaxError`` naming the first bad symbol and its 0-based position; numbers add
+        up to at most {1000000} in all.
         """
         _check_length(text)
         variables: list[str] = []
@@ -124,6 +125,8 @@ class ManaCost:
             kind = sym.kind
             if kind is SymbolKind.GENERIC:
                 generic += sym.amount
+                if generic > MAX_GENERIC:
+                    _raise_too_much(m.group(0), m.start())
             elif kind is SymbolKind.VARIABLE:
                 variables.append(sym.text[1])
             else:
@@ -150,6 +153,7 @@ class ManaCost:
             except ManaCostSyntaxError:
                 pass  # read it loosely below, which reports the first bad token
         syms: list[ManaSymbol] = []
+        generic = 0
         for m in _LOOSE_TOKEN.finditer(text):
             braced, digits, space, other = m.groups()
             if space is not None:
@@ -164,6 +168,10 @@ class ManaCost:
                 raise ManaCostSyntaxError(
                     f"unknown mana symbol {bad} at position {m.start()}", symbol=bad, position=m.start()
                 )
+            if sym.kind is SymbolKind.GENERIC:
+                generic += sym.amount
+                if generic > MAX_GENERIC:
+                    _raise_too_much(m.group(0), m.start())
             syms.append(sym)
         return cls._build([], 0, syms).in_printed_order()
 
@@ -290,6 +298,15 @@ def _check_length(text: str) -> None:
         raise ManaCostSyntaxError(
             f"a mana cost is at most {MAX_COST_LENGTH} characters", symbol=text[:20], position=MAX_COST_LENGTH
         )
+
+
+def _raise_too_much(symbol: str, pos: int) -> None:
+    """Input costs hold at most {1000000} generic in all, so every cost parsed prints as parseable text."""
+    raise ManaCostSyntaxError(
+        f"generic mana adds up to more than {MAX_GENERIC} at {symbol} (position {pos})",
+        symbol=symbol,
+        position=pos,
+    )
 
 
 def _raise_stray(text: str, pos: int) -> None:
