@@ -1,8 +1,10 @@
 """The baseline of ``bench/load.sh``: a bare FastAPI endpoint, served with the settings ``manacalc serve``
 gives uvicorn (same host, workers, ``log_config=None``, ``proxy_headers=True``).
 
-``POST /bare`` parses the JSON body (the same body load.sh sends to the real endpoint) and answers a
-constant; no middleware, no validation model, no database. ``GET /healthz`` tells load.sh it is up.
+``POST /bare/cost`` and ``POST /bare/plan`` validate the same request models as ``/v1/spells/cost`` and
+``/v1/payments/plan`` (the baseline issue 3 defines: what any endpoint taking that request must do) and
+answer a constant; no middleware, no database, ``async`` so no thread-pool hop. ``GET /healthz`` tells
+load.sh it is up.
 
     .venv/bin/python bench/bare_app.py --port 8100 --workers 2     (load.sh starts and stops it)
 
@@ -16,16 +18,25 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fastapi import Body, FastAPI
+from fastapi import FastAPI
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.api.schemas.payments import PaymentPlanRequest  # noqa: E402
+from app.api.schemas.spells import SpellCostRequest  # noqa: E402
 
 app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
 
 
-@app.post("/bare")
-async def bare(body: dict[str, Any] = Body(...)) -> dict[str, Any]:
-    return {"ok": True, "fields": len(body)}
+@app.post("/bare/cost")
+async def bare_cost(body: SpellCostRequest) -> dict[str, Any]:
+    return {"ok": True, "permanents": len(body.board.permanents)}
+
+
+@app.post("/bare/plan")
+async def bare_plan(body: PaymentPlanRequest) -> dict[str, Any]:
+    return {"ok": True, "permanents": len(body.board.permanents)}
 
 
 @app.get("/healthz")

@@ -163,9 +163,9 @@ for workers in 1 2; do
     "$PY" bench/bare_app.py --port "$port" --workers "$workers" >"$TMP/server.log" 2>&1 &
     SERVER_PID=$!
     wait_up "http://127.0.0.1:$port/healthz"
-    measure "bare (cost body)" "$workers" "http://127.0.0.1:$port/bare" "$TMP/cost.lua"
+    measure "bare (cost body)" "$workers" "http://127.0.0.1:$port/bare/cost" "$TMP/cost.lua"
     if [[ "$PLAN" == 1 ]]; then
-        measure "bare (plan body)" "$workers" "http://127.0.0.1:$port/bare" "$TMP/plan.lua"
+        measure "bare (plan body)" "$workers" "http://127.0.0.1:$port/bare/plan" "$TMP/plan.lua"
     fi
     stop_server
 done

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from app.api import examples
+from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
 from app.api.schemas.analysis import AnalyzeAnswer, AnalyzeRequest
 from app.api.schemas.common import Problem
@@ -25,11 +26,15 @@ _PROBLEMS: dict[int | str, dict[str, object]] = {
     responses=_PROBLEMS,
     summary="Mana abilities, what each permanent could produce, and parties",
 )
-def analyze_board(
+async def analyze_board(
     body: Annotated[AnalyzeRequest, Body(openapi_examples=examples.BOARD_ANALYZE)],
     session: SessionDep,
     settings: SettingsDep,
 ) -> AnalyzeAnswer:
     """Each permanent's activated abilities (can they be activated, what they produce) and what it could
     produce (CR 106.7); each player's party (CR 700.8)."""
-    return service.analyze(request=body, session=session, settings=settings)
+    return await compute(
+        lambda s: service.analyze(request=body, session=s, settings=settings),
+        session,
+        size=len(body.board.permanents),
+    )

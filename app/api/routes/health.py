@@ -31,7 +31,7 @@ class Readiness(BaseModel):
     summary="The process is up (no database access)",
     description="Liveness: answers 200 as long as the process serves requests; never touches the database.",
 )
-def healthz() -> Health:
+async def healthz() -> Health:
     return Health(status="ok", version=__version__)
 
 

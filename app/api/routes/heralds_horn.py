@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body
 from pydantic import Field
 
 from app.api import examples
+from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
 from app.api.schemas.board import BoardIn, CardRef, PermanentId
 from app.api.schemas.common import ComputedAnswer, Problem, StrictModel
@@ -34,14 +35,18 @@ class RevealOut(ComputedAnswer):
     summary="May Herald's Horn put the revealed top card into hand?",
     responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
 )
-def reveal(
+async def reveal(
     body: Annotated[RevealRequest, Body(openapi_examples=examples.HERALDS_HORN_REVEAL)],
     session: SessionDep,
     settings: SettingsDep,
 ) -> RevealOut:
     """Whether the top card may be revealed and put into hand (ruling:heralds-horn)."""
-    answer, version = service.heralds_horn_reveal(
-        board_in=body.board, horn=body.horn, top_card=body.top_card, session=session
+    answer, version = await compute(
+        lambda s: service.heralds_horn_reveal(
+            board_in=body.board, horn=body.horn, top_card=body.top_card, session=s
+        ),
+        session,
+        size=len(body.board.permanents),
     )
     return RevealOut(
         rules_edition=settings.rules_edition,

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from app.api import examples
+from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
 from app.api.schemas.common import Problem
 from app.api.schemas.mana_costs import ParsedCostOut, ParseRequest, SymbolList, SymbolOut
@@ -26,12 +27,12 @@ router = APIRouter(prefix="/v1", tags=["mana costs"])
     ),
     responses={422: {"model": Problem, "content": {"application/problem+json": {}}}},
 )
-def parse_mana_cost(
+async def parse_mana_cost(
     body: Annotated[ParseRequest, Body(openapi_examples=examples.MANA_COST_PARSE)],
     session: SessionDep,
     settings: SettingsDep,
 ) -> ParsedCostOut:
-    parsed = mana_costs.parse_cost(session=session, text=body.mana_cost)
+    parsed = await compute(lambda s: mana_costs.parse_cost(session=s, text=body.mana_cost), session, size=1)
     return ParsedCostOut.of(
         parsed.cost, rules_edition=settings.rules_edition, data_version=parsed.data_version
     )

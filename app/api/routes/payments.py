@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Response
 
 from app.api import examples
+from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
 from app.api.schemas.common import Problem
 from app.api.schemas.payments import PaymentPlanOut, PaymentPlanRequest
@@ -29,12 +30,16 @@ _PROBLEMS: dict[int | str, dict[str, object]] = {
     responses=_PROBLEMS,
     summary="How to pay a cost or a spell with the board's mana",
 )
-def payment_plan(
+async def payment_plan(
     body: Annotated[PaymentPlanRequest, Body(openapi_examples=examples.PAYMENT_PLAN)],
     session: SessionDep,
     settings: SettingsDep,
 ) -> Response:
     """How the player pays a cost with the board's mana abilities, pool and life (CR 601.2g-h), or what is
     missing. Exact: a plan whenever one exists; each permanent tapped at most once; mana before life."""
-    answer = service.plan(request=body, session=session, settings=settings)
-    return Response(answer.model_dump_json(), media_type="application/json")
+    answer = await compute(
+        lambda s: service.plan(request=body, session=s, settings=settings).model_dump_json(),
+        session,
+        size=len(body.board.permanents),
+    )
+    return Response(answer, media_type="application/json")

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Response
 
 from app.api import examples
+from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
 from app.api.schemas.common import Problem
 from app.api.schemas.spells import SpellCostBatchOut, SpellCostBatchRequest, SpellCostOut, SpellCostRequest
@@ -26,15 +27,19 @@ _PROBLEMS: dict[int | str, dict[str, object]] = {
 @router.post(
     "/cost", response_model=SpellCostOut, responses=_PROBLEMS, summary="The total cost of a spell on a board"
 )
-def spell_cost(
+async def spell_cost(
     body: Annotated[SpellCostRequest, Body(openapi_examples=examples.SPELL_COST)],
     session: SessionDep,
     settings: SettingsDep,
 ) -> Response:
     """The total cost of a spell on a board (CR 601.2f), every step explained."""
-    answer = service.spell_cost(request=body, session=session, settings=settings)
     # Built and validated by the service already: serialize once instead of re-validating it.
-    return Response(answer.model_dump_json(), media_type="application/json")
+    answer = await compute(
+        lambda s: service.spell_cost(request=body, session=s, settings=settings).model_dump_json(),
+        session,
+        size=len(body.board.permanents),
+    )
+    return Response(answer, media_type="application/json")
 
 
 @router.post(
@@ -43,11 +48,15 @@ def spell_cost(
     responses=_PROBLEMS,
     summary="The total costs of up to 250 spells on one board",
 )
-def spell_cost_batch(
+async def spell_cost_batch(
     body: Annotated[SpellCostBatchRequest, Body(openapi_examples=examples.SPELL_COST_BATCH)],
     session: SessionDep,
     settings: SettingsDep,
 ) -> Response:
     """Up to 250 spells on one board; a bad spell gets a ``problem`` entry, the others their answers."""
-    answer = service.spell_cost_batch(request=body, session=session, settings=settings)
-    return Response(answer.model_dump_json(), media_type="application/json")
+    answer = await compute(
+        lambda s: service.spell_cost_batch(request=body, session=s, settings=settings).model_dump_json(),
+        session,
+        size=len(body.board.permanents) * len(body.spells),
+    )
+    return Response(answer, media_type="application/json")
