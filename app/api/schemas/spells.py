@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 from app.api.schemas.board import MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
 from app.api.schemas.common import ComputedAnswer, StrictModel
@@ -136,9 +136,16 @@ class SpellCostOut(ComputedAnswer):
 
 
 class SpellCostBatchItem(BaseModel):
+    """One spell of a batch: ``result`` (as ``spells/cost``) or ``problem`` (problem+json), never both."""
+
     index: int
-    result: SpellCostOut | None = None
-    problem: dict[str, Any] | None = None
+    result: SpellCostOut | None = Field(None, description="Present when the spell's cost was computed.")
+    problem: dict[str, Any] | None = Field(None, description="Present when it could not be (problem+json).")
+
+    @model_serializer(mode="wrap")
+    def _only_the_member_present(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {k: v for k, v in data.items() if k == "index" or v is not None}
 
 
 class SpellCostBatchOut(ComputedAnswer):
