@@ -16,7 +16,17 @@ from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path
 
 from app.api.schemas.common import Problem
-from app.errors import PROBLEM_BASE, PROBLEM_MEDIA_TYPE, AppError
+from app.errors import (
+    PROBLEM_BASE,
+    PROBLEM_MEDIA_TYPE,
+    AmbiguousCard,
+    AppError,
+    InputError,
+    InvalidChoice,
+    MalformedCost,
+    RulesViolation,
+    UnknownCard,
+)
 
 ASSETS_PATH = "/static/swagger-ui"
 PROBLEM_REF = "#/components/schemas/Problem"
@@ -40,6 +50,17 @@ produce (CR 106.7), whether and how a cost can be paid.
 Every computing answer carries `rules_edition` and `data_version`. Every error is an RFC 9457
 `application/problem+json` document whose `type` resolves under `/problems/`.
 """
+
+
+BOARD_PROBLEMS: tuple[type[AppError], ...] = (
+    InputError,
+    UnknownCard,
+    AmbiguousCard,
+    InvalidChoice,
+    MalformedCost,
+    RulesViolation,
+)
+"""What any endpoint reading a board (and a spell) may answer."""
 
 
 def problem_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:

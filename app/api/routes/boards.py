@@ -9,15 +9,13 @@ from fastapi import APIRouter, Body
 from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
+from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.api.schemas.analysis import AnalyzeAnswer, AnalyzeRequest
-from app.api.schemas.common import Problem
 from app.services import analysis as service
 
 router = APIRouter(prefix="/v1/boards", tags=["boards"])
 
-_PROBLEMS: dict[int | str, dict[str, object]] = {
-    422: {"model": Problem, "description": "unknown-card, ambiguous-card, invalid-choice or validation-error"}
-}
+_PROBLEMS = problem_responses(*BOARD_PROBLEMS)
 
 
 @router.post(

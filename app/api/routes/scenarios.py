@@ -14,7 +14,7 @@ from fastapi import APIRouter, Body, Header, Path, Query, Response, status
 from app.api import examples
 from app.api.auth import ApiKeyDep, ApiKeyWriterDep
 from app.api.deps import SessionDep, SettingsDep
-from app.api.docs import problem_responses
+from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.api.schemas.board import PermanentId
 from app.api.schemas.common import LIMIT_DEFAULT, LIMIT_MAX
 from app.api.schemas.scenarios import (
@@ -34,7 +34,6 @@ from app.errors import (
     Conflict,
     InputError,
     InvalidChoice,
-    MalformedCost,
     NotFound,
     PreconditionFailed,
     PreconditionRequired,
@@ -56,7 +55,6 @@ IfMatchHeader = Annotated[
         description='The scenario\'s current ETag (`"<id>-v<version>"`), or `*` for any version.',
     ),
 ]
-_BOARD_PROBLEMS = (InputError, UnknownCard, AmbiguousCard, InvalidChoice, MalformedCost, RulesViolation)
 
 
 def _out(scenario: StoredScenario) -> ScenarioOut:
@@ -79,7 +77,7 @@ def _out(scenario: StoredScenario) -> ScenarioOut:
     status_code=status.HTTP_201_CREATED,
     response_model=ScenarioOut,
     summary="Store a board under a name",
-    responses=problem_responses(Unauthorized, Conflict, IdempotencyKeyReused, *_BOARD_PROBLEMS),
+    responses=problem_responses(Unauthorized, Conflict, IdempotencyKeyReused, *BOARD_PROBLEMS),
 )
 def create_scenario(
     api_key: ApiKeyWriterDep,
@@ -172,7 +170,7 @@ def get_scenario(
     response_model=ScenarioOut,
     summary="Replace a scenario (If-Match required)",
     responses=problem_responses(
-        Unauthorized, NotFound, Conflict, PreconditionFailed, PreconditionRequired, *_BOARD_PROBLEMS
+        Unauthorized, NotFound, Conflict, PreconditionFailed, PreconditionRequired, *BOARD_PROBLEMS
     ),
 )
 def replace_scenario(
@@ -271,7 +269,7 @@ def add_played_as(
     "/{scenario_id}/spells/cost",
     response_model=SpellCostOut,
     summary="The total cost of a spell on the stored board",
-    responses=problem_responses(Unauthorized, NotFound, *_BOARD_PROBLEMS),
+    responses=problem_responses(Unauthorized, NotFound, *BOARD_PROBLEMS),
 )
 def scenario_spell_cost(
     api_key: ApiKeyDep,

@@ -9,19 +9,13 @@ from fastapi import APIRouter, Body, Response
 from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
-from app.api.schemas.common import Problem
+from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.api.schemas.spells import SpellCostBatchOut, SpellCostBatchRequest, SpellCostOut, SpellCostRequest
 from app.services import spells as service
 
 router = APIRouter(prefix="/v1/spells", tags=["spells"])
 
-_PROBLEMS: dict[int | str, dict[str, object]] = {
-    422: {
-        "model": Problem,
-        "description": "malformed-cost, unknown-card, ambiguous-card, invalid-choice, rules-violation or "
-        "validation-error",
-    }
-}
+_PROBLEMS = problem_responses(*BOARD_PROBLEMS)
 
 
 @router.post(

@@ -5,13 +5,23 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.errors import BadRequest
+from app.rules.costs import ManaCost
 
 T = TypeVar("T")
+
+
+def _parses_as_cost(text: str) -> str:
+    ManaCost.parse(text)  # a ManaCostSyntaxError here is a malformed-cost problem at this JSON path
+    return text
+
+
+CostText = Annotated[str, Field(max_length=200, examples=["{2}{W}"]), AfterValidator(_parses_as_cost)]
+"""A mana cost in brace syntax in a request body, checked where it stands."""
 
 
 class StrictModel(BaseModel):

@@ -10,15 +10,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 from app.api.schemas.board import MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
-from app.api.schemas.common import ComputedAnswer, StrictModel
-from app.rules.costs import ManaCost
+from app.api.schemas.common import ComputedAnswer, CostText, StrictModel
 
 MAX_SPELLS = 250
 MAX_ADDITIONAL_COSTS = 20
 MAX_COMMANDER_CASTS = 1000
 MAX_ART_CHARACTERS = 50
 
-CostText = Annotated[str, Field(max_length=200, examples=["{2}{W}"])]
 Variable = Annotated[int, Field(ge=0, le=MAX_X)]
 CastFrom = Literal["hand", "graveyard", "exile", "library", "command", "battlefield", "stack", "sideboard"]
 
@@ -70,20 +68,6 @@ class Spell(StrictModel):
     )
     cast_as: CastAsIn | None = None
     printing: PrintingIn | None = None
-
-    @field_validator("alternative_cost")
-    @classmethod
-    def _alternative_parses(cls, value: str | None) -> str | None:
-        if value is not None:
-            ManaCost.parse(value)  # a ManaCostSyntaxError becomes a malformed-cost problem
-        return value
-
-    @field_validator("additional_costs")
-    @classmethod
-    def _additional_parse(cls, values: list[str]) -> list[str]:
-        for v in values:
-            ManaCost.parse(v)
-        return values
 
 
 class SpellCostRequest(StrictModel):
