@@ -25,11 +25,11 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from app.api.deps import get_db_session
 from app.config import Settings
 from app.db.migrate import upgrade_to_head
 from app.db.session import dispose_engines, get_engine
 from app.main import create_app, run_startup_hooks
+from tests.sessions import bind_app_to_session
 
 TEST_DATABASE_URL = os.environ.get("MANACALC_TEST_DATABASE_URL")
 
@@ -122,18 +122,7 @@ def db_session(db_connection: Connection) -> Iterator[Session]:
 def app(settings: Settings, db_session: Session) -> FastAPI:
     """The application on the test database (no start-up migration), its sessions being ``db_session``."""
     application = create_app(settings)
-
-    def test_session() -> Iterator[Session]:
-        # The same contract as app.api.deps.get_db_session: commit on success, roll back on error.
-        try:
-            yield db_session
-        except BaseException:
-            db_session.rollback()
-            raise
-        else:
-            db_session.commit()
-
-    application.dependency_overrides[get_db_session] = test_session
+    bind_app_to_session(application, db_session)
     return application
 
 

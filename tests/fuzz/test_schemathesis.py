@@ -24,6 +24,7 @@ from app.api.deps import get_db_session
 from app.config import Settings
 from app.main import create_app
 from app.services.api_keys import create_api_key
+from tests.sessions import bind_app_to_session
 
 pytestmark = pytest.mark.fuzz
 
@@ -47,17 +48,7 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 @pytest.fixture
 def api_key(db_session: Session, settings: Settings) -> Iterator[str]:
     """An API key, and the app bound to the test's session (commits are SAVEPOINT releases)."""
-
-    def test_session() -> Iterator[Session]:
-        try:
-            yield db_session
-        except BaseException:
-            db_session.rollback()
-            raise
-        else:
-            db_session.commit()
-
-    APP.dependency_overrides[get_db_session] = test_session
+    bind_app_to_session(APP, db_session)
     try:
         yield create_api_key(db_session, name="schemathesis")
     finally:
