@@ -23,8 +23,8 @@ from fastapi import FastAPI
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.api.schemas.payments import PaymentPlanRequest  # noqa: E402
-from app.api.schemas.spells import SpellCostRequest  # noqa: E402
+from app.schemas.payments import PaymentPlanRequest  # noqa: E402
+from app.schemas.spells import SpellCostRequest  # noqa: E402
 
 app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from app.api.schemas.spells import SpellCostRequest  # noqa: E402
+from app.schemas.spells import SpellCostRequest  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.main import create_app  # noqa: E402
 

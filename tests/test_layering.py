@@ -1,4 +1,4 @@
-"""The layers of DEVELOPERS.md, checked: the rules core is pure, and routes hold no SQL."""
+"""The layers of DEVELOPERS.md, checked: imports point down only, the core is pure, routes hold no SQL."""
 
 from __future__ import annotations
 
@@ -50,6 +50,37 @@ def _violations(
 def test_rules_core_imports_only_stdlib_and_itself() -> None:
     assert (APP / "rules").is_dir()
     assert _violations(APP / "rules", FRAMEWORKS, allowed_app="app.rules") == []
+
+
+def _imports_of(directory: Path, package: str) -> list[str]:
+    """``file:line imports module`` for each import of ``package`` (or a module below it) in ``directory``."""
+    return [
+        f"{path.relative_to(APP.parent).as_posix()}:{line} imports {module}"
+        for path in sorted(directory.rglob("*.py"))
+        for line, module in _imports(path, APP.parent)
+        if (module + ".").startswith(package + ".")
+    ]
+
+
+@pytest.mark.parametrize("layer", ["services", "db", "rules", "schemas"])
+def test_nothing_below_the_http_layer_imports_it(layer: str) -> None:
+    assert (APP / layer).is_dir()
+    assert _imports_of(APP / layer, "app.api") == []
+
+
+@pytest.mark.parametrize("layer", ["db", "rules", "schemas"])
+def test_nothing_below_the_services_imports_them(layer: str) -> None:
+    assert _imports_of(APP / layer, "app.services") == []
+
+
+def test_the_schemas_know_no_storage() -> None:
+    """Limits shared by a request model and a column come from ``app.field_limits``, not the tables."""
+    assert _imports_of(APP / "schemas", "app.db") == []
+
+
+def test_only_the_session_dependency_reaches_storage_from_the_http_layer() -> None:
+    found = _imports_of(APP / "api", "app.db")
+    assert [entry for entry in found if not entry.startswith("app/api/deps.py:")] == []
 
 
 def test_routes_hold_no_sql() -> None:

@@ -15,7 +15,6 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path
 
-from app.api.schemas.common import Problem
 from app.errors import (
     PROBLEM_BASE,
     PROBLEM_MEDIA_TYPE,
@@ -27,6 +26,7 @@ from app.errors import (
     RulesViolation,
     UnknownCard,
 )
+from app.schemas.common import Problem
 
 ASSETS_PATH = "/static/swagger-ui"
 PROBLEM_REF = "#/components/schemas/Problem"

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from app.api.schemas.analysis import (
+from app.config import Settings
+from app.rules.abilities import check_activation
+from app.rules.board import Board
+from app.rules.oracle_mana import mana_text
+from app.rules.party import party
+from app.rules.production import BoardAnalysis, analyze_board
+from app.schemas.analysis import (
     AbilityOut,
     AnalyzeAnswer,
     AnalyzeRequest,
@@ -14,12 +20,6 @@ from app.api.schemas.analysis import (
     ReasonOut,
     WarningOut,
 )
-from app.config import Settings
-from app.rules.abilities import check_activation
-from app.rules.board import Board
-from app.rules.oracle_mana import mana_text
-from app.rules.party import party
-from app.rules.production import BoardAnalysis, analyze_board
 from app.services.boards import build_board
 from app.services.catalogue import Catalogue
 

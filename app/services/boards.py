@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from app.api.schemas.board import BoardIn, InlineCardIn, OracleIdRef, PermanentIn
 from app.errors import AmbiguousCard, AppError, InputError, InvalidChoice, MalformedCost, UnknownCard
 from app.rules.board import Board, Choices, Permanent, Player
 from app.rules.cards import Card
 from app.rules.costs import ManaCost
 from app.rules.errors import InvalidChoiceError, ManaCostSyntaxError, RulesError
 from app.rules.types import canonical_creature_type, is_card_type_word, is_creature_type
+from app.schemas.board import BoardIn, InlineCardIn, OracleIdRef, PermanentIn
 from app.services.card_formats import BadCardRecord, card_from_inline
 from app.services.characters import validate_character
 

@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from sqlalchemy.orm import Session
 
-from app.api.schemas.common import decode_cursor, encode_cursor
+from app.cursors import decode_cursor, encode_cursor
 from app.db.repositories import cards as repo
 from app.errors import AmbiguousCard, BadRequest, UnknownCard
 from app.rules.cards import Card

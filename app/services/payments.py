@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from app.api.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
 from app.config import Settings
 from app.errors import from_rules_error
 from app.rules.costs import ManaCost
 from app.rules.errors import RulesError
 from app.rules.payment import UnpayableError, plan_payment
 from app.rules.sources import payment_sources
+from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
 from app.services.boards import build_board
 from app.services.catalogue import Catalogue
 from app.services.spells import compute, spell_to_cast

@@ -21,11 +21,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.api.schemas.board import BoardIn, PermanentIn
-from app.api.schemas.common import decode_cursor, encode_cursor
-from app.api.schemas.scenarios import ChoiceIn, ScenarioCostIn, ScenarioIn
-from app.api.schemas.spells import SpellCostOut
 from app.config import Settings
+from app.cursors import decode_cursor, encode_cursor
 from app.db.base import utcnow
 from app.db.models.scenarios import NO_OWNER, ScenarioRow
 from app.db.repositories import scenarios as repo
@@ -46,6 +43,9 @@ from app.rules.board import Board
 from app.rules.cost_registry import is_richard
 from app.rules.errors import RulesError
 from app.rules.names import fold_name
+from app.schemas.board import BoardIn, PermanentIn
+from app.schemas.scenarios import ChoiceIn, ScenarioCostIn, ScenarioIn
+from app.schemas.spells import SpellCostOut
 from app.services import spells as spell_service
 from app.services.boards import build_board, resolve_card, validate_creature_type
 from app.services.catalogue import Catalogue

@@ -10,18 +10,6 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
-from app.api.schemas.board import BoardIn, CardRef
-from app.api.schemas.spells import (
-    CardOut,
-    CostStepOut,
-    CostWarningOut,
-    Spell,
-    SpellCostBatchItem,
-    SpellCostBatchOut,
-    SpellCostBatchRequest,
-    SpellCostOut,
-    SpellCostRequest,
-)
 from app.config import Settings
 from app.errors import AmbiguousCard, AppError, TooLarge, UnknownCard, app_error_body, from_rules_error
 from app.rules.board import Board
@@ -32,6 +20,18 @@ from app.rules.cost_registry import RevealAnswer
 from app.rules.cost_registry import heralds_horn_reveal as rules_heralds_horn_reveal
 from app.rules.costs import ManaCost
 from app.rules.errors import RulesError
+from app.schemas.board import BoardIn, CardRef
+from app.schemas.spells import (
+    CostStepOut,
+    CostWarningOut,
+    NamedCard,
+    Spell,
+    SpellCostBatchItem,
+    SpellCostBatchOut,
+    SpellCostBatchRequest,
+    SpellCostOut,
+    SpellCostRequest,
+)
 from app.services.boards import build_board, resolve_card
 from app.services.catalogue import Catalogue
 
@@ -106,9 +106,9 @@ def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) ->
     return SpellCostOut(
         rules_edition=rules_edition,
         data_version=data_version,
-        card=CardOut(name=card.name, oracle_id=card.oracle_id),
+        card=NamedCard(name=card.name, oracle_id=card.oracle_id),
         face=result.face.name,
-        cast_as=CardOut(name=result.cast_as.name, oracle_id=result.cast_as.oracle_id)
+        cast_as=NamedCard(name=result.cast_as.name, oracle_id=result.cast_as.oracle_id)
         if result.cast_as
         else None,
         mana_cost=str(result.mana_cost) if result.mana_cost is not None else None,

@@ -11,9 +11,10 @@ from fastapi.testclient import TestClient
 from pydantic import AfterValidator
 
 from app import errors as E
-from app.api.schemas.common import StrictModel, decode_cursor, encode_cursor
+from app.cursors import decode_cursor, encode_cursor
 from app.rules.costs import ManaCost
 from app.rules.errors import AmbiguousError, IllegalError, InvalidChoiceError, ManaCostSyntaxError, RulesError
+from app.schemas.common import StrictModel
 
 PROBLEM = "application/problem+json"
 

@@ -12,10 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.limits import MAX_JSON_DEPTH, json_depth
-from app.api.schemas.board import MAX_PERMANENTS, MAX_X
-from app.api.schemas.spells import MAX_SPELLS
 from app.config import Settings
 from app.main import create_app
+from app.schemas.board import MAX_PERMANENTS, MAX_X
+from app.schemas.spells import MAX_SPELLS
 
 JSON = {"Content-Type": "application/json"}
 MIB = 1024 * 1024

@@ -10,7 +10,7 @@ from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
-from app.api.schemas.analysis import AnalyzeAnswer, AnalyzeRequest
+from app.schemas.analysis import AnalyzeAnswer, AnalyzeRequest
 from app.services import analysis as service
 
 router = APIRouter(prefix="/v1/boards", tags=["boards"])

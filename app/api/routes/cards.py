@@ -8,12 +8,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query
 
 from app.api.deps import SessionDep
-from app.api.schemas.cards import CardAnswer, CardOut, CardPage, CreatureTypes
-from app.api.schemas.common import LIMIT_DEFAULT, LIMIT_MAX, Problem
+from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import PROBLEM_MEDIA_TYPE, InputError, from_rules_error
 from app.rules.costs import MAX_COST_LENGTH, ManaCost
 from app.rules.creature_types import CREATURE_TYPE_LIST, RULES_EDITION
 from app.rules.errors import ManaCostSyntaxError
+from app.schemas.cards import CardAnswer, CardOut, CardPage, CreatureTypes
+from app.schemas.common import Problem
 from app.services.card_formats import MAX_NAME_LENGTH
 from app.services.catalogue import Catalogue
 

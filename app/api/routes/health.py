@@ -7,9 +7,9 @@ from pydantic import BaseModel
 
 from app import __version__
 from app.api.deps import SessionDep, SettingsDep
-from app.api.schemas.common import Problem
-from app.db.migrate import database_status
-from app.errors import PROBLEM_MEDIA_TYPE, ServiceUnavailable
+from app.errors import PROBLEM_MEDIA_TYPE
+from app.schemas.common import Problem
+from app.services.health import check_ready
 
 router = APIRouter(tags=["health"])
 
@@ -45,12 +45,10 @@ async def healthz() -> Health:
     },
 )
 def readyz(session: SessionDep, settings: SettingsDep) -> Readiness:
-    state = database_status(session)
-    if not state.ok:
-        raise ServiceUnavailable(state.reason)
+    state = check_ready(session)
     return Readiness(
         status="ready",
         database=state.backend,
-        revisions=sorted(state.revisions),
+        revisions=list(state.revisions),
         rules_edition=settings.rules_edition,
     )

@@ -10,8 +10,8 @@ from pydantic import Field
 from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
-from app.api.schemas.board import BoardIn, CardRef, PermanentId
-from app.api.schemas.common import ComputedAnswer, Problem, StrictModel
+from app.schemas.board import BoardIn, CardRef, PermanentId
+from app.schemas.common import ComputedAnswer, Problem, StrictModel
 from app.services import spells as service
 
 router = APIRouter(prefix="/v1/heralds-horn", tags=["spells"])

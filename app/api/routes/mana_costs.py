@@ -9,8 +9,8 @@ from fastapi import APIRouter, Body
 from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
-from app.api.schemas.common import Problem
-from app.api.schemas.mana_costs import ParsedCostOut, ParseRequest, SymbolList, SymbolOut
+from app.schemas.common import Problem
+from app.schemas.mana_costs import ParsedCostOut, ParseRequest, SymbolList, SymbolOut
 from app.services import mana_costs
 
 router = APIRouter(prefix="/v1", tags=["mana costs"])

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body
 
 from app.api import examples
 from app.api.deps import SessionDep, SettingsDep
-from app.api.schemas.common import Problem
+from app.schemas.common import Problem
 from app.services import mental_magic as service
 from app.services.mental_magic import MentalMagicOut, MentalMagicRequest
 

@@ -15,19 +15,7 @@ from app.api import examples
 from app.api.auth import ApiKeyDep, ApiKeyWriterDep
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
-from app.api.schemas.board import PermanentId
-from app.api.schemas.common import LIMIT_DEFAULT, LIMIT_MAX
-from app.api.schemas.scenarios import (
-    ChoiceIn,
-    IdempotencyKey,
-    PlayedAsIn,
-    ScenarioCostIn,
-    ScenarioIn,
-    ScenarioOut,
-    ScenarioPage,
-)
-from app.api.schemas.spells import SpellCostOut
-from app.db.models.scenarios import NAME_LENGTH, OWNER_LENGTH
+from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import (
     AmbiguousCard,
     BadRequest,
@@ -41,6 +29,18 @@ from app.errors import (
     Unauthorized,
     UnknownCard,
 )
+from app.field_limits import NAME_LENGTH, OWNER_LENGTH
+from app.schemas.board import PermanentId
+from app.schemas.scenarios import (
+    ChoiceIn,
+    IdempotencyKey,
+    PlayedAsIn,
+    ScenarioCostIn,
+    ScenarioIn,
+    ScenarioOut,
+    ScenarioPage,
+)
+from app.schemas.spells import SpellCostOut
 from app.services import scenarios as service
 from app.services.scenarios import IdempotencyKeyReused, StoredScenario
 

@@ -10,7 +10,7 @@ from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
-from app.api.schemas.spells import SpellCostBatchOut, SpellCostBatchRequest, SpellCostOut, SpellCostRequest
+from app.schemas.spells import SpellCostBatchOut, SpellCostBatchRequest, SpellCostOut, SpellCostRequest
 from app.services import spells as service
 
 router = APIRouter(prefix="/v1/spells", tags=["spells"])

@@ -24,15 +24,16 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, utcnow
-
-SCENARIO_ID_LENGTH = 36
-NAME_LENGTH = 200
-DESCRIPTION_LENGTH = 2000
-OWNER_LENGTH = 200
-IDEMPOTENCY_KEY_LENGTH = 200
-PERMANENT_ID_LENGTH = 64
-CARD_NAME_LENGTH = 200
-CHOICE_VALUE_LENGTH = 200
+from app.field_limits import (
+    CARD_NAME_LENGTH,
+    CHOICE_VALUE_LENGTH,
+    DESCRIPTION_LENGTH,
+    IDEMPOTENCY_KEY_LENGTH,
+    NAME_LENGTH,
+    OWNER_LENGTH,
+    PERMANENT_ID_LENGTH,
+    SCENARIO_ID_LENGTH,
+)
 
 NO_OWNER = ""
 """``owner`` of a scenario stored without one: "" rather than NULL, so that the unique constraint on

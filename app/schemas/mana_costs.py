@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, field_validator
 
-from app.api.schemas.common import ComputedAnswer, StrictModel
 from app.rules.costs import MAX_COST_LENGTH, ManaCost
 from app.rules.symbols import COLOR_NAMES, ManaSymbol, SymbolKind
+from app.schemas.common import ComputedAnswer, StrictModel
 
 
 class ParseRequest(StrictModel):

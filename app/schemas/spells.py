@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
-from app.api.schemas.board import MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
-from app.api.schemas.common import ComputedAnswer, CostText, StrictModel
+from app.schemas.board import MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
+from app.schemas.common import ComputedAnswer, CostText, StrictModel
 
 MAX_SPELLS = 250
 MAX_ADDITIONAL_COSTS = 20
@@ -82,7 +82,9 @@ class SpellCostBatchRequest(StrictModel):
     spells: Annotated[list[Spell], Field(min_length=1, max_length=MAX_SPELLS)]
 
 
-class CardOut(BaseModel):
+class NamedCard(BaseModel):
+    """A card as answers name it: its catalogue name and oracle id."""
+
     name: str
     oracle_id: str | None = None
 
@@ -106,9 +108,9 @@ class CostWarningOut(BaseModel):
 
 
 class SpellCostOut(ComputedAnswer):
-    card: CardOut
+    card: NamedCard
     face: str | None = Field(description="The face or half cast (its name); the fused card's name for fuse.")
-    cast_as: CardOut | None = None
+    cast_as: NamedCard | None = None
     mana_cost: str | None
     mana_value: int | float | None
     mana_value_on_stack: int | float | None

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas.common import Page
 from app.rules.cards import Card, Face
 from app.rules.costs import ManaCost
 from app.rules.symbols import COLORS
 from app.rules.types import TypeLine
+from app.schemas.common import Page
 
 
 def _mana_value(cost: ManaCost | None) -> int | float | None:

@@ -7,10 +7,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from app.api.schemas.board import BoardIn, CardName, ChosenIn, PlayerName
-from app.api.schemas.common import Page, StrictModel
-from app.api.schemas.spells import Spell
-from app.db.models.scenarios import DESCRIPTION_LENGTH, IDEMPOTENCY_KEY_LENGTH, NAME_LENGTH, OWNER_LENGTH
+from app.field_limits import DESCRIPTION_LENGTH, IDEMPOTENCY_KEY_LENGTH, NAME_LENGTH, OWNER_LENGTH
+from app.schemas.board import BoardIn, CardName, ChosenIn, PlayerName
+from app.schemas.common import Page, StrictModel
+from app.schemas.spells import Spell
 
 # At least one non-space character: a blank name or owner is a client bug, not a value.
 ScenarioName = Annotated[

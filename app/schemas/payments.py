@@ -7,9 +7,9 @@ from typing import Self
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.api.schemas.board import BoardIn, PlayerName
-from app.api.schemas.common import ComputedAnswer, CostText, StrictModel
-from app.api.schemas.spells import Spell
+from app.schemas.board import BoardIn, PlayerName
+from app.schemas.common import ComputedAnswer, CostText, StrictModel
+from app.schemas.spells import Spell
 
 
 class PaymentPlanRequest(StrictModel):

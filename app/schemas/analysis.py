@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas.board import BoardIn
-from app.api.schemas.common import ComputedAnswer, StrictModel
+from app.schemas.board import BoardIn
+from app.schemas.common import ComputedAnswer, StrictModel
 
 
 class AnalyzeRequest(StrictModel):

@@ -6,8 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag, field_validator
 
-from app.api.schemas.common import StrictModel
 from app.rules.costs import ManaCost
+from app.schemas.common import StrictModel
 
 MAX_PERMANENTS = 10_000
 MAX_PLAYERS = 16
