@@ -70,7 +70,8 @@ class CastAs:
 @dataclass(frozen=True, slots=True)
 class SpellToCast:
     """A spell being cast. ``face``: a face or half's name, or "fuse"; ``flavor_text`` and
-    ``art_characters`` describe the printed card (``printing``), for effects that read it (ruling:vorthos)."""
+    ``art_characters`` describe the printed card (``printing``), for effects that read it (ruling:vorthos);
+    ``targets`` are the ids of permanents and names of players it targets (CR 601.2c)."""
 
     card: Card
     face: str | None = None
@@ -84,6 +85,7 @@ class SpellToCast:
     cast_as: CastAs | None = None
     flavor_text: str | None = None
     art_characters: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -583,6 +585,18 @@ def _best_plan(start: _State, reds: list[_Red]) -> tuple[list[_Red], list[int]]:
 # -- the engine -----------------------------------------------------------------------------------------
 
 
+def _check_targets(board: Board, targets: tuple[str, ...]) -> None:
+    """CR 601.2c: a spell's targets are objects or players; here permanents on the board or its players."""
+    players = {p.name for p in board.players}
+    ids = {p.id for p in board.permanents}
+    for i, target in enumerate(targets):
+        if target not in ids and target not in players:
+            raise InvalidChoiceError(
+                f"target {target!r} is neither a permanent nor a player of this board (CR 601.2c)",
+                field=f"targets.{i}",
+            )
+
+
 def total_cost(
     board: Board | PreparedBoard,
     caster: str,
@@ -601,6 +615,7 @@ def total_cost(
     warnings = list(prepared.warnings)
     choices: list[str] = []
 
+    _check_targets(b, spell.targets)
     face, mv_front = _cast_face(spell.card, spell.face, spell.cast_from)
     cast_as_card: Card | None = None
     if spell.cast_as is not None:

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
-from app.schemas.board import MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
+from app.schemas.board import MAX_TARGETS, MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
 from app.schemas.common import ComputedAnswer, CostText, StrictModel
 
 MAX_SPELLS = 250
@@ -68,6 +68,12 @@ class Spell(StrictModel):
     )
     cast_as: CastAsIn | None = None
     printing: PrintingIn | None = None
+    targets: Annotated[list[PermanentId], Field(max_length=MAX_TARGETS)] = Field(
+        [],
+        description="Ids of permanents and names of players the spell targets (CR 601.2c), for effects such "
+        'as "spells your opponents cast that target ~ cost {2} more".',
+        examples=[["grand-abolisher", "opponent"]],
+    )
 
 
 class SpellCostRequest(StrictModel):

@@ -83,6 +83,7 @@ def spell_to_cast(spell: Spell, *, catalogue: Catalogue, loc: Loc = ("body", "sp
         cast_as=cast_as,
         flavor_text=printing.flavor_text if printing is not None else None,
         art_characters=tuple(printing.art_characters) if printing is not None else (),
+        targets=tuple(spell.targets),
     )
 
 
@@ -97,6 +98,8 @@ def compute(
         where = (*loc, "cast_as") if spell.cast_as is not None and field is None else loc
         if field == "face":
             where = (*loc, "face")
+        elif isinstance(field, str) and field.startswith("targets."):
+            where = (*loc, "targets", int(field.split(".", 1)[1]))
         raise from_rules_error(exc, where) from exc
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 HORN_CLERIC = {"id": "horn", "card": "Herald's Horn", "chosen": {"creature_type": "Cleric"}}
@@ -205,3 +206,96 @@ def test_command_zone_alias_and_commander_tax(client) -> None:
         r = client.post("/v1/spells/cost", json=body)
         assert r.status_code == 200, r.text
         assert r.json()["total_cost"] == "{5}"  # {1} + {2} for each of two previous casts (CR 903.8)
+
+
+# --- board facts of API.md 1.1 ----
+
+FACTS_BOARD: dict[str, Any] = {
+    "permanents": [
+        {
+            "id": "key",
+            "card": "Cloud Key",
+            "counters": {"+1/+1": 1},
+            "class_level": 3,
+            "level": 2,
+            "chosen": {"card_type": "Instant", "colors": ["W", "U"], "imprinted": "Lightning Bolt"},
+        }
+    ],
+    "players": {
+        "you": {
+            "commander": ["Animar, Soul of Elements"],
+            "graveyard": ["Lightning Bolt"],
+            "exile": [],
+            "hand": ["Llanowar Elves"],
+            "this_turn": {"spells_cast": 1, "kicked_spells_cast": 0},
+        },
+        "opponent": {"hand_size": 7},
+    },
+}
+
+
+def test_board_facts_are_accepted(client: TestClient) -> None:
+    spell = {"card": "Lightning Bolt", "targets": ["key", "opponent"]}
+    r = post(client, {"board": FACTS_BOARD, "spell": spell})
+    assert r.status_code == 200, r.text
+    assert r.json()["total_cost"] == "{R}"
+
+
+@pytest.mark.parametrize(
+    ("change", "loc"),
+    [
+        ({"counters": {"+1/+1": -1}}, ["permanents", 0, "counters", "+1/+1"]),
+        ({"counters": {"Charge": 1}}, ["permanents", 0, "counters", "Charge", "[key]"]),
+        ({"counters": {"charge": 1_000_001}}, ["permanents", 0, "counters", "charge"]),
+        ({"class_level": 4}, ["permanents", 0, "class_level"]),
+        ({"level": -1}, ["permanents", 0, "level"]),
+        ({"chosen": {"card_type": "Elf"}}, ["permanents", 0, "chosen", "card_type"]),
+        ({"chosen": {"colors": ["W", "W"]}}, ["permanents", 0, "chosen", "colors"]),
+        ({"chosen": {"colors": ["P"]}}, ["permanents", 0, "chosen", "colors", 0]),
+    ],
+)
+def test_bad_permanent_facts_are_422_naming_the_field(
+    client: TestClient, change: dict[str, Any], loc: list[Any]
+) -> None:
+    board = {"permanents": [{"id": "key", "card": "Cloud Key", **change}]}
+    r = post(client, {"board": board, "spell": {"card": "Lightning Bolt"}})
+    assert r.status_code == 422, r.text
+    locs = [e["loc"] for e in r.json()["errors"]]
+    assert ["body", "board", *loc] in locs, locs
+
+
+@pytest.mark.parametrize(
+    ("player", "loc"),
+    [
+        ({"graveyard": ["Lightning Bolt"] * 1001}, ["graveyard"]),
+        ({"hand_size": 1001}, ["hand_size"]),
+        ({"this_turn": {"spells_cast": -1}}, ["this_turn", "spells_cast"]),
+        ({"this_turn": {"dragons_cast": 1}}, ["this_turn", "dragons_cast"]),
+        ({"commander": ["Lightning Bolt"] * 5}, ["commander"]),
+    ],
+)
+def test_bad_player_facts_are_422_naming_the_field(
+    client: TestClient, player: dict[str, Any], loc: list[Any]
+) -> None:
+    r = post(client, {"board": {"players": {"you": player}}, "spell": {"card": "Lightning Bolt"}})
+    assert r.status_code == 422, r.text
+    assert ["body", "board", "players", "you", *loc] in [e["loc"] for e in r.json()["errors"]]
+
+
+def test_unknown_zone_card_is_unknown_card_at_its_path(client: TestClient) -> None:
+    board = {"players": {"you": {"graveyard": ["Lightning Bolt", "Lightening Bolt"]}}}
+    r = post(client, {"board": board, "spell": {"card": "Lightning Bolt"}})
+    assert r.status_code == 404 or r.status_code == 422, r.text
+    assert r.json()["type"].endswith("unknown-card")
+    assert r.json()["errors"][0]["loc"] == ["body", "board", "players", "you", "graveyard", 1]
+
+
+def test_a_target_not_on_the_board_is_422_at_its_index(client: TestClient) -> None:
+    spell = {"card": "Lightning Bolt", "targets": ["key", "nobody"]}
+    r = post(client, {"board": FACTS_BOARD, "spell": spell})
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["loc"] == ["body", "spell", "targets", 1]
+    assert "601.2c" in r.json()["detail"]
+    too_many = {"card": "Lightning Bolt", "targets": ["key"] * 101}
+    r = post(client, {"board": FACTS_BOARD, "spell": too_many})
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["body", "spell", "targets"]
