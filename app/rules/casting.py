@@ -597,40 +597,77 @@ def _check_targets(board: Board, targets: tuple[str, ...]) -> None:
             )
 
 
-def total_cost(
-    board: Board | PreparedBoard,
-    caster: str,
-    spell: SpellToCast,
-    *,
-    characters: CharacterIndex | None = None,
-) -> CostResult:
-    """The total cost of ``spell`` cast by ``caster`` on ``board`` (CR 601.2f), with every step explained.
+@dataclass(slots=True)
+class CostRun:
+    """The running total of one computation and what it has explained so far (CR 601.2f, in order)."""
 
-    Raises ``InvalidChoiceError`` for a face the card does not have (or a split card with no half chosen),
-    ``IllegalError`` for what cannot be cast (a land, 305.1; no mana cost and no alternative cost, 118.6;
-    an impossible ``cast_as``, ruling:richard-garfield-phd).
-    """
-    prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
-    b = prepared.board
-    warnings = list(prepared.warnings)
-    choices: list[str] = []
+    current: ManaCost
+    steps: list[CostStep]
+    warnings: list[CostWarning]
+    choices: list[str]
 
-    _check_targets(b, spell.targets)
+    def record(self, step: CostStep) -> None:
+        """Append ``step``; an applied step's result becomes the running total."""
+        if step.applied:
+            self.current = step.result
+        self.steps.append(step)
+
+
+@dataclass(frozen=True, slots=True)
+class CastCharacteristics:
+    """What is cast: the face (or the card chosen through Mental Magic), its mana cost, and the mana cost
+    giving its mana value (the front face's for a transformed back face, CR 712.8c)."""
+
+    face: Face
+    cast_as: Card | None
+    mana_cost: ManaCost | None
+    mv_cost: ManaCost | None
+
+
+@dataclass(frozen=True, slots=True)
+class Variables:
+    """X, Y and Z as used for every cost (CR 107.3), and whether any cost lets the caster choose X."""
+
+    x: int
+    y: int
+    z: int
+    chooses_x: bool
+
+
+def cast_characteristics(
+    board: Board, caster: str, spell: SpellToCast, choices: list[str]
+) -> CastCharacteristics:
+    """The spell's characteristics (CR 601.2a-b): its face (709.3, 702.102, 712.11, 715.3) or, through
+    a Richard Garfield, Ph.D., the card it is cast as (ruling:richard-garfield-phd); lands are not cast
+    (305.1)."""
+    _check_targets(board, spell.targets)
     face, mv_front = _cast_face(spell.card, spell.face, spell.cast_from)
     cast_as_card: Card | None = None
     if spell.cast_as is not None:
-        verify_cast_as(b, caster, spell.card, spell.cast_as.card, spell.cast_as.via)
+        verify_cast_as(board, caster, spell.card, spell.cast_as.card, spell.cast_as.via)
         cast_as_card = spell.cast_as.card
-        chosen = cast_as_card
-        face = chosen.fused() if chosen.is_split and len(chosen.faces) > 1 else chosen.front
+        face = (
+            cast_as_card.fused()
+            if cast_as_card.is_split and len(cast_as_card.faces) > 1
+            else cast_as_card.front
+        )
         mv_front = None
-        choices.append(f"cast as {chosen.name} through {spell.cast_as.via} (ruling:richard-garfield-phd)")
+        choices.append(
+            f"cast as {cast_as_card.name} through {spell.cast_as.via} (ruling:richard-garfield-phd)"
+        )
     _check_castable(face)
-    mana_cost = face.mana_cost if spell.cast_as is None else cast_as_card.mana_cost if cast_as_card else None
+    mana_cost = face.mana_cost if cast_as_card is None else cast_as_card.mana_cost
     mv_cost = mv_front.mana_cost if mv_front is not None else mana_cost
+    return CastCharacteristics(face, cast_as_card, mana_cost, mv_cost)
 
-    steps: list[CostStep] = []
-    alt = spell.alternative_cost
+
+def base_cost(spell: SpellToCast, chars: CastCharacteristics, run: CostRun) -> Variables:
+    """CR 601.2f starts from the mana cost or an alternative cost (118.9), X, Y, Z substituted (107.3a).
+
+    An alternative cost without {X} makes X 0 when the mana cost has {X} (107.3b); a cost with no mana cost
+    needs an alternative cost (118.6); {∞} cannot be paid in full (107.4), and the total keeps it.
+    """
+    mana_cost, alt = chars.mana_cost, spell.alternative_cost
     has_x = bool(mana_cost is not None and mana_cost.variables)
     x, y, z = spell.x, spell.y, spell.z
     x_forced = False
@@ -643,164 +680,207 @@ def total_cost(
     else:
         if mana_cost is None:
             raise IllegalError(
-                f"{face.name} has no mana cost: it can be cast only with an alternative cost", rule="118.6"
+                f"{chars.face.name} has no mana cost: it can be cast only with an alternative cost",
+                rule="118.6",
             )
         chooses_x = has_x or any(a.variables for a in spell.additional_costs)
         base_src = mana_cost
     if mana_cost is not None and mana_cost.is_infinite and alt is None:
-        choices.append("{∞} cannot be paid in full; the total keeps it")
+        run.choices.append("{∞} cannot be paid in full; the total keeps it")
     if not chooses_x and (spell.x or spell.y or spell.z) and not x_forced:
-        warnings.append(
+        run.warnings.append(
             CostWarning(None, spell.card.name, "x", "X was given but no cost of this spell has {X}")
         )
 
     current = base_src.with_variables(x, y, z)
     var_note = _var_note(base_src, x, y, z)
     if alt is None:
-        steps.append(CostStep(StepKind.BASE, current, "601.2f", amount=base_src, note=var_note))
+        run.record(CostStep(StepKind.BASE, current, "601.2f", amount=base_src, note=var_note))
     else:
         note = f"paid rather than the mana cost {mana_cost}" if mana_cost is not None else "alternative cost"
         if x_forced:
             note += "; X is 0: the spell is cast without paying a cost that includes {X} (CR 107.3b)"
         elif var_note:
             note += f"; {var_note}"
-        steps.append(CostStep(StepKind.ALTERNATIVE, current, "118.9", amount=alt, note=note))
+        run.record(CostStep(StepKind.ALTERNATIVE, current, "118.9", amount=alt, note=note))
+    return Variables(x, y, z, chooses_x)
+
+
+def additional_costs(spell: SpellToCast, v: Variables, run: CostRun) -> None:
+    """CR 601.2f, 118.8: each additional cost is added to the total, with the same X (107.3a)."""
     for extra in spell.additional_costs:
-        current = current + extra.with_variables(x, y, z)
-        steps.append(CostStep(StepKind.ADDITIONAL, current, "118.8", amount=extra))
-
-    if spell.commander_casts:
-        tax = ManaCost.of(2 * spell.commander_casts)
-        if spell.cast_from == "command":
-            current = current + tax
-            steps.append(
-                CostStep(
-                    StepKind.INCREASE,
-                    current,
-                    "903.8",
-                    amount=tax,
-                    note=f"commander tax: {{2}} for each of {spell.commander_casts} previous casts"
-                    " from the command zone",
-                )
+        run.record(
+            CostStep(
+                StepKind.ADDITIONAL, run.current + extra.with_variables(v.x, v.y, v.z), "118.8", amount=extra
             )
-        else:
-            steps.append(
-                CostStep(
-                    StepKind.INCREASE,
-                    current,
-                    "903.8",
-                    amount=tax,
-                    applied=False,
-                    note="commander tax applies only to casts from the command zone",
-                )
-            )
+        )
 
-    mv_on_stack = _mana_value(mv_cost, x, y, z, on_stack=True)
-    ctx = _Ctx(b, caster, spell, face, mv_on_stack, characters or _NO_CHARACTERS, warnings)
 
-    # The spell's own abilities (affinity, "this spell costs ... for each ...") and their warnings.
-    own = cost_effects(face)
-    for u in own.own_unsupported:
-        warnings.append(CostWarning(None, face.name, u.text, f"not understood, given no effect: {u.reason}"))
+def commander_tax(spell: SpellToCast, run: CostRun) -> None:
+    """CR 903.8: {2} more for each previous cast from the command zone, only when cast from there."""
+    if not spell.commander_casts:
+        return
+    tax = ManaCost.of(2 * spell.commander_casts)
+    if spell.cast_from == "command":
+        note = (
+            f"commander tax: {{2}} for each of {spell.commander_casts} previous casts from the command zone"
+        )
+        run.record(CostStep(StepKind.INCREASE, run.current + tax, "903.8", amount=tax, note=note))
+    else:
+        note = "commander tax applies only to casts from the command zone"
+        run.record(CostStep(StepKind.INCREASE, run.current, "903.8", amount=tax, applied=False, note=note))
 
+
+def _judge(
+    ctx: _Ctx, source: Permanent | None, effect: CostEffect | MinimumTotal, controller: str, card_name: str
+) -> tuple[bool, str | None]:
+    """Whether ``effect`` applies to this spell (its filter, then its condition), and a note of why not."""
+    covered, why = _covers(ctx, effect.spells, source, controller)
+    if (
+        covered
+        and effect.condition is not None
+        and not _condition_holds(ctx.board, effect.condition, controller, source)
+    ):
+        return False, f"condition not met: {effect.condition.text.replace('~', card_name)}"
+    return covered, why
+
+
+def cost_increases(
+    ctx: _Ctx, candidates: Sequence[tuple[Permanent | None, CostEffect | MinimumTotal]], run: CostRun
+) -> tuple[list[_Red], list[tuple[Permanent, MinimumTotal]]]:
+    """CR 601.2f: cost increases are added, in board order (addition commutes).
+
+    Every effect that does not apply is recorded with its reason; reductions (118.7) and effects on the
+    locked total are set aside for the later stages, in the same order.
+    """
     reds: list[_Red] = []
     totals: list[tuple[Permanent, MinimumTotal]] = []
-    index = 0
-    candidates: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [
-        (s.permanent, s.effect) for s in prepared.sources
-    ]
-    candidates.extend((None, e) for e in own.own)
     for source, effect in candidates:
-        controller = source.controller if source is not None else caster
+        controller = source.controller if source is not None else ctx.caster
         src_id = source.id if source is not None else None
-        card_name = source.card.name if source is not None else face.name
-        covered, why = _covers(ctx, effect.spells, source, controller)
-        if (
-            covered
-            and effect.condition is not None
-            and not _condition_holds(b, effect.condition, controller, source)
-        ):
-            covered, why = False, f"condition not met: {effect.condition.text.replace('~', card_name)}"
+        card_name = source.card.name if source is not None else ctx.face.name
+        covered, why = _judge(ctx, source, effect, controller, card_name)
         if isinstance(effect, MinimumTotal):
             if covered and source is not None:
                 totals.append((source, effect))
             elif why:
-                steps.append(
-                    CostStep(StepKind.TOTAL, current, effect.rule, src_id, card_name, applied=False, note=why)
+                run.record(
+                    CostStep(
+                        StepKind.TOTAL, run.current, effect.rule, src_id, card_name, applied=False, note=why
+                    )
                 )
             continue
         kind = StepKind.REDUCTION if effect.direction is Direction.REDUCTION else StepKind.INCREASE
         if not covered:
             if why:
-                steps.append(
-                    CostStep(kind, current, effect.rule, src_id, card_name, effect.amount, False, why)
+                run.record(
+                    CostStep(kind, run.current, effect.rule, src_id, card_name, effect.amount, False, why)
                 )
             continue
         amount, amount_note = _amount(ctx, effect, controller)
         if why:
             amount_note = f"{why}; {amount_note}" if amount_note else why
-        if effect.direction is Direction.INCREASE:
-            if amount.is_zero:
-                steps.append(
-                    CostStep(kind, current, effect.rule, src_id, card_name, amount, False, amount_note)
-                )
-                continue
-            current = current + amount
-            steps.append(CostStep(kind, current, effect.rule, src_id, card_name, amount, True, amount_note))
-            continue
         if amount.is_zero:
-            steps.append(CostStep(kind, current, effect.rule, src_id, card_name, amount, False, amount_note))
-            continue
-        reds.append(_Red(index, effect, source, amount, amount_note))
-        index += 1
+            run.record(
+                CostStep(kind, run.current, effect.rule, src_id, card_name, amount, False, amount_note)
+            )
+        elif effect.direction is Direction.INCREASE:
+            run.record(
+                CostStep(
+                    kind, run.current + amount, effect.rule, src_id, card_name, amount, True, amount_note
+                )
+            )
+        else:
+            reds.append(_Red(len(reds), effect, source, amount, amount_note))
+    return reds, totals
 
+
+def cost_reductions(reds: list[_Red], run: CostRun) -> None:
+    """CR 601.2f, 118.7: reductions are subtracted in the order, and with the hybrid halves (118.7e), that
+    give the cheapest total; generic reductions reduce only generic mana (118.7a), colored ones spill onto
+    generic (118.7b-d), never below {0}."""
     if reds:
-        current = _reduce(current, reds, steps, choices)
+        run.current = _reduce(run.current, reds, run.steps, run.choices)
 
+
+def effects_on_total(totals: Sequence[tuple[Permanent, MinimumTotal]], run: CostRun) -> None:
+    """CR 601.2f: once the total is determined, effects that directly affect the total apply (Trinisphere:
+    a total of less than three mana costs three, the rest generic), then the total is locked in."""
     for source, mt in totals:
+        current = run.current
         units = _pay_units((current.generic, current.others))
         if current.is_infinite or units >= 2 * mt.amount:
-            steps.append(
+            note = f"the total already costs {mt.amount} or more mana"
+            run.record(
                 CostStep(
-                    StepKind.TOTAL,
-                    current,
-                    mt.rule,
-                    source.id,
-                    source.card.name,
-                    applied=False,
-                    note=f"the total already costs {mt.amount} or more mana",
+                    StepKind.TOTAL, current, mt.rule, source.id, source.card.name, applied=False, note=note
                 )
             )
             continue
         add = ManaCost.of((2 * mt.amount - units + 1) // 2)
-        current = current + add
-        steps.append(
-            CostStep(
-                StepKind.TOTAL,
-                current,
-                mt.rule,
-                source.id,
-                source.card.name,
-                add,
-                note=f"the spell would cost less than {mt.amount} mana; the rest is generic",
-            )
+        note = f"the spell would cost less than {mt.amount} mana; the rest is generic"
+        run.record(
+            CostStep(StepKind.TOTAL, current + add, mt.rule, source.id, source.card.name, add, note=note)
         )
+    run.record(CostStep(StepKind.TOTAL, run.current, "601.2f", note="total cost locked in"))
 
-    steps.append(CostStep(StepKind.TOTAL, current, "601.2f", note="total cost locked in"))
-    x_for_etb = x if chooses_x else 0
+
+def total_cost(
+    board: Board | PreparedBoard,
+    caster: str,
+    spell: SpellToCast,
+    *,
+    characters: CharacterIndex | None = None,
+) -> CostResult:
+    """The total cost of ``spell`` cast by ``caster`` on ``board`` (CR 601.2f), with every step explained.
+
+    The stages of 601.2f in order: ``base_cost`` (mana cost or alternative cost), ``additional_costs``,
+    increases (``commander_tax``, ``cost_increases``), ``cost_reductions``, ``effects_on_total``.
+    Raises ``InvalidChoiceError`` for a face the card does not have (or a split card with no half chosen),
+    ``IllegalError`` for what cannot be cast (a land, 305.1; no mana cost and no alternative cost, 118.6;
+    an impossible ``cast_as``, ruling:richard-garfield-phd).
+    """
+    prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
+    run = CostRun(ManaCost.zero(), [], list(prepared.warnings), [])
+    chars = cast_characteristics(prepared.board, caster, spell, run.choices)
+    v = base_cost(spell, chars, run)
+    additional_costs(spell, v, run)
+    commander_tax(spell, run)
+
+    mv_on_stack = _mana_value(chars.mv_cost, v.x, v.y, v.z, on_stack=True)
+    ctx = _Ctx(
+        prepared.board, caster, spell, chars.face, mv_on_stack, characters or _NO_CHARACTERS, run.warnings
+    )
+    candidates: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [
+        (s.permanent, s.effect) for s in prepared.sources
+    ]
+    candidates.extend(_own_effects(chars.face, run))
+    reds, totals = cost_increases(ctx, candidates, run)
+    cost_reductions(reds, run)
+    effects_on_total(totals, run)
     return CostResult(
         card=spell.card,
-        face=face,
-        cast_as=cast_as_card,
-        mana_cost=mana_cost,
-        mana_value=_mana_value(mv_cost, 0, 0, 0, on_stack=False),
+        face=chars.face,
+        cast_as=chars.cast_as,
+        mana_cost=chars.mana_cost,
+        mana_value=_mana_value(chars.mv_cost, 0, 0, 0, on_stack=False),
         mana_value_on_stack=mv_on_stack,
-        total_cost=current,
-        steps=tuple(steps),
-        warnings=tuple(warnings),
-        x_for_etb=x_for_etb,
-        choices=tuple(choices),
+        total_cost=run.current,
+        steps=tuple(run.steps),
+        warnings=tuple(run.warnings),
+        x_for_etb=v.x if v.chooses_x else 0,
+        choices=tuple(run.choices),
     )
+
+
+def _own_effects(face: Face, run: CostRun) -> list[tuple[Permanent | None, CostEffect | MinimumTotal]]:
+    """The spell's own cost abilities (affinity, "this spell costs ... for each ..."), warning on the rest."""
+    own = cost_effects(face)
+    for u in own.own_unsupported:
+        run.warnings.append(
+            CostWarning(None, face.name, u.text, f"not understood, given no effect: {u.reason}")
+        )
+    return [(None, e) for e in own.own]
 
 
 def _var_note(cost: ManaCost, x: int, y: int, z: int) -> str | None:
