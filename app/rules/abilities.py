@@ -92,6 +92,12 @@ class Ability:
         return "untap" in self.cost_kinds
 
     @property
+    def restriction(self) -> str | None:
+        """The spending restriction on the mana it adds (CR 106.6), e.g. "Spend this mana only to cast
+        creature spells."; None when the mana can be spent on anything."""
+        return None if self.mana is None else self.mana.restriction
+
+    @property
     def life_cost(self) -> int:
         return sum(p.amount for p in self.cost if p.kind == "life")
 

@@ -510,6 +510,9 @@ class FaceMana:
     replacements: tuple[ProductionReplacement, ...] = ()
     triggers: tuple[ManaTrigger, ...] = ()
     problems: tuple[tuple[str, str], ...] = ()
+    lines: tuple[tuple[str, str], ...] = ()
+    """Each line of text (reminder removed) with what became of it: ``mana`` (a mana ability read),
+    ``ability`` (another activated ability), ``static`` (an effect read), ``problem`` (warned), ``other``."""
 
 
 def strip_reminder(text: str) -> str:
@@ -622,6 +625,7 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
     replacements: list[ProductionReplacement] = []
     triggers: list[ManaTrigger] = []
     problems: list[tuple[str, str]] = []
+    lines: list[tuple[str, str]] = []
     for raw in strip_reminder(oracle_text).splitlines():
         line = _norm(strip_reminder(raw), name)
         if not line:
@@ -631,8 +635,12 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
             activated.append(ability)
             if ability.problem is not None:
                 problems.append((raw.strip(), ability.problem))
+                lines.append((raw.strip(), "problem"))
+            else:
+                lines.append((raw.strip(), "mana" if ability.mana is not None else "ability"))
             continue
         effect = _read_static(line)
+        lines.append((raw.strip(), "other" if effect is None else "static"))
         if isinstance(effect, TypeChange):
             type_changes.append(effect)
         elif isinstance(effect, Grant):
@@ -643,6 +651,7 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
             triggers.append(effect)
         elif _MANA_RELATED.search(line) and not _IGNORABLE.match(line):
             problems.append((raw.strip(), "a mana-related text this reader does not understand"))
+            lines[-1] = (raw.strip(), "problem")
     return FaceMana(
         tuple(activated),
         tuple(type_changes),
@@ -650,6 +659,7 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
         tuple(replacements),
         tuple(triggers),
         tuple(problems),
+        tuple(lines),
     )
 
 

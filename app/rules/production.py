@@ -12,10 +12,11 @@ united. Triggered mana abilities (CR 106.12a: Heartbeat of Spring, Wild Growth, 
 of their own source, so they do not change what the tapped permanent could produce, but they do add to what
 tapping it produces.
 
-``produces`` of an ability is a tuple of alternatives, each a sorted multiset of mana types (W U B R G C
-order): ``(("G", "G"),)`` is a Forest under Mana Reflection; ``(("W",), ("G",))`` a Savannah. Alternatives
-contained in another are dropped (the player ordering the effects, CR 616.1, can always take the larger).
-``None`` means the ability's text was not understood.
+``produces`` of an ability is a tuple of alternatives, each a ``Mana`` (counts per type, never a list of
+symbols, so 28 Mana Reflections on a Forest are six integers, not 2^28 entries): ``(Mana.of("GG"),)`` is a
+Forest under Mana Reflection; ``(Mana.of("W"), Mana.of("G"))`` a Savannah. Alternatives contained in
+another are dropped (the player ordering the effects, CR 616.1, can always take the larger). ``None`` means
+the ability's text was not understood.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ from typing import Final
 
 from app.rules.abilities import Ability, BoardState, PermanentState, Warning, read_board
 from app.rules.board import Board
-from app.rules.oracle_mana import Filter, ManaOption, ManaTrigger, ProductionReplacement, sort_mana
+from app.rules.mana import Mana
+from app.rules.oracle_mana import Filter, ManaOption, ManaTrigger, ProductionReplacement
 from app.rules.symbols import COLORS, MANA_TYPES
 
-Alternatives = tuple[tuple[str, ...], ...]
+Alternatives = tuple[Mana, ...]
 _BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
 COLOR_MASK: Final = sum(_BIT[c] for c in COLORS)
 _ALL: Final = (1 << len(MANA_TYPES)) - 1
@@ -45,9 +47,9 @@ def mask_types(mask: int) -> tuple[str, ...]:
     return _MASK_TYPES[mask & _ALL]
 
 
-def _mask(types: tuple[str, ...]) -> int:
+def _mask(mana: Mana) -> int:
     m = 0
-    for t in types:
+    for t in mana.types:
         m |= _BIT[t]
     return m
 
@@ -62,22 +64,35 @@ class BoardAnalysis:
     produces: dict[tuple[str, int], Alternatives | None]
     warnings: tuple[Warning, ...]
 
+    def amount(self, permanent_id: str, index: int) -> int | None:
+        """How many mana one activation adds at most (exact; None when its text was not understood)."""
+        alts = self.produces[(permanent_id, index)]
+        if alts is None:
+            return None
+        return max((a.total for a in alts), default=0)
 
-def _apply_replacement(alt: tuple[str, ...], repl: ProductionReplacement) -> tuple[str, ...]:
+
+def _apply_replacement(alt: Mana, repl: ProductionReplacement) -> Mana:
     """One replacement on one production event (CR 614.1a: "instead")."""
     if repl.mode == "fixed":
-        return repl.mana
+        return Mana.of(repl.mana)
     if repl.mode == "type":
-        return sort_mana([repl.mana[0]] * len(alt))
-    return sort_mana(list(alt) * repl.factor)
+        return Mana.single(repl.mana[0], alt.total)
+    return alt.times(repl.factor)
 
 
-def _replaced(alt: tuple[str, ...], repls: tuple[ProductionReplacement, ...]) -> set[tuple[str, ...]]:
+def commutes(repls: tuple[ProductionReplacement, ...]) -> bool:
+    """Multiplying replacements give the same result in every order (CR 616.1 then has nothing to choose)."""
+    return all(r.mode == "multiply" for r in repls)
+
+
+def _replaced(alt: Mana, repls: tuple[ProductionReplacement, ...]) -> set[Mana]:
     """Every result of applying ``repls`` to ``alt`` in any order (CR 106.7, 616.1); an event that
     produces no mana is not a mana production event and is not replaced."""
     if not alt or not repls:
         return {alt} if alt else set()
-    orders = permutations(repls) if len(repls) <= MAX_ORDERED_REPLACEMENTS else iter((repls,))
+    few = len(repls) <= MAX_ORDERED_REPLACEMENTS and not commutes(repls)
+    orders = permutations(repls) if few else iter((repls,))
     out = set()
     for order in orders:
         cur = alt
@@ -87,17 +102,13 @@ def _replaced(alt: tuple[str, ...], repls: tuple[ProductionReplacement, ...]) ->
     return out
 
 
-def _prune(alts: set[tuple[str, ...]]) -> Alternatives:
+def _prune(alts: set[Mana]) -> Alternatives:
     """Sorted alternatives without any contained (as a multiset) in a larger one."""
-
-    def contained(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-        return len(a) < len(b) and all(a.count(t) <= b.count(t) for t in set(a))
-
-    if len({len(a) for a in alts}) <= 1:  # equal sizes: none is contained in another
+    if len({a.total for a in alts}) <= 1:  # equal sizes: none is contained in another
         kept = [a for a in alts if a]
     else:
-        kept = [a for a in alts if a and not any(contained(a, b) for b in alts)]
-    return tuple(sorted(kept, key=lambda a: (len(a), [MANA_TYPES.index(t) for t in a])))
+        kept = [a for a in alts if a and not any(b.total > a.total and b.contains(a) for b in alts)]
+    return tuple(sorted(kept, key=Mana.sort_key))
 
 
 class _Context:
@@ -114,7 +125,7 @@ class _Context:
         for s in state.states:
             self.repls.append(tuple(r for i, r in state.replacements if s.matches(r.filter, perms[i])))
             self.trigs.append(tuple((i, t) for i, t in state.triggers if s.matches(t.filter, perms[i])))
-            if len(self.repls[-1]) > MAX_ORDERED_REPLACEMENTS:
+            if len(self.repls[-1]) > MAX_ORDERED_REPLACEMENTS and not commutes(self.repls[-1]):
                 self.warnings.append(
                     Warning(
                         s.id,
@@ -135,7 +146,7 @@ class _Context:
         if got is None:
             got = [0] * len(MANA_TYPES)
             for k, t in enumerate(MANA_TYPES):
-                for alt in _replaced((t,), self.repls[i]):
+                for alt in _replaced(Mana.single(t), self.repls[i]):
                     got[k] |= _mask(alt)
             self._single[i] = got
         return got
@@ -151,21 +162,21 @@ class _Context:
 
 def _option_alternatives(
     ctx: _Context, i: int, option: ManaOption, chosen_from: PermanentState, ref_mask: int
-) -> list[tuple[str, ...]]:
+) -> list[Mana]:
     """The alternatives one option stands for, references resolved to ``ref_mask``."""
     if option.reference is not None:
         mask = ref_mask & (COLOR_MASK if option.reference.what == "color" else -1)
-        return [(t,) for t in mask_types(mask)]
-    fixed = list(option.fixed)
+        return [Mana.single(t) for t in mask_types(mask)]
+    fixed = Mana.of(option.fixed)
     if option.chosen:
         color = chosen_from.permanent.chosen.color
         if color is None:
             return []  # CR 106.5: a chosen color never chosen is undefined: no mana
-        fixed.extend([color] * option.chosen)
-    return [sort_mana(fixed)] if fixed else []
+        fixed = fixed + Mana.single(color, option.chosen)
+    return [fixed] if fixed else []
 
 
-def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[int]) -> set[tuple[str, ...]]:
+def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[int]) -> set[Mana]:
     """What the ability adds before replacements (references resolved by ``ref_masks``, one per option)."""
     effect = ability.mana
     assert effect is not None
@@ -173,11 +184,11 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
         return set()
     state = ctx.state.states[i]
     n = ctx.count(i, effect.count) if effect.count is not None else 1
-    out: set[tuple[str, ...]] = set()
+    out: set[Mana] = set()
     for option, ref_mask in zip(effect.options, ref_masks, strict=True):
         for alt in _option_alternatives(ctx, i, option, state, ref_mask):
             if n:
-                out.add(sort_mana(list(alt) * n))
+                out.add(alt.times(n))
     return out
 
 
@@ -287,22 +298,22 @@ def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
         cp = new
 
 
-def _with_triggers(ctx: _Context, i: int, alts: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
+def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
     """CR 106.12a: triggered mana abilities add to a production that produced mana."""
     out = set()
     states = ctx.state.states
     for alt in alts:
         results = {alt}
         for src, trig in ctx.trigs[i]:
-            nxt: set[tuple[str, ...]] = set()
+            nxt: set[Mana] = set()
             for cur in results:
                 if trig.same_type:  # "one mana of any type that land produced"
-                    nxt.update(sort_mana([*cur, t]) for t in set(alt))
+                    nxt.update(cur + Mana.single(t) for t in alt.types)
                 else:
                     extras = [
                         e for o in trig.options for e in _option_alternatives(ctx, src, o, states[src], 0)
                     ]
-                    nxt.update(sort_mana([*cur, *e]) for e in extras)
+                    nxt.update(cur + e for e in extras)
                     if not extras:  # CR 106.5: nothing defined to add
                         nxt.add(cur)
             results = nxt
@@ -331,7 +342,7 @@ def analyze_board(board: Board) -> BoardAnalysis:
             ]
             alts = _base_alternatives(ctx, i, ability, masks)
             if ability.has_tap and ability.is_mana_ability:
-                replaced: set[tuple[str, ...]] = set()
+                replaced: set[Mana] = set()
                 for alt in alts:
                     replaced |= _replaced(alt, ctx.repls[i])
                 alts = _with_triggers(ctx, i, replaced)

@@ -15,6 +15,10 @@ from app.rules.board import Board
 from app.rules.payment import ManaSource
 from app.rules.production import BoardAnalysis, analyze_board
 
+LISTED_BOUND = 1_000
+"""The solver lists mana symbol by symbol: one activation's mana is cut to this many of each type (a
+production beyond it, a Forest under ten Mana Reflections, pays any cost of up to this much alone)."""
+
 _PAYABLE_PARTS = frozenset({"tap", "untap", "mana", "life", "sacrifice_self"})
 
 
@@ -39,7 +43,7 @@ def payment_sources(
                 ManaSource(
                     permanent=state.id,
                     ability=ability.index,
-                    outputs=outputs,
+                    outputs=tuple(m.as_tuple(LISTED_BOUND) for m in outputs),
                     activation_cost=ability.mana_cost,
                     life_cost=ability.life_cost,
                     snow=state.is_snow,

@@ -7,7 +7,6 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.rules.abilities import check_activation
 from app.rules.board import Board
-from app.rules.oracle_mana import mana_text
 from app.rules.party import party
 from app.rules.production import BoardAnalysis, analyze_board
 from app.schemas.analysis import (
@@ -40,6 +39,9 @@ def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_ve
         for ab in state.abilities:
             reasons = check_activation(analysis.state, state, ab)
             produced = analysis.produces[(state.id, ab.index)]
+            adds_mana = produced is not None and ab.mana is not None
+            texts = [m.text() for m in produced] if produced is not None and adds_mana else None
+            listed = None if texts is None or None in texts else [t for t in texts if t is not None]
             abilities.append(
                 AbilityOut(
                     index=ab.index,
@@ -48,7 +50,10 @@ def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_ve
                     is_mana_ability=ab.is_mana_ability,
                     can_activate=not reasons,
                     reasons=[ReasonOut(rule=r.rule, text=r.text) for r in reasons],
-                    produces=None if produced is None else [mana_text(alt) for alt in produced],
+                    produces=_produces(listed),
+                    amount=analysis.amount(state.id, ab.index) if adds_mana else None,
+                    restriction=ab.restriction,
+                    alternatives=listed,
                     origin=ab.origin,
                     rule=ab.rule,
                     granted_by=ab.granted_by,
@@ -74,3 +79,10 @@ def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_ve
         rules_edition=rules_edition,
         data_version=data_version,
     )
+
+
+def _produces(alternatives: list[str] | None) -> str | None:
+    """API.md "Mana": the one production as a cost string; a choice (or nothing listable) is null."""
+    if alternatives is None or len(alternatives) > 1:
+        return None
+    return alternatives[0] if alternatives else "{0}"

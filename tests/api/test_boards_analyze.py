@@ -37,7 +37,10 @@ def test_exotic_orchard_example_and_answer_shape(client: TestClient) -> None:
             "is_mana_ability": True,
             "can_activate": True,
             "reasons": [],
-            "produces": ["{G}"],
+            "produces": "{G}",
+            "amount": 1,
+            "restriction": None,
+            "alternatives": ["{G}"],
             "origin": "land_type",
             "rule": "305.6",
             "granted_by": None,
@@ -87,11 +90,27 @@ def test_mana_reflection_shows_in_produces_and_party(client: TestClient) -> None
         ],
     )
     perms = _by_id(body)
-    assert [a["produces"] for a in perms["s"]["abilities"]] == [["{W}{W}"], ["{G}{G}"]]
+    assert [a["produces"] for a in perms["s"]["abilities"]] == ["{W}{W}", "{G}{G}"]
+    assert [a["amount"] for a in perms["s"]["abilities"]] == [2, 2]
     assert body["players"]["you"]["party"] == {
         "size": 1,
         "members": {"Cleric": "cleric", "Rogue": None, "Warrior": None, "Wizard": None},
     }
+
+
+def test_forest_and_28_mana_reflections_answer_fast_and_small(client: TestClient) -> None:
+    """Issue 15: mana as counts. 2^28 mana is an exact amount, not a list of 2^28 symbols."""
+    reflections = [{"id": f"mr{i}", "card": "Mana Reflection"} for i in range(28)]
+    r = client.post(
+        "/v1/boards/analyze", json={"board": {"permanents": [{"id": "f", "card": "Forest"}, *reflections]}}
+    )
+    assert r.status_code == 200 and len(r.content) < 50_000
+    forest = _by_id(r.json())["f"]
+    ability = forest["abilities"][0]
+    assert ability["amount"] == 2**28
+    assert ability["produces"] is None and ability["alternatives"] is None  # above 100 mana
+    assert forest["could_produce"] == ["G"]
+    assert r.json()["warnings"] == []  # multiplying effects commute: no order to choose (CR 616.1)
 
 
 def test_unknown_text_is_a_warning(client: TestClient) -> None:

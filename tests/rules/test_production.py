@@ -12,7 +12,8 @@ import pytest
 from app.rules.board import Board, Choices, Permanent, Player
 from app.rules.cards import Card, Face
 from app.rules.costs import ManaCost
-from app.rules.production import analyze_board
+from app.rules.mana import MANA_BOUND, Mana
+from app.rules.production import BoardAnalysis, analyze_board
 from app.rules.types import TypeLine
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "scryfall-oracle-cards.json"
@@ -52,6 +53,12 @@ def perm(pid: str, card: Card | str, controller: str = "you", **kw: Any) -> Perm
 
 def board(*perms: Permanent) -> Board:
     return Board(perms, (Player("you"), Player("opp")))
+
+
+def prod(a: BoardAnalysis, key: tuple[str, int]) -> tuple[tuple[str, ...], ...] | None:
+    """An ability's alternatives as sorted tuples of mana types (None: not understood)."""
+    got = a.produces[key]
+    return None if got is None else tuple(m.as_tuple() for m in got)
 
 
 def could(b: Board) -> dict[str, tuple[str, ...]]:
@@ -109,13 +116,13 @@ def test_contamination_replaces_any_type_and_amount_for_lands_only() -> None:
     assert a.could_produce["pool"] == ("B",)
     assert a.could_produce["birds"] == ("W", "U", "B", "R", "G")
     assert a.could_produce["sol"] == ("C",)
-    assert a.produces[("sol", 0)] == (("C", "C"),)
+    assert prod(a, ("sol", 0)) == (("C", "C"),)
 
 
 def test_replacements_in_any_order_keep_the_larger_result() -> None:
     # Contamination then Reflection: {B}{B}; Reflection then Contamination: {B}. 616.1: player picks.
     a = analyze_board(board(perm("f", "Forest"), perm("c", "Contamination"), perm("mr", "Mana Reflection")))
-    assert a.produces[("f", 0)] == (("B", "B"),)
+    assert prod(a, ("f", 0)) == (("B", "B"),)
     assert a.could_produce["f"] == ("B",)
 
 
@@ -151,7 +158,7 @@ def test_urborg_alone_and_chromatic_lantern_grant() -> None:
     ]
     assert a.could_produce["f"] == ("W", "U", "B", "R", "G")
     # Command Tower without a commander: its own ability adds nothing (903.4f), the granted one does
-    assert a.produces[("tower", 1)] == ()
+    assert prod(a, ("tower", 1)) == ()
     assert a.could_produce["tower"] == ("W", "U", "B", "R", "G")
 
 
@@ -167,26 +174,26 @@ def test_tapped_for_mana_triggers_and_doubling() -> None:
         )
     )
     # Reflection doubles the Forest's {G}; Heartbeat adds a {G}; Utopia Sprawl an additional {U}
-    assert a.produces[("f", 0)] == (("U", "G", "G", "G"),)
+    assert prod(a, ("f", 0)) == (("U", "G", "G", "G"),)
     assert a.could_produce["f"] == ("G",)  # triggers are their sources' abilities (106.7)
     assert a.could_produce["sprawl"] == ("U",)
     # the opponent's Savannah: Heartbeat for any player, but Reflection is only "you"
-    assert a.produces[("s", 0)] == (("W", "W"),)
+    assert prod(a, ("s", 0)) == (("W", "W"),)
     # Birds is no land: no Heartbeat, but Reflection doubles
-    assert ("G", "G") in (a.produces[("birds", 0)] or ())
+    assert ("G", "G") in (prod(a, ("birds", 0)) or ())
 
 
 def test_mirari_wake_only_for_its_controller() -> None:
     a = analyze_board(board(perm("f", "Forest"), perm("g", "Forest", "opp"), perm("w", "Mirari's Wake")))
-    assert a.produces[("f", 0)] == (("G", "G"),)
-    assert a.produces[("g", 0)] == (("G",),)
+    assert prod(a, ("f", 0)) == (("G", "G"),)
+    assert prod(a, ("g", 0)) == (("G",),)
 
 
 def test_inline_cards_and_unknown_text_warns_without_guessing() -> None:
     odd = inline("Odd Land", "Land", "{T}: Add {G}. If you control a Wizard, add {U} instead.")
     mine = inline("My Homebrew Land", "Land", "{T}: Add {C}.")
     a = analyze_board(board(perm("odd", odd), perm("h", mine), perm("pool", "Reflecting Pool")))
-    assert a.produces[("odd", 0)] is None
+    assert prod(a, ("odd", 0)) is None
     assert a.could_produce["odd"] == ()
     assert a.could_produce["pool"] == ("C",)
     assert [w.permanent for w in a.warnings] == ["odd"]
@@ -196,7 +203,7 @@ def test_gaeas_cradle_counts_and_zero_is_nothing() -> None:
     a = analyze_board(
         board(perm("gc", "Gaea's Cradle"), perm("e1", "Llanowar Elves"), perm("e2", "Llanowar Elves", "opp"))
     )
-    assert a.produces[("gc", 0)] == (("G",),)
+    assert prod(a, ("gc", 0)) == (("G",),)
     assert could(board(perm("gc", "Gaea's Cradle"))) == {"gc": ()}
 
 
@@ -223,3 +230,24 @@ def test_payment_sources_only_activatable_understood_unrestricted() -> None:
     assert str(got[("bluffs", 1)].activation_cost) == "{U/R}"
     assert got[("snow", 0)].snow and not got[("f", 0)].snow
     assert all(s.uses_permanent for s in got.values())
+
+
+def test_mana_reflections_multiply_as_counts_not_lists() -> None:
+    """Issue 15: 40 Mana Reflections on a Forest is 2^40 mana, exact, computed in six integers."""
+    reflection = inline(
+        "Mana Reflection",
+        "Enchantment",
+        "If you tap a permanent for mana, it produces twice as much of that mana instead.",
+    )
+    forest = inline("Forest", "Basic Land — Forest")
+    a = analyze_board(board(perm("f", forest), *(perm(f"m{i}", reflection) for i in range(40))))
+    assert a.amount("f", 0) == 2**40
+    assert a.produces[("f", 0)] == (Mana.single("G", 2**40),)
+    assert a.warnings == ()
+
+
+def test_counts_saturate_far_above_any_cost() -> None:
+    big = Mana.single("G", MANA_BOUND).times(3)
+    assert big.total == MANA_BOUND and big.saturated
+    assert Mana.of("GGW").times(2).text() == "{W}{W}{G}{G}{G}{G}"
+    assert Mana.single("C", 101).text() is None

@@ -1,0 +1,130 @@
+"""Mana coverage sweep (issue 11): every permanent of the catalogue whose text can add mana, alone on a board.
+
+Each such permanent is put on a board of its own, with the context its text needs (a chosen color and
+creature type, an opponent), and analysed by ``app.rules.production.analyze_board``. Every line of its
+text that adds or changes mana (found here by a pattern of this script, independent of the reader) is
+counted once:
+
+- **understood**: the reader read it into a mana ability or a static mana effect, with a production;
+- **warned**: the answer's ``warnings`` name the line (the service says it did not understand it);
+- **silent**: neither (the goal is 0).
+
+A card counts as understood when all its mana lines are, silent when any line is, warned otherwise.
+Baseline: none (a coverage figure, not a timing); the run time is printed for information.
+Target: 0 silent, at least 97% of cards understood.
+
+    .venv/bin/python bench/mana_coverage.py [CARDS_JSON] [--list silent|warned] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.rules.board import Board, Choices, Permanent, Player  # noqa: E402
+from app.rules.cards import Card, Face  # noqa: E402
+from app.rules.oracle_mana import read_face, strip_reminder  # noqa: E402
+from app.rules.production import analyze_board  # noqa: E402
+from app.services.card_formats import BadCardRecord, card_from_scryfall  # noqa: E402
+
+PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
+# A line adds mana ("Add {G}", "adds one mana", "add X mana") or changes produced mana ("produces ...
+# instead", "tapped for mana"). Bounded classes and one lazy gap between literal anchors: linear time.
+MANA_LINE = re.compile(
+    r"\badds?\b[^.]{0,200}?(?:\{[WUBRGCSX]\}|\bmana\b)|\bproduces?\b[^.]{0,80}\binstead\b",
+    re.IGNORECASE,
+)
+# "add" words that are not about mana: counters, names, abilities, types
+NOT_MANA = re.compile(r"\badds?\b (?:a |an |one |two |three |that |those |it )?(?:[+\-]\d|counter|card)")
+
+
+def mana_lines(face: Face) -> list[str]:
+    out = []
+    for raw in strip_reminder(face.oracle_text).splitlines():
+        line = strip_reminder(raw).strip()
+        if line and MANA_LINE.search(line) and not NOT_MANA.search(line):
+            out.append(raw.strip())
+    return out
+
+
+def context_permanent(card: Card, face: Face) -> Permanent:
+    subtypes = [s for s in face.type_line.subtypes if face.type_line.has_creature_types]
+    chosen = Choices(creature_type=subtypes[0] if subtypes else "Elf", color="G")
+    face_name = None if face is card.front else face.name
+    return Permanent("card", card, "you", face=face_name, chosen=chosen)
+
+
+def classify(card: Card, face: Face) -> tuple[str, list[tuple[str, str]]]:
+    lines = mana_lines(face)
+    board = Board((context_permanent(card, face),), (Player("you"), Player("opponent")))
+    analysis = analyze_board(board)
+    warned_texts = {w.text.strip() for w in analysis.warnings}
+    disposition = dict(read_face(face).lines)
+    state = analysis.state.states[0]
+    bad_ability = any(
+        analysis.produces.get((state.id, a.index)) is None for a in state.abilities if a.mana is not None
+    )
+    verdicts = []
+    for line in lines:
+        if line in warned_texts or any(w and w in line for w in warned_texts):
+            verdicts.append((line, "warned"))
+        elif disposition.get(line) in {"mana", "static"} and not bad_ability:
+            verdicts.append((line, "understood"))
+        else:
+            verdicts.append((line, "silent"))
+    kinds = {v for _l, v in verdicts}
+    card_verdict = "silent" if "silent" in kinds else "warned" if "warned" in kinds else "understood"
+    return card_verdict, verdicts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = ROOT.parent / "shared" / "data" / "scryfall-oracle-cards.json"
+    parser.add_argument("cards", nargs="?", default=str(default))
+    parser.add_argument("--list", choices=("silent", "warned", "understood"), default=None)
+    parser.add_argument("--limit", type=int, default=60)
+    args = parser.parse_args()
+    path = Path(args.cards)
+    if not path.exists():
+        print(f"no card data at {path}: nothing to measure")
+        return
+    records = json.loads(path.read_text(encoding="utf-8"))
+    totals: Counter[str] = Counter()
+    listed: list[str] = []
+    start = time.perf_counter()
+    for obj in records:
+        if obj.get("layout") in {"token", "double_faced_token", "emblem", "art_series", "planar", "scheme"}:
+            continue
+        try:
+            card = card_from_scryfall(obj)
+        except BadCardRecord:
+            continue
+        for face in card.faces:
+            if not any(t in face.type_line.types for t in PERMANENT_TYPES) or not mana_lines(face):
+                continue
+            try:
+                verdict, lines = classify(card, face)
+            except Exception as exc:  # a crash is the worst kind of silence: count and show it
+                verdict, lines = "silent", [(f"crash: {type(exc).__name__}: {exc}", "silent")]
+            totals[verdict] += 1
+            if args.list == verdict and len(listed) < args.limit:
+                listed.extend(f"{face.name}: {text}" for text, v in lines if v == verdict)
+    elapsed = time.perf_counter() - start
+    n = sum(totals.values())
+    for line in listed[: args.limit]:
+        print(" ", line)
+    print(f"{n} permanent faces that add mana ({elapsed:.1f} s)")
+    for kind in ("understood", "warned", "silent"):
+        print(f"  {kind:<10} {totals[kind]:>6}  {100 * totals[kind] / max(n, 1):6.2f} %")
+
+
+if __name__ == "__main__":
+    main()
