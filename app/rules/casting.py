@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
 
 from app.rules.board import Board, Choices, Permanent
 from app.rules.cards import Card, Face
+from app.rules.casting_ways import OtherCost, Way, WayKind, keyword_rule, ways_of
 from app.rules.characters import CharacterIndex, matches
 from app.rules.cost_registry import cost_effects
 from app.rules.costs import ManaCost
@@ -40,6 +41,7 @@ from app.rules.mental_magic import verify_cast_as
 from app.rules.names import fold_name
 from app.rules.party import PARTY_ROLES, party, party_roles
 from app.rules.symbols import COLORS, ManaSymbol, SymbolKind
+from app.rules.types import TypeLine
 
 _NO_CHARACTERS: Final = CharacterIndex(())
 
@@ -68,10 +70,31 @@ class CastAs:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionalChoice:
+    """An optional additional cost the caster pays (CR 601.2b): its keyword, which of its costs (kicker's
+    two-cost form, 702.33d) and how many times (multikicker, replicate, squad, escalate)."""
+
+    keyword: str
+    which: int = 1
+    times: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class WayTotal:
+    """A way the card offers from the zone it is cast from, with one optional cost or none: its total."""
+
+    method: str
+    optional_costs: tuple[OptionalChoice, ...]
+    total_cost: ManaCost
+
+
+@dataclass(frozen=True, slots=True)
 class SpellToCast:
     """A spell being cast. ``face``: a face or half's name, or "fuse"; ``flavor_text`` and
     ``art_characters`` describe the printed card (``printing``), for effects that read it (ruling:vorthos);
-    ``targets`` are the ids of permanents and names of players it targets (CR 601.2c)."""
+    ``targets`` are the ids of permanents and names of players it targets (CR 601.2c); ``method`` is the
+    keyword of the way to cast used ("flashback"; None: the normal way, or the only way the card has from
+    ``cast_from``), ``optional_costs`` the optional additional costs paid."""
 
     card: Card
     face: str | None = None
@@ -86,6 +109,8 @@ class SpellToCast:
     flavor_text: str | None = None
     art_characters: tuple[str, ...] = ()
     targets: tuple[str, ...] = ()
+    method: str | None = None
+    optional_costs: tuple[OptionalChoice, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +156,9 @@ class CostResult:
     warnings: tuple[CostWarning, ...]
     x_for_etb: int
     choices: tuple[str, ...]
+    method: str = "normal"
+    other_costs: tuple[OtherCost, ...] = ()
+    ways: tuple[WayTotal, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -605,6 +633,7 @@ class CostRun:
     steps: list[CostStep]
     warnings: list[CostWarning]
     choices: list[str]
+    other_costs: list[OtherCost] = field(default_factory=list)
 
     def record(self, step: CostStep) -> None:
         """Append ``step``; an applied step's result becomes the running total."""
@@ -661,13 +690,24 @@ def cast_characteristics(
     return CastCharacteristics(face, cast_as_card, mana_cost, mv_cost)
 
 
-def base_cost(spell: SpellToCast, chars: CastCharacteristics, run: CostRun) -> Variables:
+def base_cost(
+    spell: SpellToCast, chars: CastCharacteristics, run: CostRun, way: Way | None = None
+) -> Variables:
     """CR 601.2f starts from the mana cost or an alternative cost (118.9), X, Y, Z substituted (107.3a).
 
     An alternative cost without {X} makes X 0 when the mana cost has {X} (107.3b); a cost with no mana cost
-    needs an alternative cost (118.6); {∞} cannot be paid in full (107.4), and the total keeps it.
+    needs an alternative cost (118.6); {∞} cannot be paid in full (107.4), and the total keeps it. A way to
+    cast (``way``) gives the alternative cost its keyword defines: [cost] (118.9), {3} face down (702.37c),
+    nothing for "without paying its mana cost" (118.9), or the mana cost itself (retrace, jump-start).
     """
     mana_cost, alt = chars.mana_cost, spell.alternative_cost
+    alt_rule, alt_label = "118.9", "paid rather than the mana cost"
+    if way is not None and way.kind is not WayKind.WITH_MANA_COST:
+        alt = _way_mana(way)
+        alt_rule, alt_label = way.rule, f"{way.keyword} cost, paid rather than the mana cost"
+        run.other_costs.extend(way.other_costs)
+    elif way is not None:
+        run.other_costs.extend(way.other_costs)
     has_x = bool(mana_cost is not None and mana_cost.variables)
     x, y, z = spell.x, spell.y, spell.z
     x_forced = False
@@ -697,12 +737,13 @@ def base_cost(spell: SpellToCast, chars: CastCharacteristics, run: CostRun) -> V
     if alt is None:
         run.record(CostStep(StepKind.BASE, current, "601.2f", amount=base_src, note=var_note))
     else:
-        note = f"paid rather than the mana cost {mana_cost}" if mana_cost is not None else "alternative cost"
+        bare = "alternative cost" if way is None else f"{way.keyword} cost"
+        note = f"{alt_label} {mana_cost}" if mana_cost is not None else bare
         if x_forced:
             note += "; X is 0: the spell is cast without paying a cost that includes {X} (CR 107.3b)"
         elif var_note:
             note += f"; {var_note}"
-        run.record(CostStep(StepKind.ALTERNATIVE, current, "118.9", amount=alt, note=note))
+        run.record(CostStep(StepKind.ALTERNATIVE, current, alt_rule, amount=alt, note=note))
     return Variables(x, y, z, chooses_x)
 
 
@@ -825,6 +866,163 @@ def effects_on_total(totals: Sequence[tuple[Permanent, MinimumTotal]], run: Cost
     run.record(CostStep(StepKind.TOTAL, run.current, "601.2f", note="total cost locked in"))
 
 
+FACE_DOWN: Final = Face("face-down 2/2", None, TypeLine.parse("Creature"))
+"""CR 708.2a: a face-down spell is a 2/2 creature with no name, no mana cost, no types but creature."""
+
+
+def _way_mana(way: Way) -> ManaCost:
+    if way.kind is WayKind.FACE_DOWN:
+        return ManaCost.of(3)  # 702.37c, 702.168a: {3} rather than its mana cost
+    if way.kind is WayKind.WITHOUT_MANA or way.cost is None:
+        return ManaCost.zero()  # 118.9: "without paying its mana cost" is an alternative cost of {0}
+    return way.cost
+
+
+def _has_aftermath(face: Face) -> bool:
+    return any(w.keyword == "aftermath" for w in ways_of(face).ways)
+
+
+def chosen_way(
+    board: Board, caster: str, spell: SpellToCast, chars: CastCharacteristics, run: CostRun
+) -> Way | None:
+    """CR 601.2b: the way to cast announced, read from the card's own text (CR 702 keywords).
+
+    No ``method``: the normal way, except from a zone where the card's text offers its own ways (a card
+    with flashback cast from a graveyard has only its flashback cost, 702.34a): the first of them. A
+    method the card lacks, or that does not apply from ``cast_from``, is illegal under its keyword's rule.
+    """
+    own = ways_of(chars.face)
+    here = [w for w in own.ways if spell.cast_from in w.zones]
+    method = spell.method
+    if method is None or method == "normal":
+        if chars.cast_as is None and _has_aftermath(chars.face) and spell.cast_from != "graveyard":
+            raise IllegalError(
+                f"{chars.face.name} has aftermath: it is cast only from a graveyard", rule="702.127a"
+            )
+        if spell.cast_from in ("graveyard", "exile") and here:
+            if method == "normal":
+                raise IllegalError(
+                    f"from the {spell.cast_from}, {chars.face.name} is cast by its {here[0].keyword} "
+                    f"(CR {here[0].rule}), not normally",
+                    rule=here[0].rule,
+                )
+            way = here[0]
+            run.choices.append(f"cast from the {spell.cast_from} by its {way.keyword} (CR {way.rule})")
+        else:
+            return None
+    else:
+        named = own.way(method)
+        if named is None:
+            rule = keyword_rule(method) or "601.2b"
+            raise IllegalError(f"{chars.face.name} has no {method} in its text", rule=rule)
+        way = named
+        if spell.cast_from not in way.zones:
+            zones = " or ".join(way.zones)
+            raise IllegalError(
+                f"{method} applies when the card is cast from the {zones}, not from the {spell.cast_from}",
+                rule=way.rule,
+            )
+    if spell.alternative_cost is not None and way.kind is not WayKind.WITH_MANA_COST:
+        raise IllegalError("only one alternative cost can be applied to a spell", rule="118.9a")
+    _check_way_condition(board, caster, way, chars.face.name, run)
+    return way
+
+
+def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: CostRun) -> None:
+    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions are not modelled
+    and are warned about (nothing silent). A fact not given is assumed to allow the method, with a warning."""
+    if way.keyword == "spectacle":
+        opponents = [board.player(o) for o in board.opponents_of(caster)]
+        if any(o.this_turn.knows("life_lost") and o.this_turn.life_lost > 0 for o in opponents):
+            return
+        if opponents and all(o.this_turn.knows("life_lost") for o in opponents):
+            raise IllegalError("spectacle needs an opponent who lost life this turn", rule=way.rule)
+        message = "whether an opponent lost life this turn was not given (this_turn.life_lost): assumed so"
+    elif way.keyword == "surge":
+        turn = board.player(caster).this_turn
+        if turn.knows("spells_cast"):
+            if turn.spells_cast > 0:
+                return
+            raise IllegalError("surge needs another spell cast this turn", rule=way.rule)
+        message = "whether another spell was cast this turn was not given (this_turn.spells_cast): assumed so"
+    elif way.condition is not None:
+        message = f"{way.keyword} needs that {way.condition}: not checked, assumed so"
+    else:
+        return
+    run.warnings.append(CostWarning(None, name, way.text, message))
+
+
+def way_characteristics(chars: CastCharacteristics, way: Way | None, card: Card) -> CastCharacteristics:
+    """The spell's characteristics under its way: face down (708.2a, mana value 0), transformed for disturb
+    (712.8e: the back face, its mana value from the front), prototyped (718.3b: the prototype cost)."""
+    if way is None:
+        return chars
+    if way.kind is WayKind.FACE_DOWN:
+        return CastCharacteristics(FACE_DOWN, chars.cast_as, None, None)
+    if way.keyword == "disturb" and len(card.faces) > 1:
+        return CastCharacteristics(card.faces[1], chars.cast_as, chars.mana_cost, card.front.mana_cost)
+    if way.keyword == "prototype" and way.cost is not None:
+        return CastCharacteristics(chars.face, chars.cast_as, chars.mana_cost, way.cost)
+    return chars
+
+
+def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -> None:
+    """CR 601.2b, 601.2f, 118.8: each optional additional cost paid is added (kicker 702.33, multikicker
+    702.33c, buyback 702.27, entwine 702.42, replicate 702.56, ...), read from the card's text; one that
+    the card lacks, paid twice, or paid more than once when it is not repeatable, is illegal."""
+    own = ways_of(face)
+    seen: set[tuple[str, int]] = set()
+    for choice in spell.optional_costs:
+        opt = own.optional_cost(choice.keyword)
+        if opt is None:
+            rule = keyword_rule(choice.keyword) or "601.2b"
+            raise IllegalError(f"{face.name} has no {choice.keyword} in its text", rule=rule)
+        if not 1 <= choice.which <= len(opt.costs):
+            raise InvalidChoiceError(
+                f"{face.name}'s {opt.keyword} has {len(opt.costs)} cost(s), not a cost {choice.which}",
+                field="optional_costs",
+            )
+        if (choice.keyword, choice.which) in seen:
+            raise IllegalError(f"{opt.keyword} is chosen once; give times to pay it again", rule=opt.rule)
+        seen.add((choice.keyword, choice.which))
+        if choice.times > 1 and not opt.repeatable:
+            raise IllegalError(f"{opt.keyword} can be paid only once", rule=opt.rule)
+        mana, others = opt.costs[choice.which - 1]
+        amount = _times(mana.with_variables(v.x, v.y, v.z), choice.times)
+        note = opt.keyword if choice.times == 1 else f"{opt.keyword} paid {choice.times} times"
+        run.record(CostStep(StepKind.ADDITIONAL, run.current + amount, opt.rule, amount=amount, note=note))
+        for _ in range(min(choice.times, 20)):
+            run.other_costs.extend(others)
+
+
+def ways_to_cast(
+    board: Board | PreparedBoard, caster: str, spell: SpellToCast, *, characters: CharacterIndex | None = None
+) -> tuple[WayTotal, ...]:
+    """Each way the card offers from ``cast_from`` (normal where it applies, then its keywords), alone and
+    with each optional cost it offers, and its total on this board (CR 601.2b, 601.2f)."""
+    prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
+    face = _cast_face(spell.card, spell.face, spell.cast_from)[0] if spell.cast_as is None else None
+    if face is None:
+        return ()
+    own = ways_of(face)
+    methods = [w.keyword for w in own.ways if spell.cast_from in w.zones]
+    if (spell.cast_from not in ("graveyard", "exile") or not methods) and not _has_aftermath(face):
+        methods.insert(0, "normal")
+    options: list[tuple[OptionalChoice, ...]] = [()]
+    for opt in own.optional:
+        options.extend((OptionalChoice(opt.keyword, which),) for which in range(1, len(opt.costs) + 1))
+    out: list[WayTotal] = []
+    for method in methods:
+        for chosen in options:
+            variant = replace(spell, method=method, optional_costs=chosen, alternative_cost=None)
+            try:
+                result = total_cost(prepared, caster, variant, characters=characters)
+            except (IllegalError, InvalidChoiceError):
+                continue
+            out.append(WayTotal(method, chosen, result.total_cost))
+    return tuple(out)
+
+
 def total_cost(
     board: Board | PreparedBoard,
     caster: str,
@@ -843,8 +1041,11 @@ def total_cost(
     prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
     run = CostRun(ManaCost.zero(), [], list(prepared.warnings), [])
     chars = cast_characteristics(prepared.board, caster, spell, run.choices)
-    v = base_cost(spell, chars, run)
+    way = chosen_way(prepared.board, caster, spell, chars, run)
+    chars = way_characteristics(chars, way, spell.card)
+    v = base_cost(spell, chars, run, way)
     additional_costs(spell, v, run)
+    optional_costs(spell, chars.face, v, run)
     commander_tax(spell, run)
 
     mv_on_stack = _mana_value(chars.mv_cost, v.x, v.y, v.z, on_stack=True)
@@ -870,6 +1071,8 @@ def total_cost(
         warnings=tuple(run.warnings),
         x_for_etb=v.x if v.chooses_x else 0,
         choices=tuple(run.choices),
+        method=way.keyword if way is not None else "normal",
+        other_costs=tuple(run.other_costs),
     )
 
 
@@ -951,9 +1154,12 @@ __all__ = [
     "CostResult",
     "CostStep",
     "CostWarning",
+    "OptionalChoice",
     "PreparedBoard",
     "SpellToCast",
     "StepKind",
+    "WayTotal",
     "prepare_board",
     "total_cost",
+    "ways_to_cast",
 ]

@@ -299,3 +299,84 @@ def test_a_target_not_on_the_board_is_422_at_its_index(client: TestClient) -> No
     too_many = {"card": "Lightning Bolt", "targets": ["key"] * 101}
     r = post(client, {"board": FACTS_BOARD, "spell": too_many})
     assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["body", "spell", "targets"]
+
+
+# --- ways to cast and optional costs (API.md 1.1) ----
+
+DEEP_ANALYSIS = {
+    "name": "Deep Analysis",
+    "mana_cost": "{3}{U}",
+    "type_line": "Sorcery",
+    "oracle_text": "Target player draws two cards.\nFlashback—{1}{U}, Pay 3 life. (You may cast this card "
+    "from your graveyard for its flashback cost. Then exile it.)",
+}
+RITE = {
+    "name": "Rite of Replication",
+    "mana_cost": "{2}{U}{U}",
+    "type_line": "Sorcery",
+    "oracle_text": "Kicker {5} (You may pay an additional {5} as you cast this spell.)\nCreate a token "
+    "that's a copy of target creature. If this spell was kicked, create five of those tokens instead.",
+}
+
+
+def test_flashback_from_the_graveyard_is_its_only_cost(client: TestClient) -> None:
+    r = post(client, {"spell": {"card": DEEP_ANALYSIS, "cast_from": "graveyard"}})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["total_cost"] == "{1}{U}" and body["method"] == "flashback"
+    assert body["other_costs"] == [{"text": "Pay 3 life", "life": 3}]
+    assert body["ways"] == [{"method": "flashback", "optional_costs": [], "total_cost": "{1}{U}"}]
+    assert body["steps"][0]["kind"] == "alternative" and body["steps"][0]["rule"] == "702.34a"
+    from_hand = post(client, {"spell": {"card": DEEP_ANALYSIS}}).json()
+    assert from_hand["total_cost"] == "{3}{U}" and from_hand["other_costs"] == []
+    assert [w["method"] for w in from_hand["ways"]] == ["normal"]
+
+
+def test_kicker_and_the_ways_it_offers(client: TestClient) -> None:
+    kicked = {"card": RITE, "optional_costs": [{"keyword": "kicker"}]}
+    r = post(client, {"spell": kicked})
+    assert r.status_code == 200, r.text
+    assert r.json()["total_cost"] == "{7}{U}{U}"
+    assert r.json()["ways"] == [
+        {"method": "normal", "optional_costs": [], "total_cost": "{2}{U}{U}"},
+        {"method": "normal", "optional_costs": [{"keyword": "kicker"}], "total_cost": "{7}{U}{U}"},
+    ]
+
+
+def test_increases_apply_to_alternative_costs(client: TestClient) -> None:
+    board = {"permanents": [{"id": "thalia", "card": "Thalia, Guardian of Thraben", "controller": "opp"}]}
+    r = post(client, {"board": board, "spell": {"card": DEEP_ANALYSIS, "cast_from": "graveyard"}})
+    assert r.status_code == 200, r.text
+    assert r.json()["total_cost"] == "{2}{U}"
+
+
+@pytest.mark.parametrize(
+    ("spell", "rule"),
+    [
+        ({"card": DEEP_ANALYSIS, "method": "flashback"}, "702.34a"),  # not from the hand
+        ({"card": RITE, "method": "flashback"}, "702.34a"),  # the card has none
+        ({"card": RITE, "method": "overload"}, "702.96a"),
+        ({"card": RITE, "optional_costs": [{"keyword": "buyback"}]}, "702.27a"),
+        ({"card": RITE, "optional_costs": [{"keyword": "kicker", "times": 2}]}, "702.33a"),
+        ({"card": DEEP_ANALYSIS, "cast_from": "graveyard", "method": "normal"}, "702.34a"),
+        ({"card": DEEP_ANALYSIS, "cast_from": "graveyard", "alternative_cost": "{0}"}, "118.9a"),
+    ],
+)
+def test_a_way_the_card_lacks_or_from_the_wrong_zone_is_a_rules_violation(
+    client: TestClient, spell: dict[str, Any], rule: str
+) -> None:
+    r = post(client, {"spell": spell})
+    assert r.status_code == 422, r.text
+    assert r.json()["type"].endswith("rules-violation") and r.json()["rule"] == rule
+
+
+def test_bad_method_and_optional_cost_shapes_are_422(client: TestClient) -> None:
+    for spell, loc in [
+        ({"card": RITE, "method": "Flash Back!"}, ["body", "spell", "method"]),
+        ({"card": RITE, "optional_costs": [{"keyword": "kicker", "times": 101}]}, None),
+        ({"card": RITE, "optional_costs": [{"keyword": "kicker"}] * 21}, ["body", "spell", "optional_costs"]),
+    ]:
+        r = post(client, {"spell": spell})
+        assert r.status_code == 422, r.text
+        if loc is not None:
+            assert r.json()["errors"][0]["loc"] == loc
