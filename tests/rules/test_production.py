@@ -190,13 +190,25 @@ def test_mirari_wake_only_for_its_controller() -> None:
 
 
 def test_inline_cards_and_unknown_text_warns_without_guessing() -> None:
-    odd = inline("Odd Land", "Land", "{T}: Add {G}. If you control a Wizard, add {U} instead.")
+    odd = inline("Odd Land", "Land", "{T}: Add {G}. Add {U} at the beginning of your next main phase.")
     mine = inline("My Homebrew Land", "Land", "{T}: Add {C}.")
     a = analyze_board(board(perm("odd", odd), perm("h", mine), perm("pool", "Reflecting Pool")))
     assert prod(a, ("odd", 0)) is None
     assert a.could_produce["odd"] == ()
     assert a.could_produce["pool"] == ("C",)
     assert [w.permanent for w in a.warnings] == ["odd"]
+
+
+def test_instead_within_the_ability_reads_the_board() -> None:
+    """CR 614.1a: "If you control a Wizard, add {U} instead" uses the other mana when the board says so."""
+    odd = inline("Odd Land", "Land", "{T}: Add {G}. If you control a Wizard, add {U} instead.")
+    wizard = inline("Wizard", "Creature — Human Wizard")
+    a = analyze_board(board(perm("odd", odd)))
+    assert (prod(a, ("odd", 0)), a.warnings) == ((("G",),), ())
+    a = analyze_board(board(perm("odd", odd), perm("w", wizard)))
+    assert prod(a, ("odd", 0)) == (("U",),) and a.could_produce["odd"] == ("U",)
+    a = analyze_board(board(perm("odd", odd), perm("w", wizard, "opp")))
+    assert prod(a, ("odd", 0)) == (("G",),)  # "you control": the opponent's Wizard does not count
 
 
 def test_gaeas_cradle_counts_and_zero_is_nothing() -> None:
