@@ -107,8 +107,8 @@ class Filter:
             return False
         if any(s in supertypes for s in self.not_supertypes):
             return False
-        if any(s not in subtypes for s in self.all_subtypes):
-            return False
+        if any(s not in subtypes and s.replace("'", "’") not in subtypes for s in self.all_subtypes):
+            return False  # card data writes Urza’s with a typographic apostrophe
         if self.subtypes:
             creature_like = "Creature" in types or "Kindred" in types
             has = any(s in subtypes for s in self.subtypes)
@@ -448,6 +448,11 @@ def parse_add(sentence: str) -> ManaEffect | None:
         options = tuple(ManaOption(fixed=(c,)) for c in kinds)
         # "any combination" is one of many splits; every one-color split is among them (see production)
         return ManaEffect(options, count=amount)
+    if m2 := re.fullmatch(
+        r"(?:an amount of mana of that color equal to|one mana of that color for each) (.+)", body
+    ):  # after "Choose a color." (Nykthos, Astral Cornucopia)
+        amount = parse_amount(m2.group(1))
+        return None if amount is None else ManaEffect(_ANY_COLOR, count=amount)
     if m2 := re.fullmatch(r"(\w+) mana of any one color", body):
         n = NUMBER_WORDS.get(m2.group(1))
         return None if n is None else ManaEffect(tuple(ManaOption(fixed=(c,) * n) for c in COLORS))
@@ -503,7 +508,7 @@ def read_effect(effect: str) -> EffectReading:
     conditions = tuple(
         parse_condition(s.removeprefix("Activate only ")) for s in sentences if s.startswith("Activate only ")
     )
-    sentences = [s for s in sentences if not s.startswith("Activate only ")]
+    sentences = [s for s in sentences if not s.startswith("Activate only ") and s != "Choose a color"]
     adds = [s for s in sentences if re.match(r"Add\b", s)]
     mentions = bool(re.search(r"\badds?\b", effect, re.IGNORECASE))
     if not adds:
@@ -626,6 +631,8 @@ class ProductionReplacement:
     filter: Filter
     mana: tuple[str, ...] = ()
     factor: int = 1
+    min_amount: int = 0
+    """Damping Sphere: only a production of at least this many mana is replaced."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -636,6 +643,9 @@ class ManaTrigger:
     filter: Filter
     same_type: bool = False
     options: tuple[ManaOption, ...] = ()
+    needs: str | None = None
+    """The trigger event needs this mana among what was produced: a type (Forsaken Monument's "for {C}")
+    or ``"chosen"``, the source's chosen color (Caged Sun, Gauntlet of Power)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -695,7 +705,56 @@ def _norm(line: str, name: str) -> str:
     return text.strip().rstrip(".")
 
 
+_CAGED_SUN = re.compile(
+    r"^Whenever (?:a land's|a land’s) ability causes you to add one or more mana of the chosen color, "
+    r"add one additional mana of that color$"
+)
+_GAUNTLET = re.compile(
+    r"^Whenever (?P<who>.+?) is tapped for mana of the chosen color, its controller adds an additional "
+    r"(?:one )?mana of that color$"
+)
+_FOR_TYPE = re.compile(
+    r"^Whenever you tap (?P<who>.+?) for \{(?P<t>[WUBRGC])\}, add an additional \{(?P=t)\}$"
+)
+_DAMPING = re.compile(
+    r"^If (?P<who>.+?) is tapped for (?P<n>\w+) or more mana, it produces \{(?P<m>[WUBRGC])\} instead of any "
+    r"other type and amount$"
+)
+_TRIGGER_RIDERS = re.compile(
+    r"(?:, and ~ deals \d+ damage to (?:the|that) player|\. That land doesn't untap during its controller's "
+    r"next untap step)$"
+)
+
+
+def _read_mana_effect_on(line: str) -> ProductionReplacement | ManaTrigger | None:
+    """Effects on mana abilities (CR 106.12, 605.1b, 614.1a) with their own templates: Caged Sun, Gauntlet
+    of Power, Forsaken Monument, Damping Sphere. A rider that leaves mana alone (damage to the player,
+    "doesn't untap") is dropped first."""
+    line = _TRIGGER_RIDERS.sub("", line)
+    if _CAGED_SUN.match(line):
+        return ManaTrigger(
+            Filter(types=("Land",), controller="you"), options=(ManaOption(chosen=1),), needs="chosen"
+        )
+    if m := _GAUNTLET.match(line):
+        flt = parse_filter(m.group("who"))
+        if flt is not None:
+            return ManaTrigger(flt, options=(ManaOption(chosen=1),), needs="chosen")
+    if m := _FOR_TYPE.match(line):
+        flt = parse_filter(m.group("who"))
+        if flt is not None:
+            t = m.group("t")
+            return ManaTrigger(replace(flt, controller="you"), options=(ManaOption(fixed=(t,)),), needs=t)
+    if m := _DAMPING.match(line):
+        flt, n = parse_filter(m.group("who")), NUMBER_WORDS.get(m.group("n"))
+        if flt is not None and n is not None:
+            return ProductionReplacement("fixed", flt, mana=(m.group("m"),), min_amount=n)
+    return None
+
+
 def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | ManaTrigger | None:
+    if (effect := _read_mana_effect_on(line)) is not None:
+        return effect
+    line = _TRIGGER_RIDERS.sub("", line)
     if m := _TYPE_ADD.match(line):
         flt, types = parse_filter(m.group("who")), _land_types(m.group("types"))
         if flt is not None and types is not None:
@@ -744,12 +803,15 @@ def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | Mana
 
 
 _MANA_RELATED = re.compile(
-    r"for mana|could produce|ha(?:s|ve) [^.]*\"[^\"]*\bAdd\b|lands?\b[^.]*\b(?:is|are)\b (?:a |an |every )?"
+    r"for mana|could produce|produces? [^.]{0,80}instead|"
+    r"ha(?:s|ve) [^.]*\"[^\"]*\bAdd\b|lands?\b[^.]*\b(?:is|are)\b (?:a |an |every )?"
     r"(?:basic land type|Plains|Islands?|Swamps?|Mountains?|Forests?)\b|land types? and abilities",
     re.IGNORECASE,
 )
 _IGNORABLE = re.compile(
     r"^(?:Enchant .*|As ~ enters(?: the battlefield)?, choose a color|Whenever .* for mana, ~ deals .*"
+    r"|Whenever an opponent taps a land for mana, that land doesn't untap during its controller's next "
+    r"untap step"
     r"|.*\bcreates?\b.*|Landfall — .*)$"
 )
 

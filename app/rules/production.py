@@ -83,6 +83,8 @@ class BoardAnalysis:
 
 def _apply_replacement(alt: Mana, repl: ProductionReplacement) -> Mana:
     """One replacement on one production event (CR 614.1a: "instead")."""
+    if alt.total < repl.min_amount:
+        return alt  # Damping Sphere: "two or more mana" only
     if repl.mode == "fixed":
         return Mana.of(repl.mana)
     if repl.mode == "type":
@@ -338,6 +340,17 @@ def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
         cp = new
 
 
+def _triggers_on(trig: ManaTrigger, produced: Mana, source: PermanentState) -> bool:
+    """CR 603.2: the trigger event happened: "for {C}" needs {C} produced; "mana of the chosen color"
+    needs that color (CR 106.5: no color chosen, no such mana)."""
+    if trig.needs is None:
+        return True
+    if trig.needs == "chosen":
+        color = source.permanent.chosen.color
+        return color is not None and produced.count(color) > 0
+    return produced.count(trig.needs) > 0
+
+
 def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
     """CR 106.12a: triggered mana abilities add to a production that produced mana."""
     out = set()
@@ -345,6 +358,8 @@ def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
     for alt in alts:
         results = {alt}
         for src, trig in ctx.trigs[i]:
+            if not _triggers_on(trig, alt, states[src]):
+                continue
             nxt: set[Mana] = set()
             for cur in results:
                 if trig.same_type:  # "one mana of any type that land produced"
