@@ -17,6 +17,9 @@ class Choices:
     character: str | None = None
     color: str | None = None
     card_name: str | None = None
+    card_type: str | None = None
+    colors: tuple[str, ...] = ()
+    imprinted: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,11 @@ class Permanent:
     since their most recent turn began"); ``face`` names the face that is up (None: the front);
     ``attached_to`` is the id of what an Aura or Equipment is attached to; ``x`` is the value of X its
     spell was cast with (CR 107.3m).
+
+    ``counters`` are (kind, count) pairs, the kind as printed in lowercase (CR 122.1); ``class_level`` is a
+    Class's level (CR 716.2a: 1 when it entered) and ``level`` its level counters' meaning for level up
+    (CR 711). ``given`` names which of ``counters``, ``class_level`` and ``level`` the request stated: an
+    effect reading a fact that was not given takes the least value and says so ("nothing silent").
     """
 
     id: str
@@ -39,6 +47,21 @@ class Permanent:
     x: int = 0
     played_as: tuple[str, ...] = ()
     attached_to: str | None = None
+    counters: tuple[tuple[str, int], ...] = ()
+    class_level: int = 1
+    level: int = 0
+    given: frozenset[str] = frozenset()
+
+    def counter(self, kind: str) -> int:
+        """How many ``kind`` counters it has (CR 122.1); 0 when none or when counters were not given."""
+        for name, count in self.counters:
+            if name == kind:
+                return count
+        return 0
+
+    def knows(self, fact: str) -> bool:
+        """Whether the request stated ``fact`` ("counters", "class_level", "level")."""
+        return fact in self.given
 
     @property
     def characteristics(self) -> Face:
@@ -50,10 +73,73 @@ class Permanent:
         return self.characteristics.name
 
 
+THIS_TURN_FACTS: tuple[str, ...] = (
+    "spells_cast",
+    "creature_spells_cast",
+    "noncreature_spells_cast",
+    "instant_sorcery_spells_cast",
+    "kicked_spells_cast",
+    "life_lost",
+    "lands_played",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ThisTurn:
+    """Counts about the current turn that effects read (CR 500.1: "this turn" is the current turn).
+
+    ``given`` names the facts the request stated; the others read as 0 and the reader warns.
+    """
+
+    spells_cast: int = 0
+    creature_spells_cast: int = 0
+    noncreature_spells_cast: int = 0
+    instant_sorcery_spells_cast: int = 0
+    kicked_spells_cast: int = 0
+    life_lost: int = 0
+    lands_played: int = 0
+    given: frozenset[str] = frozenset()
+
+    def count(self, fact: str) -> int:
+        if fact not in THIS_TURN_FACTS:
+            raise InvalidChoiceError(f"no this-turn fact named {fact!r}", field="this_turn")
+        value: int = getattr(self, fact)
+        return value
+
+    def knows(self, fact: str) -> bool:
+        return fact in self.given
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
+    """A player: life, the cards in their hidden and public zones, their commanders, this turn's facts.
+
+    ``commander`` holds the player's commanders (CR 903.3; their color identity is the player's, CR 903.4).
+    ``graveyard``, ``exile`` and ``hand`` are the cards in those zones (CR 404, 406, 402);
+    ``hand_size`` counts the hand when its cards are not listed. ``given`` names which of "commander",
+    "graveyard", "exile", "hand" and "hand_size" the request stated: the others read as empty (least)
+    and an effect that reads them warns.
+    """
+
     name: str
     life: int = 20
+    commander: tuple[Card, ...] = ()
+    graveyard: tuple[Card, ...] = ()
+    exile: tuple[Card, ...] = ()
+    hand: tuple[Card, ...] = ()
+    hand_size: int | None = None
+    this_turn: ThisTurn = ThisTurn()
+    given: frozenset[str] = frozenset()
+
+    @property
+    def cards_in_hand(self) -> int:
+        """The hand's size: ``hand_size`` when given, else the listed cards (CR 402.3)."""
+        return self.hand_size if self.hand_size is not None else len(self.hand)
+
+    def knows(self, fact: str) -> bool:
+        if fact == "hand":
+            return "hand" in self.given or "hand_size" in self.given
+        return fact in self.given
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
 
 from app.rules.board import Board, Choices, Permanent
 from app.rules.cards import Card, Face
+from app.rules.casting_ways import OtherCost, Way, WayKind, keyword_rule, ways_of
 from app.rules.characters import CharacterIndex, matches
 from app.rules.cost_registry import cost_effects
 from app.rules.costs import ManaCost
@@ -40,6 +41,7 @@ from app.rules.mental_magic import verify_cast_as
 from app.rules.names import fold_name
 from app.rules.party import PARTY_ROLES, party, party_roles
 from app.rules.symbols import COLORS, ManaSymbol, SymbolKind
+from app.rules.types import TypeLine
 
 _NO_CHARACTERS: Final = CharacterIndex(())
 
@@ -68,9 +70,31 @@ class CastAs:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionalChoice:
+    """An optional additional cost the caster pays (CR 601.2b): its keyword, which of its costs (kicker's
+    two-cost form, 702.33d) and how many times (multikicker, replicate, squad, escalate)."""
+
+    keyword: str
+    which: int = 1
+    times: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class WayTotal:
+    """A way the card offers from the zone it is cast from, with one optional cost or none: its total."""
+
+    method: str
+    optional_costs: tuple[OptionalChoice, ...]
+    total_cost: ManaCost
+
+
+@dataclass(frozen=True, slots=True)
 class SpellToCast:
     """A spell being cast. ``face``: a face or half's name, or "fuse"; ``flavor_text`` and
-    ``art_characters`` describe the printed card (``printing``), for effects that read it (ruling:vorthos)."""
+    ``art_characters`` describe the printed card (``printing``), for effects that read it (ruling:vorthos);
+    ``targets`` are the ids of permanents and names of players it targets (CR 601.2c); ``method`` is the
+    keyword of the way to cast used ("flashback"; None: the normal way, or the only way the card has from
+    ``cast_from``), ``optional_costs`` the optional additional costs paid."""
 
     card: Card
     face: str | None = None
@@ -84,6 +108,9 @@ class SpellToCast:
     cast_as: CastAs | None = None
     flavor_text: str | None = None
     art_characters: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    method: str | None = None
+    optional_costs: tuple[OptionalChoice, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +156,9 @@ class CostResult:
     warnings: tuple[CostWarning, ...]
     x_for_etb: int
     choices: tuple[str, ...]
+    method: str = "normal"
+    other_costs: tuple[OtherCost, ...] = ()
+    ways: tuple[WayTotal, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -583,39 +613,101 @@ def _best_plan(start: _State, reds: list[_Red]) -> tuple[list[_Red], list[int]]:
 # -- the engine -----------------------------------------------------------------------------------------
 
 
-def total_cost(
-    board: Board | PreparedBoard,
-    caster: str,
-    spell: SpellToCast,
-    *,
-    characters: CharacterIndex | None = None,
-) -> CostResult:
-    """The total cost of ``spell`` cast by ``caster`` on ``board`` (CR 601.2f), with every step explained.
+def _check_targets(board: Board, targets: tuple[str, ...]) -> None:
+    """CR 601.2c: a spell's targets are objects or players; here permanents on the board or its players."""
+    players = {p.name for p in board.players}
+    ids = {p.id for p in board.permanents}
+    for i, target in enumerate(targets):
+        if target not in ids and target not in players:
+            raise InvalidChoiceError(
+                f"target {target!r} is neither a permanent nor a player of this board (CR 601.2c)",
+                field=f"targets.{i}",
+            )
 
-    Raises ``InvalidChoiceError`` for a face the card does not have (or a split card with no half chosen),
-    ``IllegalError`` for what cannot be cast (a land, 305.1; no mana cost and no alternative cost, 118.6;
-    an impossible ``cast_as``, ruling:richard-garfield-phd).
-    """
-    prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
-    b = prepared.board
-    warnings = list(prepared.warnings)
-    choices: list[str] = []
 
+@dataclass(slots=True)
+class CostRun:
+    """The running total of one computation and what it has explained so far (CR 601.2f, in order)."""
+
+    current: ManaCost
+    steps: list[CostStep]
+    warnings: list[CostWarning]
+    choices: list[str]
+    other_costs: list[OtherCost] = field(default_factory=list)
+
+    def record(self, step: CostStep) -> None:
+        """Append ``step``; an applied step's result becomes the running total."""
+        if step.applied:
+            self.current = step.result
+        self.steps.append(step)
+
+
+@dataclass(frozen=True, slots=True)
+class CastCharacteristics:
+    """What is cast: the face (or the card chosen through Mental Magic), its mana cost, and the mana cost
+    giving its mana value (the front face's for a transformed back face, CR 712.8c)."""
+
+    face: Face
+    cast_as: Card | None
+    mana_cost: ManaCost | None
+    mv_cost: ManaCost | None
+
+
+@dataclass(frozen=True, slots=True)
+class Variables:
+    """X, Y and Z as used for every cost (CR 107.3), and whether any cost lets the caster choose X."""
+
+    x: int
+    y: int
+    z: int
+    chooses_x: bool
+
+
+def cast_characteristics(
+    board: Board, caster: str, spell: SpellToCast, choices: list[str]
+) -> CastCharacteristics:
+    """The spell's characteristics (CR 601.2a-b): its face (709.3, 702.102, 712.11, 715.3) or, through
+    a Richard Garfield, Ph.D., the card it is cast as (ruling:richard-garfield-phd); lands are not cast
+    (305.1)."""
+    _check_targets(board, spell.targets)
     face, mv_front = _cast_face(spell.card, spell.face, spell.cast_from)
     cast_as_card: Card | None = None
     if spell.cast_as is not None:
-        verify_cast_as(b, caster, spell.card, spell.cast_as.card, spell.cast_as.via)
+        verify_cast_as(board, caster, spell.card, spell.cast_as.card, spell.cast_as.via)
         cast_as_card = spell.cast_as.card
-        chosen = cast_as_card
-        face = chosen.fused() if chosen.is_split and len(chosen.faces) > 1 else chosen.front
+        face = (
+            cast_as_card.fused()
+            if cast_as_card.is_split and len(cast_as_card.faces) > 1
+            else cast_as_card.front
+        )
         mv_front = None
-        choices.append(f"cast as {chosen.name} through {spell.cast_as.via} (ruling:richard-garfield-phd)")
+        choices.append(
+            f"cast as {cast_as_card.name} through {spell.cast_as.via} (ruling:richard-garfield-phd)"
+        )
     _check_castable(face)
-    mana_cost = face.mana_cost if spell.cast_as is None else cast_as_card.mana_cost if cast_as_card else None
+    mana_cost = face.mana_cost if cast_as_card is None else cast_as_card.mana_cost
     mv_cost = mv_front.mana_cost if mv_front is not None else mana_cost
+    return CastCharacteristics(face, cast_as_card, mana_cost, mv_cost)
 
-    steps: list[CostStep] = []
-    alt = spell.alternative_cost
+
+def base_cost(
+    spell: SpellToCast, chars: CastCharacteristics, run: CostRun, way: Way | None = None
+) -> Variables:
+    """CR 601.2f starts from the mana cost or an alternative cost (118.9), X, Y, Z substituted (107.3a).
+
+    An alternative cost without {X} makes X 0 when the mana cost has {X} (107.3b); a cost with no mana cost
+    needs an alternative cost (118.6); {∞} cannot be paid in full (107.4), and the total keeps it. A way to
+    cast (``way``) gives the alternative cost its keyword defines: [cost] (118.9), {3} face down (702.37c),
+    nothing for "without paying its mana cost" (118.9), or the mana cost itself (retrace, jump-start).
+    """
+    mana_cost, alt = chars.mana_cost, spell.alternative_cost
+    alt_rule, alt_label = "118.9", "paid rather than the mana cost"
+    if way is not None and way.kind is not WayKind.WITH_MANA_COST:
+        alt = _way_mana(way)
+        alt_rule, alt_label = way.rule, f"{way.keyword} cost, paid rather than the mana cost"
+        run.other_costs.extend(way.other_costs)
+    elif way is not None:
+        run.other_costs.extend(way.other_costs)
     has_x = bool(mana_cost is not None and mana_cost.variables)
     x, y, z = spell.x, spell.y, spell.z
     x_forced = False
@@ -628,164 +720,370 @@ def total_cost(
     else:
         if mana_cost is None:
             raise IllegalError(
-                f"{face.name} has no mana cost: it can be cast only with an alternative cost", rule="118.6"
+                f"{chars.face.name} has no mana cost: it can be cast only with an alternative cost",
+                rule="118.6",
             )
         chooses_x = has_x or any(a.variables for a in spell.additional_costs)
         base_src = mana_cost
     if mana_cost is not None and mana_cost.is_infinite and alt is None:
-        choices.append("{∞} cannot be paid in full; the total keeps it")
+        run.choices.append("{∞} cannot be paid in full; the total keeps it")
     if not chooses_x and (spell.x or spell.y or spell.z) and not x_forced:
-        warnings.append(
+        run.warnings.append(
             CostWarning(None, spell.card.name, "x", "X was given but no cost of this spell has {X}")
         )
 
     current = base_src.with_variables(x, y, z)
     var_note = _var_note(base_src, x, y, z)
     if alt is None:
-        steps.append(CostStep(StepKind.BASE, current, "601.2f", amount=base_src, note=var_note))
+        run.record(CostStep(StepKind.BASE, current, "601.2f", amount=base_src, note=var_note))
     else:
-        note = f"paid rather than the mana cost {mana_cost}" if mana_cost is not None else "alternative cost"
+        bare = "alternative cost" if way is None else f"{way.keyword} cost"
+        note = f"{alt_label} {mana_cost}" if mana_cost is not None else bare
         if x_forced:
             note += "; X is 0: the spell is cast without paying a cost that includes {X} (CR 107.3b)"
         elif var_note:
             note += f"; {var_note}"
-        steps.append(CostStep(StepKind.ALTERNATIVE, current, "118.9", amount=alt, note=note))
+        run.record(CostStep(StepKind.ALTERNATIVE, current, alt_rule, amount=alt, note=note))
+    return Variables(x, y, z, chooses_x)
+
+
+def additional_costs(spell: SpellToCast, v: Variables, run: CostRun) -> None:
+    """CR 601.2f, 118.8: each additional cost is added to the total, with the same X (107.3a)."""
     for extra in spell.additional_costs:
-        current = current + extra.with_variables(x, y, z)
-        steps.append(CostStep(StepKind.ADDITIONAL, current, "118.8", amount=extra))
-
-    if spell.commander_casts:
-        tax = ManaCost.of(2 * spell.commander_casts)
-        if spell.cast_from == "command":
-            current = current + tax
-            steps.append(
-                CostStep(
-                    StepKind.INCREASE,
-                    current,
-                    "903.8",
-                    amount=tax,
-                    note=f"commander tax: {{2}} for each of {spell.commander_casts} previous casts"
-                    " from the command zone",
-                )
+        run.record(
+            CostStep(
+                StepKind.ADDITIONAL, run.current + extra.with_variables(v.x, v.y, v.z), "118.8", amount=extra
             )
-        else:
-            steps.append(
-                CostStep(
-                    StepKind.INCREASE,
-                    current,
-                    "903.8",
-                    amount=tax,
-                    applied=False,
-                    note="commander tax applies only to casts from the command zone",
-                )
-            )
+        )
 
-    mv_on_stack = _mana_value(mv_cost, x, y, z, on_stack=True)
-    ctx = _Ctx(b, caster, spell, face, mv_on_stack, characters or _NO_CHARACTERS, warnings)
 
-    # The spell's own abilities (affinity, "this spell costs ... for each ...") and their warnings.
-    own = cost_effects(face)
-    for u in own.own_unsupported:
-        warnings.append(CostWarning(None, face.name, u.text, f"not understood, given no effect: {u.reason}"))
+def commander_tax(spell: SpellToCast, run: CostRun) -> None:
+    """CR 903.8: {2} more for each previous cast from the command zone, only when cast from there."""
+    if not spell.commander_casts:
+        return
+    tax = ManaCost.of(2 * spell.commander_casts)
+    if spell.cast_from == "command":
+        note = (
+            f"commander tax: {{2}} for each of {spell.commander_casts} previous casts from the command zone"
+        )
+        run.record(CostStep(StepKind.INCREASE, run.current + tax, "903.8", amount=tax, note=note))
+    else:
+        note = "commander tax applies only to casts from the command zone"
+        run.record(CostStep(StepKind.INCREASE, run.current, "903.8", amount=tax, applied=False, note=note))
 
+
+def _judge(
+    ctx: _Ctx, source: Permanent | None, effect: CostEffect | MinimumTotal, controller: str, card_name: str
+) -> tuple[bool, str | None]:
+    """Whether ``effect`` applies to this spell (its filter, then its condition), and a note of why not."""
+    covered, why = _covers(ctx, effect.spells, source, controller)
+    if (
+        covered
+        and effect.condition is not None
+        and not _condition_holds(ctx.board, effect.condition, controller, source)
+    ):
+        return False, f"condition not met: {effect.condition.text.replace('~', card_name)}"
+    return covered, why
+
+
+def cost_increases(
+    ctx: _Ctx, candidates: Sequence[tuple[Permanent | None, CostEffect | MinimumTotal]], run: CostRun
+) -> tuple[list[_Red], list[tuple[Permanent, MinimumTotal]]]:
+    """CR 601.2f: cost increases are added, in board order (addition commutes).
+
+    Every effect that does not apply is recorded with its reason; reductions (118.7) and effects on the
+    locked total are set aside for the later stages, in the same order.
+    """
     reds: list[_Red] = []
     totals: list[tuple[Permanent, MinimumTotal]] = []
-    index = 0
-    candidates: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [
-        (s.permanent, s.effect) for s in prepared.sources
-    ]
-    candidates.extend((None, e) for e in own.own)
     for source, effect in candidates:
-        controller = source.controller if source is not None else caster
+        controller = source.controller if source is not None else ctx.caster
         src_id = source.id if source is not None else None
-        card_name = source.card.name if source is not None else face.name
-        covered, why = _covers(ctx, effect.spells, source, controller)
-        if (
-            covered
-            and effect.condition is not None
-            and not _condition_holds(b, effect.condition, controller, source)
-        ):
-            covered, why = False, f"condition not met: {effect.condition.text.replace('~', card_name)}"
+        card_name = source.card.name if source is not None else ctx.face.name
+        covered, why = _judge(ctx, source, effect, controller, card_name)
         if isinstance(effect, MinimumTotal):
             if covered and source is not None:
                 totals.append((source, effect))
             elif why:
-                steps.append(
-                    CostStep(StepKind.TOTAL, current, effect.rule, src_id, card_name, applied=False, note=why)
+                run.record(
+                    CostStep(
+                        StepKind.TOTAL, run.current, effect.rule, src_id, card_name, applied=False, note=why
+                    )
                 )
             continue
         kind = StepKind.REDUCTION if effect.direction is Direction.REDUCTION else StepKind.INCREASE
         if not covered:
             if why:
-                steps.append(
-                    CostStep(kind, current, effect.rule, src_id, card_name, effect.amount, False, why)
+                run.record(
+                    CostStep(kind, run.current, effect.rule, src_id, card_name, effect.amount, False, why)
                 )
             continue
         amount, amount_note = _amount(ctx, effect, controller)
         if why:
             amount_note = f"{why}; {amount_note}" if amount_note else why
-        if effect.direction is Direction.INCREASE:
-            if amount.is_zero:
-                steps.append(
-                    CostStep(kind, current, effect.rule, src_id, card_name, amount, False, amount_note)
-                )
-                continue
-            current = current + amount
-            steps.append(CostStep(kind, current, effect.rule, src_id, card_name, amount, True, amount_note))
-            continue
         if amount.is_zero:
-            steps.append(CostStep(kind, current, effect.rule, src_id, card_name, amount, False, amount_note))
-            continue
-        reds.append(_Red(index, effect, source, amount, amount_note))
-        index += 1
+            run.record(
+                CostStep(kind, run.current, effect.rule, src_id, card_name, amount, False, amount_note)
+            )
+        elif effect.direction is Direction.INCREASE:
+            run.record(
+                CostStep(
+                    kind, run.current + amount, effect.rule, src_id, card_name, amount, True, amount_note
+                )
+            )
+        else:
+            reds.append(_Red(len(reds), effect, source, amount, amount_note))
+    return reds, totals
 
+
+def cost_reductions(reds: list[_Red], run: CostRun) -> None:
+    """CR 601.2f, 118.7: reductions are subtracted in the order, and with the hybrid halves (118.7e), that
+    give the cheapest total; generic reductions reduce only generic mana (118.7a), colored ones spill onto
+    generic (118.7b-d), never below {0}."""
     if reds:
-        current = _reduce(current, reds, steps, choices)
+        run.current = _reduce(run.current, reds, run.steps, run.choices)
 
+
+def effects_on_total(totals: Sequence[tuple[Permanent, MinimumTotal]], run: CostRun) -> None:
+    """CR 601.2f: once the total is determined, effects that directly affect the total apply (Trinisphere:
+    a total of less than three mana costs three, the rest generic), then the total is locked in."""
     for source, mt in totals:
+        current = run.current
         units = _pay_units((current.generic, current.others))
         if current.is_infinite or units >= 2 * mt.amount:
-            steps.append(
+            note = f"the total already costs {mt.amount} or more mana"
+            run.record(
                 CostStep(
-                    StepKind.TOTAL,
-                    current,
-                    mt.rule,
-                    source.id,
-                    source.card.name,
-                    applied=False,
-                    note=f"the total already costs {mt.amount} or more mana",
+                    StepKind.TOTAL, current, mt.rule, source.id, source.card.name, applied=False, note=note
                 )
             )
             continue
         add = ManaCost.of((2 * mt.amount - units + 1) // 2)
-        current = current + add
-        steps.append(
-            CostStep(
-                StepKind.TOTAL,
-                current,
-                mt.rule,
-                source.id,
-                source.card.name,
-                add,
-                note=f"the spell would cost less than {mt.amount} mana; the rest is generic",
-            )
+        note = f"the spell would cost less than {mt.amount} mana; the rest is generic"
+        run.record(
+            CostStep(StepKind.TOTAL, current + add, mt.rule, source.id, source.card.name, add, note=note)
         )
+    run.record(CostStep(StepKind.TOTAL, run.current, "601.2f", note="total cost locked in"))
 
-    steps.append(CostStep(StepKind.TOTAL, current, "601.2f", note="total cost locked in"))
-    x_for_etb = x if chooses_x else 0
+
+FACE_DOWN: Final = Face("face-down 2/2", None, TypeLine.parse("Creature"))
+"""CR 708.2a: a face-down spell is a 2/2 creature with no name, no mana cost, no types but creature."""
+
+
+def _way_mana(way: Way) -> ManaCost:
+    if way.kind is WayKind.FACE_DOWN:
+        return ManaCost.of(3)  # 702.37c, 702.168a: {3} rather than its mana cost
+    if way.kind is WayKind.WITHOUT_MANA or way.cost is None:
+        return ManaCost.zero()  # 118.9: "without paying its mana cost" is an alternative cost of {0}
+    return way.cost
+
+
+def _has_aftermath(face: Face) -> bool:
+    return any(w.keyword == "aftermath" for w in ways_of(face).ways)
+
+
+def chosen_way(
+    board: Board, caster: str, spell: SpellToCast, chars: CastCharacteristics, run: CostRun
+) -> Way | None:
+    """CR 601.2b: the way to cast announced, read from the card's own text (CR 702 keywords).
+
+    No ``method``: the normal way, except from a zone where the card's text offers its own ways (a card
+    with flashback cast from a graveyard has only its flashback cost, 702.34a): the first of them. A
+    method the card lacks, or that does not apply from ``cast_from``, is illegal under its keyword's rule.
+    """
+    own = ways_of(chars.face)
+    here = [w for w in own.ways if spell.cast_from in w.zones]
+    method = spell.method
+    if method is None or method == "normal":
+        if chars.cast_as is None and _has_aftermath(chars.face) and spell.cast_from != "graveyard":
+            raise IllegalError(
+                f"{chars.face.name} has aftermath: it is cast only from a graveyard", rule="702.127a"
+            )
+        if spell.cast_from in ("graveyard", "exile") and here:
+            if method == "normal":
+                raise IllegalError(
+                    f"from the {spell.cast_from}, {chars.face.name} is cast by its {here[0].keyword} "
+                    f"(CR {here[0].rule}), not normally",
+                    rule=here[0].rule,
+                )
+            way = here[0]
+            run.choices.append(f"cast from the {spell.cast_from} by its {way.keyword} (CR {way.rule})")
+        else:
+            return None
+    else:
+        named = own.way(method)
+        if named is None:
+            rule = keyword_rule(method) or "601.2b"
+            raise IllegalError(f"{chars.face.name} has no {method} in its text", rule=rule)
+        way = named
+        if spell.cast_from not in way.zones:
+            zones = " or ".join(way.zones)
+            raise IllegalError(
+                f"{method} applies when the card is cast from the {zones}, not from the {spell.cast_from}",
+                rule=way.rule,
+            )
+    if spell.alternative_cost is not None and way.kind is not WayKind.WITH_MANA_COST:
+        raise IllegalError("only one alternative cost can be applied to a spell", rule="118.9a")
+    _check_way_condition(board, caster, way, chars.face.name, run)
+    return way
+
+
+def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: CostRun) -> None:
+    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions are not modelled
+    and are warned about (nothing silent). A fact not given is assumed to allow the method, with a warning."""
+    if way.keyword == "spectacle":
+        opponents = [board.player(o) for o in board.opponents_of(caster)]
+        if any(o.this_turn.knows("life_lost") and o.this_turn.life_lost > 0 for o in opponents):
+            return
+        if opponents and all(o.this_turn.knows("life_lost") for o in opponents):
+            raise IllegalError("spectacle needs an opponent who lost life this turn", rule=way.rule)
+        message = "whether an opponent lost life this turn was not given (this_turn.life_lost): assumed so"
+    elif way.keyword == "surge":
+        turn = board.player(caster).this_turn
+        if turn.knows("spells_cast"):
+            if turn.spells_cast > 0:
+                return
+            raise IllegalError("surge needs another spell cast this turn", rule=way.rule)
+        message = "whether another spell was cast this turn was not given (this_turn.spells_cast): assumed so"
+    elif way.condition is not None:
+        message = f"{way.keyword} needs that {way.condition}: not checked, assumed so"
+    else:
+        return
+    run.warnings.append(CostWarning(None, name, way.text, message))
+
+
+def way_characteristics(chars: CastCharacteristics, way: Way | None, card: Card) -> CastCharacteristics:
+    """The spell's characteristics under its way: face down (708.2a, mana value 0), transformed for disturb
+    (712.8e: the back face, its mana value from the front), prototyped (718.3b: the prototype cost)."""
+    if way is None:
+        return chars
+    if way.kind is WayKind.FACE_DOWN:
+        return CastCharacteristics(FACE_DOWN, chars.cast_as, None, None)
+    if way.keyword == "disturb" and len(card.faces) > 1:
+        return CastCharacteristics(card.faces[1], chars.cast_as, chars.mana_cost, card.front.mana_cost)
+    if way.keyword == "prototype" and way.cost is not None:
+        return CastCharacteristics(chars.face, chars.cast_as, chars.mana_cost, way.cost)
+    return chars
+
+
+def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -> None:
+    """CR 601.2b, 601.2f, 118.8: each optional additional cost paid is added (kicker 702.33, multikicker
+    702.33c, buyback 702.27, entwine 702.42, replicate 702.56, ...), read from the card's text; one that
+    the card lacks, paid twice, or paid more than once when it is not repeatable, is illegal."""
+    own = ways_of(face)
+    seen: set[tuple[str, int]] = set()
+    for choice in spell.optional_costs:
+        opt = own.optional_cost(choice.keyword)
+        if opt is None:
+            rule = keyword_rule(choice.keyword) or "601.2b"
+            raise IllegalError(f"{face.name} has no {choice.keyword} in its text", rule=rule)
+        if not 1 <= choice.which <= len(opt.costs):
+            raise InvalidChoiceError(
+                f"{face.name}'s {opt.keyword} has {len(opt.costs)} cost(s), not a cost {choice.which}",
+                field="optional_costs",
+            )
+        if (choice.keyword, choice.which) in seen:
+            raise IllegalError(f"{opt.keyword} is chosen once; give times to pay it again", rule=opt.rule)
+        seen.add((choice.keyword, choice.which))
+        if choice.times > 1 and not opt.repeatable:
+            raise IllegalError(f"{opt.keyword} can be paid only once", rule=opt.rule)
+        mana, others = opt.costs[choice.which - 1]
+        amount = _times(mana.with_variables(v.x, v.y, v.z), choice.times)
+        note = opt.keyword if choice.times == 1 else f"{opt.keyword} paid {choice.times} times"
+        run.record(CostStep(StepKind.ADDITIONAL, run.current + amount, opt.rule, amount=amount, note=note))
+        for _ in range(min(choice.times, 20)):
+            run.other_costs.extend(others)
+
+
+def ways_to_cast(
+    board: Board | PreparedBoard, caster: str, spell: SpellToCast, *, characters: CharacterIndex | None = None
+) -> tuple[WayTotal, ...]:
+    """Each way the card offers from ``cast_from`` (normal where it applies, then its keywords), alone and
+    with each optional cost it offers, and its total on this board (CR 601.2b, 601.2f)."""
+    prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
+    face = _cast_face(spell.card, spell.face, spell.cast_from)[0] if spell.cast_as is None else None
+    if face is None:
+        return ()
+    own = ways_of(face)
+    methods = [w.keyword for w in own.ways if spell.cast_from in w.zones]
+    if (spell.cast_from not in ("graveyard", "exile") or not methods) and not _has_aftermath(face):
+        methods.insert(0, "normal")
+    options: list[tuple[OptionalChoice, ...]] = [()]
+    for opt in own.optional:
+        options.extend((OptionalChoice(opt.keyword, which),) for which in range(1, len(opt.costs) + 1))
+    out: list[WayTotal] = []
+    for method in methods:
+        for chosen in options:
+            variant = replace(spell, method=method, optional_costs=chosen, alternative_cost=None)
+            try:
+                result = total_cost(prepared, caster, variant, characters=characters)
+            except (IllegalError, InvalidChoiceError):
+                continue
+            out.append(WayTotal(method, chosen, result.total_cost))
+    return tuple(out)
+
+
+def total_cost(
+    board: Board | PreparedBoard,
+    caster: str,
+    spell: SpellToCast,
+    *,
+    characters: CharacterIndex | None = None,
+) -> CostResult:
+    """The total cost of ``spell`` cast by ``caster`` on ``board`` (CR 601.2f), with every step explained.
+
+    The stages of 601.2f in order: ``base_cost`` (mana cost or alternative cost), ``additional_costs``,
+    increases (``commander_tax``, ``cost_increases``), ``cost_reductions``, ``effects_on_total``.
+    Raises ``InvalidChoiceError`` for a face the card does not have (or a split card with no half chosen),
+    ``IllegalError`` for what cannot be cast (a land, 305.1; no mana cost and no alternative cost, 118.6;
+    an impossible ``cast_as``, ruling:richard-garfield-phd).
+    """
+    prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
+    run = CostRun(ManaCost.zero(), [], list(prepared.warnings), [])
+    chars = cast_characteristics(prepared.board, caster, spell, run.choices)
+    way = chosen_way(prepared.board, caster, spell, chars, run)
+    chars = way_characteristics(chars, way, spell.card)
+    v = base_cost(spell, chars, run, way)
+    additional_costs(spell, v, run)
+    optional_costs(spell, chars.face, v, run)
+    commander_tax(spell, run)
+
+    mv_on_stack = _mana_value(chars.mv_cost, v.x, v.y, v.z, on_stack=True)
+    ctx = _Ctx(
+        prepared.board, caster, spell, chars.face, mv_on_stack, characters or _NO_CHARACTERS, run.warnings
+    )
+    candidates: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [
+        (s.permanent, s.effect) for s in prepared.sources
+    ]
+    candidates.extend(_own_effects(chars.face, run))
+    reds, totals = cost_increases(ctx, candidates, run)
+    cost_reductions(reds, run)
+    effects_on_total(totals, run)
     return CostResult(
         card=spell.card,
-        face=face,
-        cast_as=cast_as_card,
-        mana_cost=mana_cost,
-        mana_value=_mana_value(mv_cost, 0, 0, 0, on_stack=False),
+        face=chars.face,
+        cast_as=chars.cast_as,
+        mana_cost=chars.mana_cost,
+        mana_value=_mana_value(chars.mv_cost, 0, 0, 0, on_stack=False),
         mana_value_on_stack=mv_on_stack,
-        total_cost=current,
-        steps=tuple(steps),
-        warnings=tuple(warnings),
-        x_for_etb=x_for_etb,
-        choices=tuple(choices),
+        total_cost=run.current,
+        steps=tuple(run.steps),
+        warnings=tuple(run.warnings),
+        x_for_etb=v.x if v.chooses_x else 0,
+        choices=tuple(run.choices),
+        method=way.keyword if way is not None else "normal",
+        other_costs=tuple(run.other_costs),
     )
+
+
+def _own_effects(face: Face, run: CostRun) -> list[tuple[Permanent | None, CostEffect | MinimumTotal]]:
+    """The spell's own cost abilities (affinity, "this spell costs ... for each ..."), warning on the rest."""
+    own = cost_effects(face)
+    for u in own.own_unsupported:
+        run.warnings.append(
+            CostWarning(None, face.name, u.text, f"not understood, given no effect: {u.reason}")
+        )
+    return [(None, e) for e in own.own]
 
 
 def _var_note(cost: ManaCost, x: int, y: int, z: int) -> str | None:
@@ -856,9 +1154,12 @@ __all__ = [
     "CostResult",
     "CostStep",
     "CostWarning",
+    "OptionalChoice",
     "PreparedBoard",
     "SpellToCast",
     "StepKind",
+    "WayTotal",
     "prepare_board",
     "total_cost",
+    "ways_to_cast",
 ]

@@ -12,6 +12,11 @@ from app.schemas.common import StrictModel
 MAX_PERMANENTS = 10_000
 MAX_PLAYERS = 16
 MAX_X = 1_000_000
+MAX_COUNT = 1_000_000
+MAX_COUNTER_KINDS = 100
+MAX_ZONE_CARDS = 1000
+MAX_COMMANDERS = 4
+MAX_TARGETS = 100
 
 PermanentId = Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["forest-1"])]
 PlayerName = Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["you"])]
@@ -65,13 +70,43 @@ CardRef = Annotated[
 ]
 
 
+Color = Literal["W", "U", "B", "R", "G"]
+CardType = Literal[
+    "Artifact", "Battle", "Creature", "Enchantment", "Instant", "Kindred", "Land", "Planeswalker", "Sorcery"
+]
+CounterName = Annotated[
+    str, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9+/'-]+( [a-z0-9+/'-]+)*$", examples=["+1/+1"])
+]
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+
+
 class ChosenIn(StrictModel):
     """Values chosen as the permanent entered (validated against the card's rules when the board is read)."""
 
     creature_type: Annotated[str, Field(min_length=1, max_length=64, examples=["Elf"])] | None = None
     character: Annotated[str, Field(min_length=1, max_length=100, examples=["Urza"])] | None = None
-    color: Literal["W", "U", "B", "R", "G"] | None = None
+    color: Color | None = None
     card_name: CardName | None = None
+    card_type: CardType | None = Field(
+        None, description="A chosen card type (CR 205.2a), e.g. Cloud Key's.", examples=["Instant"]
+    )
+    colors: Annotated[list[Color], Field(min_length=1, max_length=5)] | None = Field(
+        None,
+        description="Chosen colors (\"choose two colors\"), e.g. Tamiyo's Safekeeping's.",
+        examples=[["W", "U"]],
+    )
+    imprinted: CardRef | None = Field(
+        None,
+        description="The card exiled with it (imprint, CR 702.54), as for `card`.",
+        examples=["Lightning Bolt"],
+    )
+
+    @field_validator("colors")
+    @classmethod
+    def _distinct_colors(cls, colors: list[str] | None) -> list[str] | None:
+        if colors is not None and len(set(colors)) != len(colors):
+            raise ValueError("each color can be chosen once")
+        return colors
 
 
 class PermanentIn(StrictModel):
@@ -89,10 +124,51 @@ class PermanentIn(StrictModel):
         default_factory=list, description="Richard Garfield, Ph.D.: cards already chosen through it."
     )
     attached_to: PermanentId | None = Field(None, description="What this Aura or Equipment is attached to.")
+    counters: Annotated[dict[CounterName, Count], Field(max_length=MAX_COUNTER_KINDS)] | None = Field(
+        None,
+        description="Counters on it by kind as printed, lowercase (CR 122.1); null: not stated "
+        "(none assumed, with a warning where a card reads them).",
+        examples=[{"+1/+1": 2, "charge": 3}],
+    )
+    class_level: Annotated[int, Field(ge=1, le=3)] | None = Field(
+        None, description="A Class's level (CR 716); null: not stated, level 1 assumed.", examples=[2]
+    )
+    level: Annotated[int, Field(ge=0, le=MAX_COUNT)] | None = Field(
+        None, description="Its level for level up (CR 711); null: not stated, 0 assumed.", examples=[4]
+    )
+
+
+class ThisTurnIn(StrictModel):
+    """Counts about the current turn; a fact left out is taken as 0 with a warning where a card reads it."""
+
+    spells_cast: Count | None = Field(None, description="Spells cast this turn by this player.", examples=[2])
+    creature_spells_cast: Count | None = Field(None, description="Creature spells cast this turn.")
+    noncreature_spells_cast: Count | None = Field(None, description="Noncreature spells cast this turn.")
+    instant_sorcery_spells_cast: Count | None = Field(None, description="Instant and sorcery spells cast.")
+    kicked_spells_cast: Count | None = Field(None, description="Kicked spells cast this turn.")
+    life_lost: Count | None = Field(None, description="Life this player lost this turn.")
+    lands_played: Count | None = Field(None, description="Lands this player played this turn.")
+
+
+ZoneCards = Annotated[list[CardRef], Field(max_length=MAX_ZONE_CARDS)]
 
 
 class PlayerIn(StrictModel):
     life: Annotated[int, Field(ge=-1_000_000, le=1_000_000)] = 20
+    commander: Annotated[list[CardRef], Field(max_length=MAX_COMMANDERS)] | None = Field(
+        None,
+        description="This player's commanders (CR 903.3), names or references.",
+        examples=[["Atraxa, Praetors' Voice"]],
+    )
+    graveyard: ZoneCards | None = Field(
+        None, description="Cards in this player's graveyard; null: not stated.", examples=[["Lightning Bolt"]]
+    )
+    exile: ZoneCards | None = Field(None, description="Cards this player owns in exile; null: not stated.")
+    hand: ZoneCards | None = Field(None, description="Cards in this player's hand; null: not stated.")
+    hand_size: Annotated[int, Field(ge=0, le=MAX_ZONE_CARDS)] | None = Field(
+        None, description="How many cards are in the hand when `hand` does not list them.", examples=[5]
+    )
+    this_turn: ThisTurnIn | None = Field(None, description="Facts about the current turn that effects read.")
 
 
 class BoardIn(StrictModel):

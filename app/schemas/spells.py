@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
-from app.schemas.board import MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
+from app.schemas.board import MAX_TARGETS, MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
 from app.schemas.common import ComputedAnswer, CostText, StrictModel
 
 MAX_SPELLS = 250
@@ -35,6 +35,25 @@ class CastAsIn(StrictModel):
 
     card: CardRef
     via: PermanentId
+
+
+Keyword = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z][a-z-]*( [a-z-]+)*$")]
+MAX_OPTIONAL_COSTS = 20
+MAX_TIMES = 100
+
+
+class OptionalCostIn(StrictModel):
+    """An optional additional cost paid (CR 601.2b), read from the card's text by its keyword."""
+
+    keyword: Keyword = Field(
+        description="kicker, multikicker, buyback, entwine, replicate, squad, casualty, ..."
+    )
+    which: Annotated[int, Field(ge=1, le=2)] = Field(
+        1, description='Which cost of a two-cost kicker ("Kicker {1}{G} and/or {2}{U}", CR 702.33d).'
+    )
+    times: Annotated[int, Field(ge=1, le=MAX_TIMES)] = Field(
+        1, description="How many times it is paid (multikicker, replicate, squad, escalate)."
+    )
 
 
 class Spell(StrictModel):
@@ -68,6 +87,26 @@ class Spell(StrictModel):
     )
     cast_as: CastAsIn | None = None
     printing: PrintingIn | None = None
+    method: Keyword | None = Field(
+        None,
+        description='The way to cast, by its keyword (CR 702): "flashback", "overload", "evoke", "dash", '
+        '"escape", "madness", "foretell", "disturb", "emerge", "spectacle", "surge", "prowl", "bestow", '
+        '"mutate", "blitz", "miracle", "morph" / "megamorph" / "disguise" (face down), "prototype", "plot", '
+        '"awaken", "cleave", "retrace", "jump-start", "aftermath", "harmonize", "warp", "mayhem", ...; '
+        '"normal" (the default; from a graveyard or exile, the card\'s own way there when it has one).',
+        examples=["flashback"],
+    )
+    optional_costs: Annotated[list[OptionalCostIn], Field(max_length=MAX_OPTIONAL_COSTS)] = Field(
+        [],
+        description="Optional additional costs paid, read from the card's text.",
+        examples=[[{"keyword": "kicker"}], [{"keyword": "multikicker", "times": 3}]],
+    )
+    targets: Annotated[list[PermanentId], Field(max_length=MAX_TARGETS)] = Field(
+        [],
+        description="Ids of permanents and names of players the spell targets (CR 601.2c), for effects such "
+        'as "spells your opponents cast that target ~ cost {2} more".',
+        examples=[["grand-abolisher", "opponent"]],
+    )
 
 
 class SpellCostRequest(StrictModel):
@@ -107,6 +146,36 @@ class CostWarningOut(BaseModel):
     message: str
 
 
+class OtherCostOut(BaseModel):
+    """A part of the total cost that is not mana (CR 118.1)."""
+
+    text: str = Field(examples=["Pay 3 life"])
+    life: int | None = Field(None, description="The life paid, when it is a life payment.", examples=[3])
+
+    @model_serializer(mode="wrap")
+    def _life_only_when_paid(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {k: v for k, v in data.items() if k != "life" or v is not None}
+
+
+class OptionalCostOut(BaseModel):
+    keyword: str
+    which: int | None = Field(None, description="Which cost of a two-cost kicker (only when 2).")
+
+    @model_serializer(mode="wrap")
+    def _which_only_when_second(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {k: v for k, v in data.items() if k != "which" or v is not None}
+
+
+class WayOut(BaseModel):
+    """A way the card offers from ``cast_from``, alone or with one optional cost, and its total here."""
+
+    method: str = Field(examples=["normal"])
+    optional_costs: list[OptionalCostOut] = Field(examples=[[{"keyword": "kicker"}]])
+    total_cost: str = Field(examples=["{7}{U}{U}"])
+
+
 class SpellCostOut(ComputedAnswer):
     card: NamedCard
     face: str | None = Field(description="The face or half cast (its name); the fused card's name for fuse.")
@@ -119,6 +188,22 @@ class SpellCostOut(ComputedAnswer):
     warnings: list[CostWarningOut]
     x_for_etb: int
     choices: list[str] = Field(description="Choices the caster makes that this answer made (cheapest).")
+    method: str = Field("normal", description="The way to cast used (its keyword), or normal.")
+    other_costs: list[OtherCostOut] = Field(
+        [],
+        description="The parts of the total cost that are not mana.",
+        examples=[[{"text": "Pay 3 life", "life": 3}, {"text": "Sacrifice a creature"}]],
+    )
+    ways: list[WayOut] = Field(
+        [],
+        description="Each way the card offers from cast_from, alone and with each optional cost: its total.",
+        examples=[
+            [
+                {"method": "normal", "optional_costs": [], "total_cost": "{2}{U}{U}"},
+                {"method": "normal", "optional_costs": [{"keyword": "kicker"}], "total_cost": "{7}{U}{U}"},
+            ]
+        ],
+    )
 
 
 class SpellCostBatchItem(BaseModel):

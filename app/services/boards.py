@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from app.errors import AmbiguousCard, AppError, InputError, InvalidChoice, MalformedCost, UnknownCard
-from app.rules.board import Board, Choices, Permanent, Player
+from app.rules.board import THIS_TURN_FACTS, Board, Choices, Permanent, Player, ThisTurn
 from app.rules.cards import Card
 from app.rules.costs import ManaCost
 from app.rules.errors import InvalidChoiceError, ManaCostSyntaxError, RulesError
 from app.rules.types import canonical_creature_type, is_card_type_word, is_creature_type
-from app.schemas.board import BoardIn, InlineCardIn, OracleIdRef, PermanentIn
+from app.schemas.board import BoardIn, InlineCardIn, OracleIdRef, PermanentIn, PlayerIn
 from app.services.card_formats import BadCardRecord, card_from_inline
 from app.services.characters import validate_character
 
@@ -69,12 +69,13 @@ def build_board(
     """The rules ``Board`` for ``board_in``; raises one ``AppError`` listing every problem found.
 
     Players (API.md): the active player, ``extra_players`` (the caster or payer of the request) and
-    every controller are players, with 20 life unless given.
+    every controller are players, with 20 life unless given. Cards named in zones, commanders and
+    ``chosen.imprinted`` resolve as permanents' cards do, each problem at its JSON path.
     """
     problems = _Problems()
+    cards = _CardReader(catalogue, problems)
     permanents: list[Permanent] = []
     first_index: dict[str, int] = {}
-    by_name: dict[str, Card] = {}
     for i, p_in in enumerate(board_in.permanents):
         here: Loc = (*loc, "permanents", i)
         if p_in.id in first_index:
@@ -85,32 +86,95 @@ def build_board(
             )
             continue
         first_index[p_in.id] = i
+        card = cards.read(p_in.card, (*here, "card"), f"permanent {p_in.id!r}")
+        imprinted = None
+        if p_in.chosen is not None and p_in.chosen.imprinted is not None:
+            imprinted = cards.read(
+                p_in.chosen.imprinted, (*here, "chosen", "imprinted"), f"permanent {p_in.id!r} imprinted"
+            )
+            if imprinted is None:
+                continue
+        if card is None:
+            continue
         try:
-            ref = p_in.card
-            if isinstance(ref, str):  # boards repeat names (eight Forests): resolve each once
-                card = by_name.get(ref) or by_name.setdefault(ref, catalogue.by_name(ref))
-            else:
-                card = resolve_card(ref, catalogue=catalogue)
-            permanents.append(_permanent(p_in, card))
-        except (UnknownCard, AmbiguousCard) as exc:
-            problems.add(type(exc), (*here, "card"), f"permanent {p_in.id!r}: {exc.detail}", exc.extra)
+            permanents.append(_permanent(p_in, card, imprinted))
         except InvalidChoiceError as exc:
             problems.add(InvalidChoice, (*here, *_choice_loc(exc.field)), f"permanent {p_in.id!r}: {exc}")
-        except ManaCostSyntaxError as exc:  # an inline card's cost
-            problems.add(MalformedCost, (*here, "card", "mana_cost"), f"permanent {p_in.id!r}: {exc}")
-        except (BadCardRecord, RulesError) as exc:
-            problems.add(InputError, (*here, "card"), f"permanent {p_in.id!r}: {exc}")
     for i, p_in in enumerate(board_in.permanents):
         if p_in.attached_to is not None and p_in.attached_to not in first_index:
             msg = f"permanent {p_in.id!r} is attached to {p_in.attached_to!r}, which is not on the board"
             problems.add(InputError, (*loc, "permanents", i, "attached_to"), msg)
+    given_players = {
+        name: _player(name, pl_in, cards, (*loc, "players", name)) for name, pl_in in board_in.players.items()
+    }
     problems.raise_if_any()
 
     names = dict.fromkeys([board_in.active_player, *extra_players, *(p.controller for p in permanents)])
     names.update(dict.fromkeys(board_in.players))
-    players = tuple(Player(n, board_in.players[n].life if n in board_in.players else 20) for n in names)
+    players = tuple(given_players.get(n) or Player(n) for n in names)
     pool = tuple((who, ManaCost.parse_loose(text)) for who, text in board_in.mana_pool.items())
     return Board(tuple(permanents), players, board_in.active_player, pool)
+
+
+class _CardReader:
+    """Resolves the cards a board names, each distinct name once (boards repeat names: eight Forests)."""
+
+    def __init__(self, catalogue: CardSource, problems: _Problems) -> None:
+        self.catalogue = catalogue
+        self.problems = problems
+        self.by_name: dict[str, Card] = {}
+
+    def read(self, ref: str | OracleIdRef | InlineCardIn, loc: Loc, what: str) -> Card | None:
+        """The card, or None after recording the problem at ``loc``."""
+        try:
+            if isinstance(ref, str):
+                card = self.by_name.get(ref)
+                if card is None:
+                    card = self.by_name.setdefault(ref, self.catalogue.by_name(ref))
+                return card
+            return resolve_card(ref, catalogue=self.catalogue)
+        except (UnknownCard, AmbiguousCard) as exc:
+            self.problems.add(type(exc), loc, f"{what}: {exc.detail}", exc.extra)
+        except ManaCostSyntaxError as exc:  # an inline card's cost
+            self.problems.add(MalformedCost, (*loc, "mana_cost"), f"{what}: {exc}")
+        except (BadCardRecord, RulesError) as exc:
+            self.problems.add(InputError, loc, f"{what}: {exc}")
+        return None
+
+    def read_all(
+        self, refs: Sequence[str | OracleIdRef | InlineCardIn], loc: Loc, what: str
+    ) -> tuple[Card, ...]:
+        found = (self.read(ref, (*loc, j), f"{what}[{j}]") for j, ref in enumerate(refs))
+        return tuple(c for c in found if c is not None)
+
+
+def _player(name: str, p_in: PlayerIn, cards: _CardReader, loc: Loc) -> Player:
+    """A stated player: zones and commanders resolved; ``given`` records which facts were stated."""
+    zones: dict[str, tuple[Card, ...]] = {}
+    for zone in ("commander", "graveyard", "exile", "hand"):
+        refs = getattr(p_in, zone)
+        zones[zone] = () if refs is None else cards.read_all(refs, (*loc, zone), f"player {name!r} {zone}")
+    given = {zone for zone in zones if getattr(p_in, zone) is not None}
+    if p_in.hand_size is not None:
+        given.add("hand_size")
+    this_turn = ThisTurn()
+    if p_in.this_turn is not None:
+        stated = {f: getattr(p_in.this_turn, f) for f in THIS_TURN_FACTS}
+        this_turn = ThisTurn(
+            **{f: v for f, v in stated.items() if v is not None},
+            given=frozenset(f for f, v in stated.items() if v is not None),
+        )
+    return Player(
+        name,
+        p_in.life,
+        commander=zones["commander"],
+        graveyard=zones["graveyard"],
+        exile=zones["exile"],
+        hand=zones["hand"],
+        hand_size=p_in.hand_size,
+        this_turn=this_turn,
+        given=frozenset(given),
+    )
 
 
 class _Problems:
@@ -137,7 +201,7 @@ class _Problems:
         raise kind(detail, errors=self.errors)
 
 
-def _permanent(p_in: PermanentIn, card: Card) -> Permanent:
+def _permanent(p_in: PermanentIn, card: Card, imprinted: Card | None = None) -> Permanent:
     chosen = Choices()
     if p_in.chosen is not None:
         c = p_in.chosen
@@ -146,6 +210,9 @@ def _permanent(p_in: PermanentIn, card: Card) -> Permanent:
             character=validate_character(c.character) if c.character is not None else None,
             color=c.color,
             card_name=c.card_name,
+            card_type=c.card_type,
+            colors=tuple(c.colors or ()),
+            imprinted=imprinted,
         )
     face = None
     if p_in.face is not None:
@@ -161,6 +228,10 @@ def _permanent(p_in: PermanentIn, card: Card) -> Permanent:
         x=p_in.x,
         played_as=tuple(p_in.played_as),
         attached_to=p_in.attached_to,
+        counters=tuple(sorted((p_in.counters or {}).items())),
+        class_level=p_in.class_level if p_in.class_level is not None else 1,
+        level=p_in.level if p_in.level is not None else 0,
+        given=frozenset(f for f in ("counters", "class_level", "level") if getattr(p_in, f) is not None),
     )
 
 

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 
@@ -14,7 +15,16 @@ from app.config import Settings
 from app.errors import AmbiguousCard, AppError, TooLarge, UnknownCard, app_error_body, from_rules_error
 from app.rules.board import Board
 from app.rules.cards import Card
-from app.rules.casting import CastAs, CostResult, PreparedBoard, SpellToCast, prepare_board, total_cost
+from app.rules.casting import (
+    CastAs,
+    CostResult,
+    OptionalChoice,
+    PreparedBoard,
+    SpellToCast,
+    prepare_board,
+    total_cost,
+    ways_to_cast,
+)
 from app.rules.characters import CharacterIndex
 from app.rules.cost_registry import RevealAnswer
 from app.rules.cost_registry import heralds_horn_reveal as rules_heralds_horn_reveal
@@ -25,12 +35,15 @@ from app.schemas.spells import (
     CostStepOut,
     CostWarningOut,
     NamedCard,
+    OptionalCostOut,
+    OtherCostOut,
     Spell,
     SpellCostBatchItem,
     SpellCostBatchOut,
     SpellCostBatchRequest,
     SpellCostOut,
     SpellCostRequest,
+    WayOut,
 )
 from app.services.boards import build_board, resolve_card
 from app.services.catalogue import Catalogue
@@ -83,20 +96,30 @@ def spell_to_cast(spell: Spell, *, catalogue: Catalogue, loc: Loc = ("body", "sp
         cast_as=cast_as,
         flavor_text=printing.flavor_text if printing is not None else None,
         art_characters=tuple(printing.art_characters) if printing is not None else (),
+        targets=tuple(spell.targets),
+        method=spell.method,
+        optional_costs=tuple(OptionalChoice(o.keyword, o.which, o.times) for o in spell.optional_costs),
     )
 
 
 def compute(
     board: Board | PreparedBoard, caster: str, spell: SpellToCast, *, loc: Loc = ("body", "spell")
 ) -> CostResult:
-    """Run the engine, turning rules errors into the service's problems placed at ``loc``."""
+    """Run the engine, turning rules errors into the service's problems placed at ``loc``; the result
+    carries the ways the card offers from ``cast_from`` with their totals (API.md 1.1 ``ways``)."""
     try:
-        return total_cost(board, caster, spell, characters=character_index())
+        result = total_cost(board, caster, spell, characters=character_index())
+        if not result.ways:
+            ways = ways_to_cast(board, caster, spell, characters=character_index())
+            result = dataclasses.replace(result, ways=ways)
+        return result
     except RulesError as exc:
         field = getattr(exc, "field", None)
         where = (*loc, "cast_as") if spell.cast_as is not None and field is None else loc
         if field == "face":
             where = (*loc, "face")
+        elif isinstance(field, str) and field.startswith("targets."):
+            where = (*loc, "targets", int(field.split(".", 1)[1]))
         raise from_rules_error(exc, where) from exc
 
 
@@ -134,6 +157,19 @@ def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) ->
         ],
         x_for_etb=result.x_for_etb,
         choices=list(result.choices),
+        method=result.method,
+        other_costs=[OtherCostOut(text=o.text, life=o.life) for o in result.other_costs],
+        ways=[
+            WayOut(
+                method=w.method,
+                optional_costs=[
+                    OptionalCostOut(keyword=o.keyword, which=o.which if o.which != 1 else None)
+                    for o in w.optional_costs
+                ],
+                total_cost=str(w.total_cost),
+            )
+            for w in result.ways
+        ],
     )
 
 

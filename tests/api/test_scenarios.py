@@ -646,3 +646,42 @@ def test_openapi_declares_the_bearer_scheme(client: TestClient) -> None:
         if path.startswith("/v1/scenarios"):
             for operation in item.values():
                 assert {"ApiKey": []} in operation["security"], path
+
+
+def test_board_facts_round_trip_as_given(client: TestClient, auth: dict[str, str]) -> None:
+    """API.md 1.1 board facts are stored as stated; a fact left out stays "not stated" (null)."""
+    board = {
+        "permanents": [
+            {
+                "id": "key",
+                "card": "Cloud Key",
+                "counters": {"charge": 3},
+                "class_level": 2,
+                "chosen": {"card_type": "Instant", "colors": ["W", "U"], "imprinted": "Lightning Bolt"},
+            }
+        ],
+        "players": {
+            "you": {
+                "commander": ["Animar, Soul of Elements"],
+                "graveyard": ["Lightning Bolt"],
+                "hand_size": 4,
+                "this_turn": {"spells_cast": 2},
+            }
+        },
+    }
+    body = created(client, auth, board=board)
+    key = body["board"]["permanents"][0]
+    assert key["counters"] == {"charge": 3} and key["class_level"] == 2 and key["level"] is None
+    assert key["chosen"]["card_type"] == "Instant" and key["chosen"]["colors"] == ["W", "U"]
+    assert key["chosen"]["imprinted"] == "Lightning Bolt"
+    you = body["board"]["players"]["you"]
+    assert you["commander"] == ["Animar, Soul of Elements"] and you["graveyard"] == ["Lightning Bolt"]
+    assert you["hand"] is None and you["exile"] is None and you["hand_size"] == 4
+    assert you["this_turn"]["spells_cast"] == 2 and you["this_turn"]["life_lost"] is None
+    again = client.put(
+        f"/v1/scenarios/{body['id']}",
+        json={"name": "elves", "board": body["board"]},
+        headers={**auth, "If-Match": f'"{body["id"]}-v1"'},
+    )
+    assert again.status_code == 200, again.text
+    assert again.json()["board"] == body["board"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 HORN_CLERIC = {"id": "horn", "card": "Herald's Horn", "chosen": {"creature_type": "Cleric"}}
@@ -205,3 +206,177 @@ def test_command_zone_alias_and_commander_tax(client) -> None:
         r = client.post("/v1/spells/cost", json=body)
         assert r.status_code == 200, r.text
         assert r.json()["total_cost"] == "{5}"  # {1} + {2} for each of two previous casts (CR 903.8)
+
+
+# --- board facts of API.md 1.1 ----
+
+FACTS_BOARD: dict[str, Any] = {
+    "permanents": [
+        {
+            "id": "key",
+            "card": "Cloud Key",
+            "counters": {"+1/+1": 1},
+            "class_level": 3,
+            "level": 2,
+            "chosen": {"card_type": "Instant", "colors": ["W", "U"], "imprinted": "Lightning Bolt"},
+        }
+    ],
+    "players": {
+        "you": {
+            "commander": ["Animar, Soul of Elements"],
+            "graveyard": ["Lightning Bolt"],
+            "exile": [],
+            "hand": ["Llanowar Elves"],
+            "this_turn": {"spells_cast": 1, "kicked_spells_cast": 0},
+        },
+        "opponent": {"hand_size": 7},
+    },
+}
+
+
+def test_board_facts_are_accepted(client: TestClient) -> None:
+    spell = {"card": "Lightning Bolt", "targets": ["key", "opponent"]}
+    r = post(client, {"board": FACTS_BOARD, "spell": spell})
+    assert r.status_code == 200, r.text
+    assert r.json()["total_cost"] == "{R}"
+
+
+@pytest.mark.parametrize(
+    ("change", "loc"),
+    [
+        ({"counters": {"+1/+1": -1}}, ["permanents", 0, "counters", "+1/+1"]),
+        ({"counters": {"Charge": 1}}, ["permanents", 0, "counters", "Charge", "[key]"]),
+        ({"counters": {"charge": 1_000_001}}, ["permanents", 0, "counters", "charge"]),
+        ({"class_level": 4}, ["permanents", 0, "class_level"]),
+        ({"level": -1}, ["permanents", 0, "level"]),
+        ({"chosen": {"card_type": "Elf"}}, ["permanents", 0, "chosen", "card_type"]),
+        ({"chosen": {"colors": ["W", "W"]}}, ["permanents", 0, "chosen", "colors"]),
+        ({"chosen": {"colors": ["P"]}}, ["permanents", 0, "chosen", "colors", 0]),
+    ],
+)
+def test_bad_permanent_facts_are_422_naming_the_field(
+    client: TestClient, change: dict[str, Any], loc: list[Any]
+) -> None:
+    board = {"permanents": [{"id": "key", "card": "Cloud Key", **change}]}
+    r = post(client, {"board": board, "spell": {"card": "Lightning Bolt"}})
+    assert r.status_code == 422, r.text
+    locs = [e["loc"] for e in r.json()["errors"]]
+    assert ["body", "board", *loc] in locs, locs
+
+
+@pytest.mark.parametrize(
+    ("player", "loc"),
+    [
+        ({"graveyard": ["Lightning Bolt"] * 1001}, ["graveyard"]),
+        ({"hand_size": 1001}, ["hand_size"]),
+        ({"this_turn": {"spells_cast": -1}}, ["this_turn", "spells_cast"]),
+        ({"this_turn": {"dragons_cast": 1}}, ["this_turn", "dragons_cast"]),
+        ({"commander": ["Lightning Bolt"] * 5}, ["commander"]),
+    ],
+)
+def test_bad_player_facts_are_422_naming_the_field(
+    client: TestClient, player: dict[str, Any], loc: list[Any]
+) -> None:
+    r = post(client, {"board": {"players": {"you": player}}, "spell": {"card": "Lightning Bolt"}})
+    assert r.status_code == 422, r.text
+    assert ["body", "board", "players", "you", *loc] in [e["loc"] for e in r.json()["errors"]]
+
+
+def test_unknown_zone_card_is_unknown_card_at_its_path(client: TestClient) -> None:
+    board = {"players": {"you": {"graveyard": ["Lightning Bolt", "Lightening Bolt"]}}}
+    r = post(client, {"board": board, "spell": {"card": "Lightning Bolt"}})
+    assert r.status_code == 404 or r.status_code == 422, r.text
+    assert r.json()["type"].endswith("unknown-card")
+    assert r.json()["errors"][0]["loc"] == ["body", "board", "players", "you", "graveyard", 1]
+
+
+def test_a_target_not_on_the_board_is_422_at_its_index(client: TestClient) -> None:
+    spell = {"card": "Lightning Bolt", "targets": ["key", "nobody"]}
+    r = post(client, {"board": FACTS_BOARD, "spell": spell})
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["loc"] == ["body", "spell", "targets", 1]
+    assert "601.2c" in r.json()["detail"]
+    too_many = {"card": "Lightning Bolt", "targets": ["key"] * 101}
+    r = post(client, {"board": FACTS_BOARD, "spell": too_many})
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["body", "spell", "targets"]
+
+
+# --- ways to cast and optional costs (API.md 1.1) ----
+
+DEEP_ANALYSIS = {
+    "name": "Deep Analysis",
+    "mana_cost": "{3}{U}",
+    "type_line": "Sorcery",
+    "oracle_text": "Target player draws two cards.\nFlashback—{1}{U}, Pay 3 life. (You may cast this card "
+    "from your graveyard for its flashback cost. Then exile it.)",
+}
+RITE = {
+    "name": "Rite of Replication",
+    "mana_cost": "{2}{U}{U}",
+    "type_line": "Sorcery",
+    "oracle_text": "Kicker {5} (You may pay an additional {5} as you cast this spell.)\nCreate a token "
+    "that's a copy of target creature. If this spell was kicked, create five of those tokens instead.",
+}
+
+
+def test_flashback_from_the_graveyard_is_its_only_cost(client: TestClient) -> None:
+    r = post(client, {"spell": {"card": DEEP_ANALYSIS, "cast_from": "graveyard"}})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["total_cost"] == "{1}{U}" and body["method"] == "flashback"
+    assert body["other_costs"] == [{"text": "Pay 3 life", "life": 3}]
+    assert body["ways"] == [{"method": "flashback", "optional_costs": [], "total_cost": "{1}{U}"}]
+    assert body["steps"][0]["kind"] == "alternative" and body["steps"][0]["rule"] == "702.34a"
+    from_hand = post(client, {"spell": {"card": DEEP_ANALYSIS}}).json()
+    assert from_hand["total_cost"] == "{3}{U}" and from_hand["other_costs"] == []
+    assert [w["method"] for w in from_hand["ways"]] == ["normal"]
+
+
+def test_kicker_and_the_ways_it_offers(client: TestClient) -> None:
+    kicked = {"card": RITE, "optional_costs": [{"keyword": "kicker"}]}
+    r = post(client, {"spell": kicked})
+    assert r.status_code == 200, r.text
+    assert r.json()["total_cost"] == "{7}{U}{U}"
+    assert r.json()["ways"] == [
+        {"method": "normal", "optional_costs": [], "total_cost": "{2}{U}{U}"},
+        {"method": "normal", "optional_costs": [{"keyword": "kicker"}], "total_cost": "{7}{U}{U}"},
+    ]
+
+
+def test_increases_apply_to_alternative_costs(client: TestClient) -> None:
+    board = {"permanents": [{"id": "thalia", "card": "Thalia, Guardian of Thraben", "controller": "opp"}]}
+    r = post(client, {"board": board, "spell": {"card": DEEP_ANALYSIS, "cast_from": "graveyard"}})
+    assert r.status_code == 200, r.text
+    assert r.json()["total_cost"] == "{2}{U}"
+
+
+@pytest.mark.parametrize(
+    ("spell", "rule"),
+    [
+        ({"card": DEEP_ANALYSIS, "method": "flashback"}, "702.34a"),  # not from the hand
+        ({"card": RITE, "method": "flashback"}, "702.34a"),  # the card has none
+        ({"card": RITE, "method": "overload"}, "702.96a"),
+        ({"card": RITE, "optional_costs": [{"keyword": "buyback"}]}, "702.27a"),
+        ({"card": RITE, "optional_costs": [{"keyword": "kicker", "times": 2}]}, "702.33a"),
+        ({"card": DEEP_ANALYSIS, "cast_from": "graveyard", "method": "normal"}, "702.34a"),
+        ({"card": DEEP_ANALYSIS, "cast_from": "graveyard", "alternative_cost": "{0}"}, "118.9a"),
+    ],
+)
+def test_a_way_the_card_lacks_or_from_the_wrong_zone_is_a_rules_violation(
+    client: TestClient, spell: dict[str, Any], rule: str
+) -> None:
+    r = post(client, {"spell": spell})
+    assert r.status_code == 422, r.text
+    assert r.json()["type"].endswith("rules-violation") and r.json()["rule"] == rule
+
+
+def test_bad_method_and_optional_cost_shapes_are_422(client: TestClient) -> None:
+    for spell, loc in [
+        ({"card": RITE, "method": "Flash Back!"}, ["body", "spell", "method"]),
+        ({"card": RITE, "optional_costs": [{"keyword": "kicker", "times": 101}]}, None),
+        ({"card": RITE, "optional_costs": [{"keyword": "kicker"}] * 21}, ["body", "spell", "optional_costs"]),
+    ]:
+        r = post(client, {"spell": spell})
+        assert r.status_code == 422, r.text
+        if loc is not None:
+            assert r.json()["errors"][0]["loc"] == loc
