@@ -76,7 +76,7 @@ def classify(card: Card, face: Face) -> tuple[str, list[tuple[str, str]]]:
     for line in lines:
         if line in warned_texts or any(w and w in line for w in warned_texts):
             verdicts.append((line, "warned"))
-        elif disposition.get(line) in {"mana", "static"} and not bad_ability:
+        elif disposition.get(line) in {"mana", "static", "trigger", "token"} and not bad_ability:
             verdicts.append((line, "understood"))
         else:
             verdicts.append((line, "silent"))

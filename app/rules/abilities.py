@@ -17,15 +17,18 @@ effects are not modelled; texts that look mana-related but are not understood be
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Final
 
 from app.rules.board import Board, Permanent
-from app.rules.cards import Face
+from app.rules.cards import Card, Face
 from app.rules.costs import ManaCost
 from app.rules.oracle_mana import (
     LAND_TYPES,
     ActivatedText,
+    Amount,
+    Condition,
     CostPart,
     Filter,
     ManaEffect,
@@ -36,6 +39,7 @@ from app.rules.oracle_mana import (
     parse_activated,
     read_face,
 )
+from app.rules.symbols import COLORS
 from app.rules.types import BASIC_LAND_TYPES
 
 ORIGIN_LAND_TYPE: Final = "land_type"
@@ -77,6 +81,7 @@ class Ability:
     is_loyalty: bool
     problem: str | None
     cost_kinds: frozenset[str] = frozenset()
+    conditions: tuple[Condition, ...] = ()
 
     @property
     def cost_text(self) -> str:
@@ -167,6 +172,10 @@ class BoardState:
     triggers: tuple[tuple[int, ManaTrigger], ...]
     warnings: tuple[Warning, ...]
 
+    def count(self, source: PermanentState, flt: Filter) -> int:
+        """How many permanents ``flt``, written on ``source``, names."""
+        return sum(1 for s in self.states if s.matches(flt, source.permanent))
+
     def state(self, permanent_id: str) -> PermanentState:
         for s in self.states:
             if s.id == permanent_id:
@@ -192,6 +201,7 @@ def _ability(
         text.is_loyalty,
         text.problem,
         frozenset(p.kind for p in cost),
+        text.conditions,
     )
 
 
@@ -263,6 +273,17 @@ def read_board(board: Board) -> BoardState:
     for i, r in enumerate(readings):
         if i not in lost:
             warnings.extend(Warning(perms[i].id, line, why) for line, why in r.problems)
+            warnings.extend(
+                Warning(
+                    perms[i].id,
+                    f"Activate only {c.text}.",
+                    "an activation condition not understood: "
+                    "the ability is taken as not activatable (CR 602.5b)",
+                )
+                for a in r.activated
+                for c in a.conditions
+                if c.kind == "unknown"
+            )
     granted_texts = {
         (i, k): [(parse_activated(text, "~"), text) for text in g.abilities]
         for k, (i, g) in enumerate(grants)
@@ -363,8 +384,91 @@ def sacrifice_reasons(board_state: BoardState, state: PermanentState, ability: A
     return tuple(reasons)
 
 
+def commander_identity(board: Board, player: str) -> frozenset[str] | None:
+    """CR 903.4: the union of the color identities of ``player``'s commanders; None when the board names
+    no commander for that player (then "your commander's color identity" is undefined, 903.4f)."""
+    commanders = next((getattr(p, "commander", ()) for p in board.players if p.name == player), ())
+    if not commanders:
+        return None
+    return frozenset(c for card in commanders for c in card_identity(card))
+
+
+def card_identity(card: Card) -> tuple[str, ...]:
+    """CR 903.4: the colors of the mana symbols in its costs and rules text, and its color indicator."""
+    found: set[str] = set()
+    for face in card.faces:
+        found.update(face.color_set)
+        for sym in re.findall(r"\{([^}]+)\}", face.oracle_text):
+            found.update(c for c in sym.split("/") if c in COLORS)
+    return tuple(c for c in COLORS if c in found)
+
+
+def holds(board_state: BoardState, state: PermanentState, condition: Condition) -> bool | None:
+    """Whether a condition read by ``oracle_mana.parse_condition`` holds for ``state`` on this board; None
+    when it is not one this module can check (the caller warns and takes it as not met)."""
+    if condition.kind == "timing":
+        return True  # CR 307.1, 602.5d: a timing restriction is no board fact; the board is "now"
+    if condition.kind == "your_turn":
+        return board_state.board.active_player == state.controller
+    if condition.kind == "control":
+        return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
+    return None
+
+
+def devotion(board_state: BoardState, player: str, colors: tuple[str, ...]) -> int:
+    """CR 700.5: the mana symbols among the mana costs of permanents ``player`` controls that are of any of
+    ``colors`` (a hybrid symbol of two of them counts once, 700.5a)."""
+    total = 0
+    for s in board_state.states:
+        cost = s.face.mana_cost
+        if s.controller != player or cost is None:
+            continue
+        total += sum(1 for sym in cost.symbols if any(c in colors for c in sym.colors))
+    return total
+
+
+def amount_of(
+    board_state: BoardState, state: PermanentState, amount: Amount, color: str | None
+) -> int | None:
+    """The number an ``Amount`` stands for on this board (``color``: the color of the mana chosen, for
+    "your devotion to that color"); None when the board does not give the fact (counters, for now)."""
+    if amount.fixed is not None:
+        return amount.fixed
+    if amount.filter is not None:
+        return board_state.count(state, amount.filter)
+    if amount.devotion:
+        colors = amount.devotion if amount.devotion != ("*",) else ((color,) if color else ())
+        return devotion(board_state, state.controller, colors)
+    if amount.domain:  # CR 305.6: basic land types among lands you control
+        found = {
+            t
+            for s in board_state.states
+            if s.controller == state.controller and s.is_land
+            for t in s.subtypes
+            if t in BASIC_LAND_TYPES
+        }
+        return len(found)
+    return None
+
+
+def condition_reasons(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
+    """CR 602.5b: "Activate only if ..." restrictions, checked on the board."""
+    reasons = []
+    for condition in ability.conditions:
+        held = holds(board_state, state, condition)
+        if held is None:
+            reasons.append(
+                Reason("602.5b", f"'Activate only {condition.text}' is not understood here: taken as not met")
+            )
+        elif not held:
+            reasons.append(Reason("602.5b", f"activate only {condition.text}: not met on this board"))
+    return tuple(reasons)
+
+
 def check_activation(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
-    """All the reasons of ``activation_reasons`` and ``sacrifice_reasons``."""
-    return activation_reasons(board_state.board, state, ability) + sacrifice_reasons(
-        board_state, state, ability
+    """All the reasons of ``activation_reasons``, ``sacrifice_reasons`` and ``condition_reasons``."""
+    return (
+        activation_reasons(board_state.board, state, ability)
+        + sacrifice_reasons(board_state, state, ability)
+        + condition_reasons(board_state, state, ability)
     )

@@ -58,7 +58,7 @@ LAND_TYPES: Final = frozenset(
 
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 _SYMBOL_RUN = re.compile(r"^(?:\{[WUBRGC]\})+$")
-_LOYALTY = re.compile(r"^[+\-−]?(?:\d+|X)$")
+_LOYALTY = re.compile(r"^\[?[+\-−]?(?:\d+|X)\]?$")
 
 
 def sort_mana(types: tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -90,6 +90,8 @@ class Filter:
     controller: str = "any"
     enchanted: bool = False
     other: bool = False
+    all_subtypes: tuple[str, ...] = ()
+    """Subtypes all required ("an Urza's Power-Plant": both Urza's and Power-Plant)."""
 
     def matches_types(
         self,
@@ -105,6 +107,8 @@ class Filter:
             return False
         if any(s in supertypes for s in self.not_supertypes):
             return False
+        if any(s not in subtypes and s.replace("'", "’") not in subtypes for s in self.all_subtypes):
+            return False  # card data writes Urza’s with a typographic apostrophe
         if self.subtypes:
             creature_like = "Creature" in types or "Kindred" in types
             has = any(s in subtypes for s in self.subtypes)
@@ -123,6 +127,9 @@ _BASIC_PLURALS: Final = {
     "mountains": "Mountain",
     "forests": "Forest",
 } | {k.casefold(): k for k in BASIC_LAND_TYPES}
+_LAND_SUBTYPES: Final = {t.casefold(): t for t in LAND_TYPES if "’" not in t} | {
+    t.casefold() + "s": t for t in LAND_TYPES if not t.endswith("'s") and "’" not in t
+}
 _CONTROLLERS: Final = (
     (" you control", "you"),
     (" an opponent controls", "opponent"),
@@ -137,6 +144,8 @@ def _subtype_word(word: str) -> str | None:
     low = word.casefold()
     if low in _BASIC_PLURALS:
         return _BASIC_PLURALS[low]
+    if low in _LAND_SUBTYPES:
+        return _LAND_SUBTYPES[low]
     candidates = [word]
     if low.endswith("ves"):
         candidates.append(word[:-3] + "f")
@@ -287,18 +296,54 @@ class ManaOption:
 
 
 @dataclass(frozen=True, slots=True)
+class Condition:
+    """A condition read on the board: an activation restriction (CR 602.5b "Activate only if ...") or the
+    "if" of an "... instead" within an ability (CR 614.1a).
+
+    ``kind``: ``control`` (each of ``needs``, a filter and a minimum count, is met by the permanents its
+    controller controls), ``your_turn`` ("only during your turn", CR 505.1), ``timing`` (a timing
+    restriction, "as a sorcery", "once each turn": not a board fact, CR 307.1, 602.5d), or ``unknown``
+    (kept as text; the board reader warns and assumes it is not met).
+    """
+
+    text: str
+    kind: str
+    needs: tuple[tuple[Filter, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """How many times an "Add" happens, read from the board: "for each <filter>", "equal to the number of
+    <filter>", devotion (CR 700.5; ``devotion == ("*",)``: to the color of the mana chosen, Nykthos),
+    domain (the number of basic land types among lands you control, CR 305.6), or counters on the
+    permanent itself (``counter``). ``fixed`` is a plain number."""
+
+    text: str
+    filter: Filter | None = None
+    devotion: tuple[str, ...] = ()
+    domain: bool = False
+    counter: str | None = None
+    fixed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ManaEffect:
     """What an "Add ..." instruction adds. ``count`` multiplies every option ("{G} for each creature you
     control"); ``undefined`` names the rule under which it adds nothing (CR 106.5, 903.4f); ``restriction``
-    is a spending restriction (CR 106.6: it does not change the mana's type)."""
+    is a spending restriction (CR 106.6: it does not change the mana's type); ``instead`` is what it adds
+    when a condition holds ("If you control an Urza's Mine and an Urza's Tower, add {C}{C} instead",
+    CR 614.1a); ``commander`` marks "any color in your commander's color identity" (CR 903.4)."""
 
     options: tuple[ManaOption, ...]
-    count: Filter | None = None
+    count: Amount | None = None
     undefined: str | None = None
     restriction: str | None = None
+    instead: tuple[Condition, ManaEffect] | None = None
+    commander: bool = False
 
 
 _ANY_COLOR: Final = tuple(ManaOption(fixed=(c,)) for c in COLORS)
+_COLOR_WORDS: Final = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 
 
 def _fixed_alternatives(text: str) -> tuple[ManaOption, ...] | None:
@@ -317,20 +362,97 @@ def _fixed_alternatives(text: str) -> tuple[ManaOption, ...] | None:
     return tuple(options) or None
 
 
+def parse_amount(text: str) -> Amount | None:
+    """ "the number of Elves you control", "your devotion to black", "charge counter on ~", "creature you
+    control" (after "for each"). None when the amount is not one read here."""
+    text = text.strip()
+    if text.startswith("the number of basic land types among lands you control"):
+        return Amount(text, domain=True)
+    if m := re.fullmatch(
+        r"your devotion to ((?:white|blue|black|red|green)(?: and (?:white|blue|black|red|green))?)", text
+    ):
+        return Amount(text, devotion=tuple(_COLOR_WORDS[w] for w in m.group(1).split(" and ")))
+    if text == "your devotion to that color":
+        return Amount(text, devotion=("*",))
+    if m := re.fullmatch(r"([a-z+/\-0-9]+) counters? on ~", text):
+        return Amount(text, counter=m.group(1))
+    if m := re.fullmatch(r"the number of (.+)", text):
+        text = m.group(1)
+    flt = parse_filter(text)
+    return None if flt is None else Amount(text, filter=flt)
+
+
+def parse_condition(text: str) -> Condition:
+    """The condition of "Activate only ..." (without those words) or of an "If ..., ... instead"."""
+    text = text.strip().rstrip(".")
+    body = text.removeprefix("if ").removeprefix("If ")
+    if text in {"during your turn"}:
+        return Condition(text, "your_turn")
+    if re.fullmatch(
+        r"(?:as a sorcery|as an instant|once each turn)(?: and only (?:as a sorcery|once each turn))?", text
+    ):
+        return Condition(text, "timing")
+    if m := re.fullmatch(r"you control (.+)", body):
+        needs: list[tuple[Filter, int]] = []
+        for part in m.group(1).split(" and "):
+            need = _control_need(part.strip())
+            if need is None:
+                return Condition(text, "unknown")
+            needs.append(need)
+        return Condition(text, "control", tuple(needs))
+    return Condition(text, "unknown")
+
+
+def _control_need(part: str) -> tuple[Filter, int] | None:
+    """ "three or more artifacts", "an Island", "an Urza's Power-Plant" → (filter, at least n)."""
+    n = 1
+    if m := re.fullmatch(r"(\w+) or more (.+)", part):
+        count = NUMBER_WORDS.get(m.group(1))
+        if count is None:
+            return None
+        n, part = count, m.group(2)
+    elif m := re.fullmatch(r"(?:a|an) (.+)", part):
+        part = m.group(1)
+    if m := re.fullmatch(r"Urza['’]s ([A-Za-z-]+)", part):
+        sub = _subtype_word(m.group(1))
+        if sub is None:
+            return None
+        return Filter(types=("Land",), all_subtypes=("Urza's", sub), controller="you"), n
+    flt = parse_filter(part)
+    return None if flt is None else (replace(flt, controller="you"), n)
+
+
 def parse_add(sentence: str) -> ManaEffect | None:
     """Read one "Add ..." sentence (without the final period); None when the template is unknown."""
-    m = re.fullmatch(r"Add (.+)", sentence)
+    m = re.fullmatch(r"[Aa]dd (.+)", sentence)
     if m is None:
         return None
     body = m.group(1)
-    restriction = None
     if fixed := _fixed_alternatives(body):
-        return ManaEffect(fixed, restriction=restriction)
-    if m2 := re.fullmatch(r"(\{[WUBRGC]\}) for each (.+)", body):
-        each = parse_filter(m2.group(2))
+        return ManaEffect(fixed)
+    if m2 := re.fullmatch(r"((?:\{[WUBRGC]\})+) for each (.+)", body):
+        each = parse_amount(m2.group(2))
         if each is None:
             return None
-        return ManaEffect((ManaOption(fixed=(m2.group(1)[1],)),), count=each)
+        return ManaEffect((ManaOption(fixed=sort_mana(re.findall(r"[WUBRGC]", m2.group(1)))),), count=each)
+    if m2 := re.fullmatch(r"(?:an amount of|a number of) (\{[WUBRGC]\}) equal to (.+)", body):
+        amount = parse_amount(m2.group(2))
+        return None if amount is None else ManaEffect((ManaOption(fixed=(m2.group(1)[1],)),), count=amount)
+    if m2 := re.fullmatch(
+        r"X mana (of any one color|in any combination of colors|of any one type), where X is (.+)", body
+    ):
+        amount = parse_amount(m2.group(2))
+        if amount is None:
+            return None
+        kinds = COLORS if "color" in m2.group(1) else MANA_TYPES
+        options = tuple(ManaOption(fixed=(c,)) for c in kinds)
+        # "any combination" is one of many splits; every one-color split is among them (see production)
+        return ManaEffect(options, count=amount)
+    if m2 := re.fullmatch(
+        r"(?:an amount of mana of that color equal to|one mana of that color for each) (.+)", body
+    ):  # after "Choose a color." (Nykthos, Astral Cornucopia)
+        amount = parse_amount(m2.group(1))
+        return None if amount is None else ManaEffect(_ANY_COLOR, count=amount)
     if m2 := re.fullmatch(r"(\w+) mana of any one color", body):
         n = NUMBER_WORDS.get(m2.group(1))
         return None if n is None else ManaEffect(tuple(ManaOption(fixed=(c,) * n) for c in COLORS))
@@ -353,15 +475,18 @@ def parse_add(sentence: str) -> ManaEffect | None:
         "one mana of any color in your commander's color identity",
         "one mana of any color in your commander’s color identity",
     }:
-        return ManaEffect((), undefined="903.4f")
+        return ManaEffect(_ANY_COLOR, commander=True)
     return None
 
 
 _SENTENCE = re.compile(r"(?<=[.])\s+(?=[A-Z\"~])")
 _HARMLESS = re.compile(
-    r"^(?:Activate only .*|~ deals \d+ damage to you|It deals \d+ damage to you|You lose \d+ life"
+    r"^(?:~ deals \d+ damage to you|It deals \d+ damage to you|You lose \d+ life|You gain \d+ life"
+    r"|Until end of turn, you don't lose this mana as steps and phases end"
+    r"|(?:If|When) (?:that|this) mana is spent .*|You can't spend this mana .*"
     r"|Spend this mana only .*)$"
 )
+_INSTEAD = re.compile(r"^If (?P<cond>[^,]+), (?:add (?P<a>.+) instead|instead add (?P<b>.+))$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,34 +495,51 @@ class EffectReading:
     adds_mana: bool
     targets: bool
     problem: str | None
+    conditions: tuple[Condition, ...] = ()
 
 
 def read_effect(effect: str) -> EffectReading:
-    """Find the "Add" sentence of an ability's effect and check the other sentences leave mana alone."""
+    """Find the "Add" sentence of an ability's effect and check the other sentences leave mana alone.
+
+    Read beside it: "Activate only ..." (CR 602.5b), spending restrictions and riders (CR 106.6), and an
+    "If ..., add ... instead" (CR 614.1a)."""
     sentences = [s.strip().rstrip(".") for s in _SENTENCE.split(effect.strip()) if s.strip()]
     targets = bool(re.search(r"\btargets?\b", effect))
+    conditions = tuple(
+        parse_condition(s.removeprefix("Activate only ")) for s in sentences if s.startswith("Activate only ")
+    )
+    sentences = [s for s in sentences if not s.startswith("Activate only ") and s != "Choose a color"]
     adds = [s for s in sentences if re.match(r"Add\b", s)]
     mentions = bool(re.search(r"\badds?\b", effect, re.IGNORECASE))
     if not adds:
         if mentions:
-            return EffectReading(None, True, targets, "adds mana in a way this reader does not know")
-        return EffectReading(None, False, targets, None)
+            return EffectReading(
+                None, True, targets, "adds mana in a way this reader does not know", conditions
+            )
+        return EffectReading(None, False, targets, None, conditions)
     if len(adds) > 1:
-        return EffectReading(None, True, targets, "more than one 'Add' instruction")
+        return EffectReading(None, True, targets, "more than one 'Add' instruction", conditions)
     mana = parse_add(adds[0])
     if mana is None:
-        return EffectReading(None, True, targets, f"unknown mana template: {adds[0]!r}")
+        return EffectReading(None, True, targets, f"unknown mana template: {adds[0]!r}", conditions)
     restriction = None
+    instead: tuple[Condition, ManaEffect] | None = None
     for s in sentences:
         if s is adds[0]:
             continue
-        if s.startswith("Spend this mana only"):
-            restriction = s
+        if s.startswith(("Spend this mana only", "You can't spend this mana")):
+            restriction = s + "."
+        elif (m := _INSTEAD.match(s)) and instead is None:
+            other = parse_add("Add " + (m.group("a") or m.group("b")))
+            if other is None:
+                return EffectReading(None, True, targets, f"unknown mana template: {s!r}", conditions)
+            instead = (parse_condition(m.group("cond")), other)
         elif re.search(r"\b(?:add|adds|instead|mana)\b", s, re.IGNORECASE) and not _HARMLESS.match(s):
-            return EffectReading(None, True, targets, f"a sentence that may change the mana: {s!r}")
-    if restriction is not None:
-        mana = ManaEffect(mana.options, mana.count, mana.undefined, restriction)
-    return EffectReading(mana, True, targets, None)
+            return EffectReading(
+                None, True, targets, f"a sentence that may change the mana: {s!r}", conditions
+            )
+    mana = replace(mana, restriction=restriction, instead=instead)
+    return EffectReading(mana, True, targets, None, conditions)
 
 
 # ------------------------------------------------------------------------------------ activated abilities
@@ -417,6 +559,7 @@ class ActivatedText:
     is_mana_ability: bool | None
     is_loyalty: bool
     problem: str | None
+    conditions: tuple[Condition, ...] = ()
 
     @property
     def cost_text(self) -> str:
@@ -433,7 +576,7 @@ class ActivatedText:
 
 _ACTIVATED = re.compile(r"^(?P<cost>[^:\"]+?):\s+(?P<effect>.+)$")
 _COST_START = re.compile(
-    r"^(?:\{|[+\-−]?(?:\d+|X)\b|Pay |Sacrifice |Discard |Tap |Untap |Remove |Exile |Put |"
+    r"^(?:\{|\[?[+\-−]?(?:\d+|X)\b|Pay |Sacrifice |Discard |Tap |Untap |Remove |Exile |Put |"
     r"Return |Reveal |Mill |Collect )"
 )
 
@@ -453,7 +596,7 @@ def parse_activated(line: str, self_name: str = "~") -> ActivatedText | None:
         is_mana = None
     else:
         is_mana = reading.adds_mana
-    return ActivatedText(cost, effect, reading.mana, is_mana, loyalty, reading.problem)
+    return ActivatedText(cost, effect, reading.mana, is_mana, loyalty, reading.problem, reading.conditions)
 
 
 # -------------------------------------------------------------------------------------- static effects
@@ -488,6 +631,8 @@ class ProductionReplacement:
     filter: Filter
     mana: tuple[str, ...] = ()
     factor: int = 1
+    min_amount: int = 0
+    """Damping Sphere: only a production of at least this many mana is replaced."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,6 +643,9 @@ class ManaTrigger:
     filter: Filter
     same_type: bool = False
     options: tuple[ManaOption, ...] = ()
+    needs: str | None = None
+    """The trigger event needs this mana among what was produced: a type (Forsaken Monument's "for {C}")
+    or ``"chosen"``, the source's chosen color (Caged Sun, Gauntlet of Power)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -557,7 +705,56 @@ def _norm(line: str, name: str) -> str:
     return text.strip().rstrip(".")
 
 
+_CAGED_SUN = re.compile(
+    r"^Whenever (?:a land's|a land’s) ability causes you to add one or more mana of the chosen color, "
+    r"add one additional mana of that color$"
+)
+_GAUNTLET = re.compile(
+    r"^Whenever (?P<who>.+?) is tapped for mana of the chosen color, its controller adds an additional "
+    r"(?:one )?mana of that color$"
+)
+_FOR_TYPE = re.compile(
+    r"^Whenever you tap (?P<who>.+?) for \{(?P<t>[WUBRGC])\}, add an additional \{(?P=t)\}$"
+)
+_DAMPING = re.compile(
+    r"^If (?P<who>.+?) is tapped for (?P<n>\w+) or more mana, it produces \{(?P<m>[WUBRGC])\} instead of any "
+    r"other type and amount$"
+)
+_TRIGGER_RIDERS = re.compile(
+    r"(?:, and ~ deals \d+ damage to (?:the|that) player|\. That land doesn't untap during its controller's "
+    r"next untap step)$"
+)
+
+
+def _read_mana_effect_on(line: str) -> ProductionReplacement | ManaTrigger | None:
+    """Effects on mana abilities (CR 106.12, 605.1b, 614.1a) with their own templates: Caged Sun, Gauntlet
+    of Power, Forsaken Monument, Damping Sphere. A rider that leaves mana alone (damage to the player,
+    "doesn't untap") is dropped first."""
+    line = _TRIGGER_RIDERS.sub("", line)
+    if _CAGED_SUN.match(line):
+        return ManaTrigger(
+            Filter(types=("Land",), controller="you"), options=(ManaOption(chosen=1),), needs="chosen"
+        )
+    if m := _GAUNTLET.match(line):
+        flt = parse_filter(m.group("who"))
+        if flt is not None:
+            return ManaTrigger(flt, options=(ManaOption(chosen=1),), needs="chosen")
+    if m := _FOR_TYPE.match(line):
+        flt = parse_filter(m.group("who"))
+        if flt is not None:
+            t = m.group("t")
+            return ManaTrigger(replace(flt, controller="you"), options=(ManaOption(fixed=(t,)),), needs=t)
+    if m := _DAMPING.match(line):
+        flt, n = parse_filter(m.group("who")), NUMBER_WORDS.get(m.group("n"))
+        if flt is not None and n is not None:
+            return ProductionReplacement("fixed", flt, mana=(m.group("m"),), min_amount=n)
+    return None
+
+
 def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | ManaTrigger | None:
+    if (effect := _read_mana_effect_on(line)) is not None:
+        return effect
+    line = _TRIGGER_RIDERS.sub("", line)
     if m := _TYPE_ADD.match(line):
         flt, types = parse_filter(m.group("who")), _land_types(m.group("types"))
         if flt is not None and types is not None:
@@ -606,14 +803,48 @@ def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | Mana
 
 
 _MANA_RELATED = re.compile(
-    r"for mana|could produce|ha(?:s|ve) [^.]*\"[^\"]*\bAdd\b|lands?\b[^.]*\b(?:is|are)\b (?:a |an |every )?"
+    r"for mana|could produce|produces? [^.]{0,80}instead|"
+    r"ha(?:s|ve) [^.]*\"[^\"]*\bAdd\b|lands?\b[^.]*\b(?:is|are)\b (?:a |an |every )?"
     r"(?:basic land type|Plains|Islands?|Swamps?|Mountains?|Forests?)\b|land types? and abilities",
     re.IGNORECASE,
 )
 _IGNORABLE = re.compile(
     r"^(?:Enchant .*|As ~ enters(?: the battlefield)?, choose a color|Whenever .* for mana, ~ deals .*"
+    r"|Whenever an opponent taps a land for mana, that land doesn't untap during its controller's next "
+    r"untap step"
     r"|.*\bcreates?\b.*|Landfall — .*)$"
 )
+
+
+_ABILITY_WORD = re.compile(r"^(?:• )?[A-Z][A-Za-z'’ -]{0,30} — (?=\S)")
+"""An ability word or a mode label before an ability (CR 207.2c, 700.2): "Metalcraft — ", "• Khans — "."""
+_ADDS_MANA = re.compile(r"\badds?\b[^.]{0,200}?(?:\{[WUBRGCX]\}|\bmana\b)", re.IGNORECASE)
+_TRIGGER = re.compile(r"^(?:When|Whenever|At|(?:[IVX]+, )*[IVX]+ —) ")
+_QUOTED = re.compile(r'"[^"]*"')
+_CREATES = re.compile(r"\b(?:creates?|tokens?|emblem|gains?|becomes?)\b")
+
+
+def _other_mana_line(line: str) -> tuple[str, str | None]:
+    """A line that adds mana but is neither an activated ability nor a static effect read above.
+
+    - ``token``: the mana ability is in quotes, an ability of a token or object it creates or grants
+      for a duration (CR 111.4, 611.2); that object has it when it is on the board;
+    - ``trigger``: a triggered ability (CR 603.1) or chapter ability (CR 714.2b) that adds mana when it
+      resolves; not a mana ability, since it does not trigger from one (CR 605.1b), so it pays for nothing
+      here. Understood when its "add" is a template read here; otherwise a warning.
+    Anything else is a warning."""
+    unquoted = _QUOTED.sub('""', line)
+    if not _ADDS_MANA.search(unquoted):
+        if _CREATES.search(unquoted):
+            return "token", None
+        return "problem", "a mana ability given to permanents in a way this reader does not know"
+    if _TRIGGER.match(line):
+        for m in re.finditer(r"\b[Aa]dds? ([^.]+)", unquoted):
+            clause = re.split(r" and (?:you |~ )| at the beginning", m.group(1))[0].strip()
+            if parse_add("Add " + clause) is None:
+                return "problem", "a triggered ability adds mana in a way this reader does not know"
+        return "trigger", None
+    return "problem", "adds mana in a way this reader does not know"
 
 
 @lru_cache(maxsize=8192)
@@ -630,6 +861,7 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
         line = _norm(strip_reminder(raw), name)
         if not line:
             continue
+        line = _ABILITY_WORD.sub("", line, count=1)  # CR 207.2c: an ability word has no rules meaning
         ability = parse_activated(line + ".", "~")
         if ability is not None:
             activated.append(ability)
@@ -640,6 +872,12 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
                 lines.append((raw.strip(), "mana" if ability.mana is not None else "ability"))
             continue
         effect = _read_static(line)
+        if effect is None and _ADDS_MANA.search(line):
+            kind, why = _other_mana_line(line)
+            lines.append((raw.strip(), kind))
+            if why is not None:
+                problems.append((raw.strip(), why))
+            continue
         lines.append((raw.strip(), "other" if effect is None else "static"))
         if isinstance(effect, TypeChange):
             type_changes.append(effect)

@@ -26,7 +26,16 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Final
 
-from app.rules.abilities import Ability, BoardState, PermanentState, Warning, read_board
+from app.rules.abilities import (
+    Ability,
+    BoardState,
+    PermanentState,
+    Warning,
+    amount_of,
+    commander_identity,
+    holds,
+    read_board,
+)
 from app.rules.board import Board
 from app.rules.mana import Mana
 from app.rules.oracle_mana import Filter, ManaOption, ManaTrigger, ProductionReplacement
@@ -74,6 +83,8 @@ class BoardAnalysis:
 
 def _apply_replacement(alt: Mana, repl: ProductionReplacement) -> Mana:
     """One replacement on one production event (CR 614.1a: "instead")."""
+    if alt.total < repl.min_amount:
+        return alt  # Damping Sphere: "two or more mana" only
     if repl.mode == "fixed":
         return Mana.of(repl.mana)
     if repl.mode == "type":
@@ -135,7 +146,13 @@ class _Context:
                     )
                 )
         self._single: dict[int, list[int]] = {}
-        self._counts: dict[tuple[int, Filter], int] = {}
+        self._warned: set[tuple[str, str, str]] = set()
+
+    def warn(self, permanent: str, text: str, reason: str) -> None:
+        """Say once what was assumed (the fixed point reads an ability more than once)."""
+        if (permanent, text, reason) not in self._warned:
+            self._warned.add((permanent, text, reason))
+            self.warnings.append(Warning(permanent, text, reason))
 
     def single_map(self, i: int) -> list[int]:
         """For permanent i's {T} abilities: the mask of types one mana of each type becomes after
@@ -150,14 +167,6 @@ class _Context:
                     got[k] |= _mask(alt)
             self._single[i] = got
         return got
-
-    def count(self, i: int, flt: Filter) -> int:
-        """How many permanents ``flt`` (written on permanent i) names: "{G} for each creature you control"."""
-        key = (i, flt)
-        if key not in self._counts:
-            source = self.state.states[i].permanent
-            self._counts[key] = sum(1 for s in self.state.states if s.matches(flt, source))
-        return self._counts[key]
 
 
 def _option_alternatives(
@@ -177,16 +186,49 @@ def _option_alternatives(
 
 
 def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[int]) -> set[Mana]:
-    """What the ability adds before replacements (references resolved by ``ref_masks``, one per option)."""
+    """What the ability adds before replacements (references resolved by ``ref_masks``, one per option).
+
+    An "If ..., add ... instead" (CR 614.1a) uses its other effect when its condition holds; amounts from
+    the board (CR 700.5 devotion, "for each") and the commander's color identity (CR 903.4) are read here.
+    """
     effect = ability.mana
     assert effect is not None
     if effect.undefined is not None:
         return set()
     state = ctx.state.states[i]
-    n = ctx.count(i, effect.count) if effect.count is not None else 1
+    if effect.instead is not None:
+        condition, other = effect.instead
+        held = holds(ctx.state, state, condition)
+        if held is None:
+            ctx.warn(state.id, f"If {condition.text}, ...", "a condition not understood: taken as not met")
+        elif held and len(other.options) == len(ref_masks):
+            effect = other
+        elif held:  # the other effect reads no references: resolve it alone
+            effect, ref_masks = other, [0] * len(other.options)
+    options = effect.options
+    if effect.commander:
+        identity = commander_identity(ctx.state.board, state.controller)
+        if identity is None:
+            ctx.warn(
+                state.id,
+                ability.text,
+                "no commander is named for its controller: it adds no mana (CR 903.4f)",
+            )
+            return set()
+        options = tuple(o for o in options if set(o.fixed) <= identity)
+        ref_masks = [0] * len(options)
     out: set[Mana] = set()
-    for option, ref_mask in zip(effect.options, ref_masks, strict=True):
+    for option, ref_mask in zip(options, ref_masks, strict=True):
+        n = 1
         for alt in _option_alternatives(ctx, i, option, state, ref_mask):
+            if effect.count is not None:
+                color = alt.types[0] if len(alt.types) == 1 else None
+                got = amount_of(ctx.state, state, effect.count, color)
+                if got is None:
+                    ctx.warn(
+                        state.id, ability.text, f"the board does not say '{effect.count.text}': taken as 0"
+                    )
+                n = got or 0
             if n:
                 out.add(alt.times(n))
     return out
@@ -298,6 +340,17 @@ def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
         cp = new
 
 
+def _triggers_on(trig: ManaTrigger, produced: Mana, source: PermanentState) -> bool:
+    """CR 603.2: the trigger event happened: "for {C}" needs {C} produced; "mana of the chosen color"
+    needs that color (CR 106.5: no color chosen, no such mana)."""
+    if trig.needs is None:
+        return True
+    if trig.needs == "chosen":
+        color = source.permanent.chosen.color
+        return color is not None and produced.count(color) > 0
+    return produced.count(trig.needs) > 0
+
+
 def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
     """CR 106.12a: triggered mana abilities add to a production that produced mana."""
     out = set()
@@ -305,6 +358,8 @@ def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
     for alt in alts:
         results = {alt}
         for src, trig in ctx.trigs[i]:
+            if not _triggers_on(trig, alt, states[src]):
+                continue
             nxt: set[Mana] = set()
             for cur in results:
                 if trig.same_type:  # "one mana of any type that land produced"

@@ -72,7 +72,36 @@ def test_extra_sentences_harmless_or_reported() -> None:
     caverns = parse_activated(
         "{T}: Add {C}. If ~ has a luck counter on it, instead add one mana of any color."
     )
-    assert caverns is not None and caverns.mana is None and caverns.problem
+    assert caverns is not None and caverns.problem is None and caverns.mana is not None
+    assert caverns.mana.instead is not None  # CR 614.1a: the "instead" is read within the ability
+    condition, other = caverns.mana.instead
+    assert condition.text == "~ has a luck counter on it" and len(other.options) == 5
+    side = parse_activated("{T}: Add {R}. If that mana is spent on a creature spell, it gains haste.")
+    assert side is not None and side.problem is None and side.is_mana_ability  # CR 106.6 rider
+    changes = parse_activated("{T}: Add {R}. Add {G} at the beginning of your next main phase.")
+    assert changes is not None and changes.problem
+
+
+def test_ability_words_conditions_and_loyalty() -> None:
+    mox = read_text(
+        "Metalcraft — {T}: Add one mana of any color. Activate only if you control three or more artifacts."
+    )
+    assert [kind for _l, kind in mox.lines] == ["mana"] and not mox.problems  # CR 207.2c
+    (condition,) = mox.activated[0].conditions
+    assert condition.kind == "control" and condition.needs[0][1] == 3
+    assert condition.needs[0][0].types == ("Artifact",)
+    temple = parse_activated("{T}: Add {C}{C}. Activate only if you control five or more lands.")
+    assert temple is not None and temple.conditions[0].needs[0][1] == 5
+    loyalty = read_text("[+1]: Add {R}{R}.", "Chandra").activated[0]
+    assert loyalty.is_loyalty and loyalty.is_mana_ability is False  # CR 605.1a
+    etb = read_text("When ~ enters the battlefield, add {R}{R}{R}.", "Priest")
+    assert etb.lines[0][1] == "trigger" and not etb.problems  # CR 605.1b: not a mana ability
+    token = read_text(
+        'When ~ enters, create a 1/1 Eldrazi Scion token. It has "Sacrifice this creature: Add {C}."'
+    )
+    assert token.lines[0][1] == "token" and not token.problems
+    odd = read_text("When ~ enters, add mana equal to its mana cost.", "Odd")
+    assert odd.problems  # nothing silent
 
 
 def test_statics() -> None:

@@ -190,13 +190,25 @@ def test_mirari_wake_only_for_its_controller() -> None:
 
 
 def test_inline_cards_and_unknown_text_warns_without_guessing() -> None:
-    odd = inline("Odd Land", "Land", "{T}: Add {G}. If you control a Wizard, add {U} instead.")
+    odd = inline("Odd Land", "Land", "{T}: Add {G}. Add {U} at the beginning of your next main phase.")
     mine = inline("My Homebrew Land", "Land", "{T}: Add {C}.")
     a = analyze_board(board(perm("odd", odd), perm("h", mine), perm("pool", "Reflecting Pool")))
     assert prod(a, ("odd", 0)) is None
     assert a.could_produce["odd"] == ()
     assert a.could_produce["pool"] == ("C",)
     assert [w.permanent for w in a.warnings] == ["odd"]
+
+
+def test_instead_within_the_ability_reads_the_board() -> None:
+    """CR 614.1a: "If you control a Wizard, add {U} instead" uses the other mana when the board says so."""
+    odd = inline("Odd Land", "Land", "{T}: Add {G}. If you control a Wizard, add {U} instead.")
+    wizard = inline("Wizard", "Creature — Human Wizard")
+    a = analyze_board(board(perm("odd", odd)))
+    assert (prod(a, ("odd", 0)), a.warnings) == ((("G",),), ())
+    a = analyze_board(board(perm("odd", odd), perm("w", wizard)))
+    assert prod(a, ("odd", 0)) == (("U",),) and a.could_produce["odd"] == ("U",)
+    a = analyze_board(board(perm("odd", odd), perm("w", wizard, "opp")))
+    assert prod(a, ("odd", 0)) == (("G",),)  # "you control": the opponent's Wizard does not count
 
 
 def test_gaeas_cradle_counts_and_zero_is_nothing() -> None:
@@ -251,3 +263,58 @@ def test_counts_saturate_far_above_any_cost() -> None:
     assert big.total == MANA_BOUND and big.saturated
     assert Mana.of("GGW").times(2).text() == "{W}{W}{G}{G}{G}{G}"
     assert Mana.single("C", 101).text() is None
+
+
+def test_effects_on_mana_abilities() -> None:
+    """CR 106.12a-b, 605.1b, 614.1a: triggers and replacements on tapping for mana, read from real text."""
+    green = Choices(color="G")
+    a = analyze_board(board(perm("sun", "Caged Sun", chosen=green), perm("f", "Forest"), perm("p", "Plains")))
+    assert (prod(a, ("f", 0)), prod(a, ("p", 0)), a.warnings) == ((("G", "G"),), (("W",),), ())
+    a = analyze_board(
+        board(
+            perm("g", "Gauntlet of Power", chosen=green),
+            perm("f", "Forest", "opp"),
+            perm("d", "Dryad Arbor"),
+        )
+    )
+    assert prod(a, ("f", 0)) == (("G", "G"),)  # each basic land, whoever controls it
+    assert prod(a, ("d", 0)) == (("G",),)  # not basic
+    a = analyze_board(board(perm("fm", "Forsaken Monument"), perm("sol", "Sol Ring"), perm("f", "Forest")))
+    assert (prod(a, ("sol", 0)), prod(a, ("f", 0))) == ((("C", "C", "C"),), (("G",),))
+    a = analyze_board(board(perm("ds", "Damping Sphere"), perm("t", "Ancient Tomb"), perm("f", "Forest")))
+    assert (prod(a, ("t", 0)), prod(a, ("f", 0))) == ((("C",),), (("G",),))
+    a = analyze_board(board(perm("ds", "Damping Sphere"), perm("mr", "Mana Reflection"), perm("f", "Forest")))
+    assert prod(a, ("f", 0)) == (("C",), ("G", "G"))  # in either order (CR 616.1)
+    doublers = (("Zendikar Resurgent", 2), ("Nyxbloom Ancient", 3), ("Vorinclex, Voice of Hunger", 2))
+    for doubler, want in doublers:
+        a = analyze_board(board(perm("x", doubler), perm("f", "Forest")))
+        assert (a.amount("f", 0), a.warnings) == (want, ()), doubler
+    a = analyze_board(board(perm("mf", "Mana Flare"), perm("f", "Forest", "opp")))
+    assert a.amount("f", 0) == 2
+
+
+def test_activation_conditions_on_the_board() -> None:
+    """CR 602.5b: Temple of the False God needs five lands; Mox Opal three artifacts."""
+    from app.rules.abilities import check_activation
+
+    def reasons(b: Board, pid: str) -> list[str]:
+        a = analyze_board(b)
+        s = a.state.state(pid)
+        return [r.rule for r in check_activation(a.state, s, s.abilities[0])]
+
+    assert reasons(board(perm("t", "Temple of the False God")), "t") == ["602.5b"]
+    lands = [perm(f"f{i}", "Forest") for i in range(4)]
+    assert reasons(board(perm("t", "Temple of the False God"), *lands), "t") == []
+    assert reasons(board(perm("m", "Mox Opal"), perm("s", "Sol Ring")), "m") == ["602.5b"]
+    assert reasons(board(perm("m", "Mox Opal"), perm("s", "Sol Ring"), perm("s2", "Sol Ring")), "m") == []
+
+
+def test_urza_lands_and_devotion() -> None:
+    tron = [perm("mine", "Urza's Mine"), perm("pp", "Urza's Power Plant"), perm("tower", "Urza's Tower")]
+    a = analyze_board(board(*tron))
+    assert (a.amount("mine", 0), a.amount("pp", 0), a.amount("tower", 0)) == (2, 2, 3)
+    a = analyze_board(board(tron[0], tron[2]))
+    assert (a.amount("mine", 0), a.amount("tower", 0)) == (1, 1)
+    a = analyze_board(board(perm("n", "Nykthos, Shrine to Nyx"), perm("e", "Llanowar Elves")))
+    assert a.could_produce["n"] == ("G", "C")  # CR 700.5: devotion to green is 1
+    assert (a.amount("n", 1), prod(a, ("n", 1))) == (1, (("G",),))
