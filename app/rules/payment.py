@@ -47,12 +47,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import chain, product
 from typing import Final
 
 from app.rules.costs import ManaCost
 from app.rules.errors import IllegalError, InvalidChoiceError
-from app.rules.payment_flow import max_transport
+from app.rules.payment_flow import Transport, max_transport
 from app.rules.symbols import MANA_TYPES, ManaSymbol, SymbolKind, generic_symbol
 
 _BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
@@ -333,7 +333,7 @@ class _Prepared:
 
     def __init__(self, sources: Sequence[ManaSource], pool: ManaCost | None, life: int) -> None:
         self.sources = tuple(sources)
-        self.life = life
+        self.life = max(life, 0)  # CR 119.4: at 0 or less life, no life can be paid
         self.pool_units: tuple[str, ...] = _pool_units(pool)
         by_group: dict[tuple[str, int | None], list[int]] = {}
         for idx, src in enumerate(self.sources):
@@ -453,21 +453,29 @@ class _Prepared:
         life_units: int,
         relax: int,
     ) -> tuple[int, tuple[int, ...]] | None:
-        """Least life units (2 life each) with which the slots can all be paid, and the mono choice."""
+        """Least life units (2 life each) with which the slots can all be paid, and the mono choice (how
+        many of each class of {2/X} symbols are paid with one mana of X, classes in sorted order).
+
+        Monocolored hybrid symbols of the spell are decided inside the flow (``_feasible_monos``); those
+        of activation costs (no printed mana ability has one) are enumerated, at most a few of them."""
         mono_keys = sorted(monos)
+        spell = {k: monos[k] for k in mono_keys if k[1] == _SPELL_POS}
+        other = [k for k in mono_keys if k[1] != _SPELL_POS]
         best: tuple[int, tuple[int, ...]] | None = None
-        for choice in product(*(range(monos[k], -1, -1) for k in mono_keys)):
+        for choice in product(*(range(monos[k], -1, -1) for k in other)):
             d = dict(dem)
-            for (cmask, pos), colored in zip(mono_keys, choice, strict=True):
+            for (cmask, pos), colored in zip(other, choice, strict=True):
                 if colored:
                     d[(cmask, False, pos)] = d.get((cmask, False, pos), 0) + colored
                 rest = monos[(cmask, pos)] - colored
                 if rest:
                     d[(_ANY, False, pos)] = d.get((_ANY, False, pos), 0) + 2 * rest
-            used = _feasible(sup, d, life_units, relax)
-            if used is not None and (best is None or used < best[0]):
-                best = (used, choice)
-                if used == 0:
+            found = _feasible_monos(sup, d, spell, life_units, relax)
+            if found is not None and (best is None or found[0] < best[0]):
+                by_key = dict(zip(other, choice, strict=True))
+                by_key.update(zip(sorted(spell), found[1], strict=True))
+                best = (found[0], tuple(by_key[k] for k in mono_keys))
+                if found[0] == 0:
                     break
         return best
 
@@ -726,11 +734,8 @@ class _Prepared:
                     monos.append((s.text, target, _BIT[s.colors[0]], pos))
         mono_classes = sorted({(m[2], m[3]) for m in monos})
         count = Counter((m[2], m[3]) for m in monos)
-        choices: list[tuple[int, ...]] = []
-        if len(monos_hint) == len(mono_classes):
-            choices.append(monos_hint)
-        choices.extend(product(*(range(count[k], -1, -1) for k in mono_classes)))
-        for choice in choices:
+        hint = [monos_hint] if len(monos_hint) == len(mono_classes) else []
+        for choice in chain(hint, product(*(range(count[k], -1, -1) for k in mono_classes))):
             s2 = {k: list(v) for k, v in slots.items()}
             colored_left = dict(zip(mono_classes, choice, strict=True))
             for text, target, cmask, pos in monos:
@@ -857,6 +862,72 @@ def _feasible(sup: dict[_Key, int], dem: dict[_Key, int], life_units: int, relax
     sup_list, dem_list, adj, late = _graph(sup, dem, life_units, relax)
     total, life_used, _flow = max_transport(sup_list, dem_list, adj, late=late)
     return life_used if total == need else None
+
+
+def _feasible_monos(
+    sup: dict[_Key, int], dem: dict[_Key, int], monos: dict[tuple[int, int], int], life_units: int, relax: int
+) -> tuple[int, tuple[int, ...]] | None:
+    """Least life units paying every slot and the spell's {2/X} symbols ``monos`` (CR 107.4e: one mana of
+    X or two mana of any type each), with how many of each class take one mana of X; None if impossible.
+
+    Polynomial, no search over splits. Every mana unit can pay the spell's generic mana, so once the slots
+    that need something particular (a type, snow, a position) are paid, the rest of the mana pays the
+    generic part whatever it is. Paying k symbols with X needs the particular slots plus k X-slots paid
+    (a flow), and then ``generic + 2 (M - k)`` units left over: so the best k is the largest flow into the
+    X-slots once the particular slots are full (augmenting paths never empty a full slot). Life only pays
+    Phyrexian slots, and each unit of it frees one mana unit, so for a budget of life it goes first; the
+    least budget that pays is found by bisection, feasibility growing with the budget.
+    """
+    if not monos:
+        used = _feasible(sup, dem, life_units, relax)
+        return None if used is None else (used, ())
+    typed = dict(dem)
+    generic = typed.pop((_ANY, False, _SPELL_POS), 0)
+    mono_keys = sorted(monos)
+    total_monos = sum(monos.values())
+    sup_keys = sorted(sup, key=lambda k: (_popcount(k[0]), k[1], k[2], k[0]))
+    typed_keys = sorted(typed, key=lambda k: (_popcount(k[0]), not k[1], k[2], k[0]))
+    dem_keys = typed_keys + [(cmask, False, pos) for cmask, pos in mono_keys]
+    dem_list = [typed[k] for k in typed_keys] + [monos[k] for k in mono_keys]
+    adj = [
+        [j for j, d in enumerate(dem_keys) if _compatible(s[0], s[1], s[2], d[0], d[1], d[2], relax)]
+        for s in sup_keys
+    ]
+    adj.append([j for j, d in enumerate(typed_keys) if d[0] & _LIFE])
+    mana = list(range(len(sup_keys)))
+    life_node = len(sup_keys)
+    typed_idx = range(len(typed_keys))
+    mono_idx = range(len(typed_keys), len(dem_keys))
+    n_mana = sum(sup.values())
+    n_typed = sum(typed.values())
+
+    def attempt(budget: int) -> tuple[int, tuple[int, ...]] | None:
+        net = Transport([sup[k] for k in sup_keys] + [budget], dem_list, adj)
+        net.augment([life_node], typed_idx)
+        net.augment(mana, typed_idx)
+        if any(net.rem_d[j] for j in typed_idx):
+            return None
+        colored = net.augment(mana, mono_idx)
+        life_used = net.sent(life_node)
+        left = n_mana - (n_typed - life_used + colored)
+        if left < generic + 2 * (total_monos - colored):
+            return None
+        return life_used, tuple(net.received(j) for j in mono_idx)
+
+    found = attempt(0)
+    if found is not None:
+        return found
+    hi = min(life_units, sum(c for k, c in typed.items() if k[0] & _LIFE))
+    if hi <= 0 or attempt(hi) is None:
+        return None
+    lo = 0  # infeasible at lo, feasible at hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if attempt(mid) is None:
+            lo = mid
+        else:
+            hi = mid
+    return attempt(hi)
 
 
 def _vectors(classes: list[tuple[ManaSymbol, int, int]], level: int) -> Iterator[tuple[int, ...]]:

@@ -5,6 +5,11 @@ node with a capacity, and identical cost slots into one demand node, so a board 
 24 mana is a graph of a few dozen nodes. Edges between supply and demand have unlimited capacity; the
 answer is bounded by the number of nodes, never by the capacities (Edmonds-Karp style shortest paths).
 
+Flow is added in phases (``Transport.augment`` with the supplies and demands a phase may use). An
+augmenting path starts at a supply with capacity left and ends at a demand with room left, so a phase never
+lowers what an earlier phase sent out of any supply or into any demand: the solver uses that to put life
+first or last, and to fill the slots that need a particular type before the optional ones.
+
 Supplies are tried in the order given (the caller puts the least flexible first), which is the solver's
 tie-break: a more flexible unit is used only when an augmenting path needs it.
 """
@@ -12,7 +17,104 @@ tie-break: a more flexible unit is used only when an augmenting path needs it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+
+
+class Transport:
+    """A bipartite transportation network whose flow grows phase by phase."""
+
+    __slots__ = ("adj", "flow", "radj", "rem_d", "rem_s")
+
+    def __init__(self, supply: Sequence[int], demand: Sequence[int], adj: Sequence[Sequence[int]]) -> None:
+        self.rem_s = [max(0, s) for s in supply]
+        self.rem_d = [max(0, d) for d in demand]
+        self.adj = adj
+        self.flow: list[dict[int, int]] = [{} for _ in supply]
+        self.radj: list[list[int]] = [[] for _ in demand]
+        for i, js in enumerate(adj):
+            for j in js:
+                self.radj[j].append(i)
+
+    def sent(self, i: int) -> int:
+        """What supply ``i`` gives in all."""
+        return sum(self.flow[i].values())
+
+    def received(self, j: int) -> int:
+        """What demand ``j`` gets in all."""
+        return sum(self.flow[i].get(j, 0) for i in self.radj[j])
+
+    def augment(self, supplies: Collection[int], demands: Collection[int]) -> int:
+        """Send as much more as possible from ``supplies`` into ``demands``; returns the amount added."""
+        supplies = set(supplies)
+        demands = set(demands)
+        added = self._greedy(supplies, demands)
+        while True:
+            starts = [i for i in sorted(supplies) if self.rem_s[i] > 0]
+            if not starts or not any(self.rem_d[j] > 0 for j in demands):
+                return added
+            parent_s: dict[int, int] = {i: -1 for i in starts}  # supply -> demand it was reached from
+            parent_d: dict[int, int] = {}  # demand -> supply it was reached from
+            queue = deque(starts)
+            end = -1
+            while queue and end < 0:
+                i = queue.popleft()
+                for j in self.adj[i]:
+                    if j in parent_d:
+                        continue
+                    parent_d[j] = i
+                    if self.rem_d[j] > 0 and j in demands:
+                        end = j
+                        break
+                    for k in self.radj[j]:
+                        if k not in parent_s and self.flow[k].get(j, 0) > 0:
+                            parent_s[k] = j
+                            queue.append(k)
+            if end < 0:
+                return added
+            added += self._push(end, parent_s, parent_d)
+
+    def _greedy(self, supplies: Collection[int], demands: Collection[int]) -> int:
+        """A quick start: most constrained demands first, each from its first (least flexible) supply."""
+        total = 0
+        live = [j for j in sorted(demands) if self.rem_d[j] > 0]
+        order = sorted(live, key=lambda j: (sum(self.rem_s[i] for i in self.radj[j] if i in supplies), j))
+        for j in order:
+            for i in self.radj[j]:
+                if self.rem_d[j] == 0:
+                    break
+                if self.rem_s[i] == 0 or i not in supplies:
+                    continue
+                x = min(self.rem_s[i], self.rem_d[j])
+                self.rem_s[i] -= x
+                self.rem_d[j] -= x
+                self.flow[i][j] = self.flow[i].get(j, 0) + x
+                total += x
+        return total
+
+    def _push(self, end: int, parent_s: dict[int, int], parent_d: dict[int, int]) -> int:
+        amount = self.rem_d[end]
+        j = end
+        while True:
+            i = parent_d[j]
+            back = parent_s[i]
+            if back < 0:
+                amount = min(amount, self.rem_s[i])
+                break
+            amount = min(amount, self.flow[i][back])
+            j = back
+        j = end
+        self.rem_d[end] -= amount
+        while True:
+            i = parent_d[j]
+            self.flow[i][j] = self.flow[i].get(j, 0) + amount
+            back = parent_s[i]
+            if back < 0:
+                self.rem_s[i] -= amount
+                return amount
+            self.flow[i][back] -= amount
+            if self.flow[i][back] == 0:
+                del self.flow[i][back]
+            j = back
 
 
 def max_transport(
@@ -29,95 +131,11 @@ def max_transport(
     before life, CR 119.4 / 107.4f), so its use is the least any maximum flow needs.
     Returns ``(total, late_used, flow)`` where ``flow[i][j]`` is the amount supply i gives demand j.
     """
-    n = len(supply)
-    rem_s = list(supply)
-    rem_d = list(demand)
-    flow: list[dict[int, int]] = [{} for _ in range(n)]
-    radj: list[list[int]] = [[] for _ in demand]
-    for i in range(n):
-        for j in adj[i]:
-            radj[j].append(i)
-    total = 0
-    # Greedy start: most constrained demands first, each from the first (least flexible) supply.
-    order = sorted(range(len(demand)), key=lambda j: (sum(rem_s[i] for i in radj[j] if i != late), j))
-    for j in order:
-        for i in radj[j]:
-            if rem_d[j] == 0:
-                break
-            if i == late or rem_s[i] == 0:
-                continue
-            x = rem_s[i] if rem_s[i] < rem_d[j] else rem_d[j]
-            rem_s[i] -= x
-            rem_d[j] -= x
-            flow[i][j] = flow[i].get(j, 0) + x
-            total += x
-    total += _augment(rem_s, rem_d, adj, radj, flow, excluded=late)
+    net = Transport(supply, demand, adj)
+    demands = range(len(demand))
+    total = net.augment([i for i in range(len(supply)) if i != late], demands)
     late_used = 0
     if late is not None:
-        late_used = _augment(rem_s, rem_d, adj, radj, flow, excluded=None)
+        late_used = net.augment([late], demands)
         total += late_used
-    return total, late_used, flow
-
-
-def _augment(
-    rem_s: list[int],
-    rem_d: list[int],
-    adj: Sequence[Sequence[int]],
-    radj: Sequence[Sequence[int]],
-    flow: list[dict[int, int]],
-    *,
-    excluded: int | None,
-) -> int:
-    """Shortest augmenting paths (supply → demand ← supply → ... → demand) until none is left."""
-    added = 0
-    n = len(rem_s)
-    while True:
-        if not any(rem_d):
-            return added
-        starts = [i for i in range(n) if rem_s[i] > 0 and i != excluded]
-        if not starts:
-            return added
-        parent_s: dict[int, int] = {i: -1 for i in starts}  # supply -> demand it was reached from
-        parent_d: dict[int, int] = {}  # demand -> supply it was reached from
-        queue = deque(starts)
-        end = -1
-        while queue and end < 0:
-            i = queue.popleft()
-            for j in adj[i]:
-                if j in parent_d:
-                    continue
-                parent_d[j] = i
-                if rem_d[j] > 0:
-                    end = j
-                    break
-                for k in radj[j]:
-                    if k not in parent_s and k != excluded and flow[k].get(j, 0) > 0:
-                        parent_s[k] = j
-                        queue.append(k)
-        if end < 0:
-            return added
-        # Bottleneck along the path.
-        amount = rem_d[end]
-        j = end
-        while True:
-            i = parent_d[j]
-            back = parent_s[i]
-            if back < 0:
-                amount = min(amount, rem_s[i])
-                break
-            amount = min(amount, flow[i][back])
-            j = back
-        j = end
-        rem_d[end] -= amount
-        while True:
-            i = parent_d[j]
-            flow[i][j] = flow[i].get(j, 0) + amount
-            back = parent_s[i]
-            if back < 0:
-                rem_s[i] -= amount
-                break
-            flow[i][back] -= amount
-            if flow[i][back] == 0:
-                del flow[i][back]
-            j = back
-        added += amount
+    return total, late_used, net.flow

@@ -94,3 +94,11 @@ def test_bad_requests(client: TestClient) -> None:
     assert post(client, {"cost": "{G}", "plan": []}).status_code == 422
     r = post(client, {"board": {"mana_pool": {"you": "{2}"}}, "cost": "{1}"})
     assert r.status_code == 422 and r.json()["type"].endswith("/invalid-choice")
+
+
+def test_negative_life_with_an_unpayable_cost_is_an_answer(client: TestClient) -> None:
+    """Issue 15: this was an assertion failing, a 500. CR 119.4: no life can be paid below 0 life."""
+    board = {"players": {"you": {"life": -3}}, "permanents": [perm("forest", "Forest")]}
+    r = post(client, {"board": board, "cost": "{G}{B/P}"})
+    assert r.status_code == 200, r.text
+    assert (r.json()["payable"], r.json()["life_paid"]) == (False, 0)

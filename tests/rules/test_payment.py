@@ -221,3 +221,37 @@ def test_large_board_large_cost() -> None:
     big = ManaCost.parse("{W}" * 13)
     assert not can_pay(big, sources)
     assert shortfall(big, sources) == ManaCost.parse("{W}")
+
+
+HOSTILE = "{2/W}{2/U}{2/B}{2/R}{2/G}"  # issue 15: a search over {2/X} splits took a minute for six of these
+
+
+def test_monocolored_hybrid_is_decided_in_the_flow_not_searched() -> None:
+    wastes = [src(f"w{i}", "C") for i in range(60)]
+    p = plan(HOSTILE * 6, wastes)
+    assert len(p.steps) == 60 and all(pay.mana == "C" for pay in p.payments)
+    assert not can_pay(ManaCost.parse(HOSTILE * 6), wastes[:45])
+    assert not can_pay(ManaCost.parse(HOSTILE * 40), wastes)
+    # Each {2/X} takes one mana of X where there is one, two of any type where not.
+    mixed = [basic(f"c{i}", c) for i, c in enumerate(COLORS * 4)] + wastes[:40]
+    p = plan(HOSTILE * 8, mixed)
+    assert len(p.steps) == 60 and sum(1 for pay in p.payments if pay.mana == "C") == 40
+    assert not can_pay(ManaCost.parse(HOSTILE * 8 + "{W}"), mixed)
+
+
+def test_monocolored_hybrid_with_phyrexian_life_and_pool() -> None:
+    # {2/G}{G/P}: a Forest pays {2/G}, 2 life the Phyrexian symbol; a second Forest spares the life.
+    assert plan("{2/G}{G/P}", [basic("f1", "G")], life=2).life_paid == 2
+    assert plan("{2/G}{G/P}", [basic("f1", "G"), basic("f2", "G")], life=2).life_paid == 0
+    assert plan("{2/G}{G/P}", [src("sol", "CC")], pool=ManaCost.parse("{G}"), life=1).life_paid == 0
+    assert not can_pay(ManaCost.parse("{2/G}{G/P}"), [src("sol", "CC")], life=1)
+
+
+@pytest.mark.parametrize("life", [0, -1, -7])
+def test_no_life_can_be_paid_at_zero_or_less(life: int) -> None:
+    """CR 119.4: a player can pay 0 life at any total, more only with at least that much life."""
+    assert plan("{0}", [], life=life).steps == ()
+    assert plan("{B/P}", [basic("swamp", "B")], life=life).life_paid == 0
+    with pytest.raises(UnpayableError):
+        verify_payment(ManaCost.parse("{B/P}{G}"), [basic("forest", "G")], life=life)
+    assert not can_pay(ManaCost.parse("{G}"), [src("pain", "G", life_cost=1)], life=life)
