@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from app.schemas.spells import SpellCostRequest  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.main import create_app  # noqa: E402
+from app.schemas.spells import SpellCostRequest  # noqa: E402
 
 TARGET = 0.8
 BODY: dict[str, Any] = {
