@@ -71,6 +71,7 @@ class _OfflineSession:
 
 _OFFLINE = cast(Session, _OfflineSession())
 
+
 def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
     """Raise ``exc`` in the thread at its next bytecode boundary (``None`` clears a pending one)."""
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
