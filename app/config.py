@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     db_pool_timeout: float = Field(default=10.0, gt=0)
     # 0 disables it; PostgreSQL only (SQLite has no statement timeout).
     statement_timeout_ms: int = Field(default=30_000, ge=0)
+    # Seconds of work a compute request may use (queueing included) before it is a 422 too-large.
+    compute_budget_s: float = Field(default=1.5, gt=0, le=60)
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -8,7 +8,8 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any
+import math
+from typing import Any, NoReturn
 
 from app.errors import BadRequest
 
@@ -24,20 +25,48 @@ def encode_cursor(position: dict[str, Any]) -> str:
 
 
 def decode_cursor(cursor: str) -> dict[str, Any]:
-    """The position in ``cursor``; a cursor this service did not make is a 400 ``bad-request``."""
+    """The position in ``cursor``; a cursor this service did not make is a 400 ``bad-request``.
+
+    Our cursors are flat objects of short strings, finite numbers, booleans and nulls; anything else
+    (issue 15: a cursor nested 1,500 levels deep was a 500, NUL or a lone surrogate in it reached the
+    database) is refused before it is used.
+    """
     try:
         if len(cursor) > _CURSOR_MAX_CHARS:
             raise ValueError("too long")
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        value = json.loads(raw.decode("utf-8"))
-    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
-        raise BadRequest(
-            "Invalid cursor: pass back next_cursor from the previous page unchanged.",
-            errors=[{"loc": ["query", "cursor"], "msg": "invalid cursor", "type": "invalid_cursor"}],
-        ) from exc
-    if not isinstance(value, dict):
-        raise BadRequest(
-            "Invalid cursor: pass back next_cursor from the previous page unchanged.",
-            errors=[{"loc": ["query", "cursor"], "msg": "invalid cursor", "type": "invalid_cursor"}],
-        )
+        if raw.count(b"[") + raw.count(b"{") > 1:  # only the outer object: no nesting to recurse into
+            raise ValueError("nested")
+        value = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except (ValueError, binascii.Error, UnicodeDecodeError, RecursionError) as exc:
+        raise _invalid() from exc
+    if not isinstance(value, dict) or not all(_plain(k) and _plain(v) for k, v in value.items()):
+        raise _invalid()
     return value
+
+
+def _refuse_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not a number")
+
+
+def _plain(value: object) -> bool:
+    if value is None or isinstance(value, bool | int):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, str):
+        if "\x00" in value or len(value) > _CURSOR_MAX_CHARS:
+            return False
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    return False
+
+
+def _invalid() -> BadRequest:
+    return BadRequest(
+        "Invalid cursor: pass back next_cursor from the previous page unchanged.",
+        errors=[{"loc": ["query", "cursor"], "msg": "invalid cursor", "type": "invalid_cursor"}],
+    )

@@ -305,14 +305,20 @@ def problem_response(
 
 def app_error_body(exc: AppError, instance: str | None = None) -> dict[str, Any]:
     """The problem document for ``exc`` (also used for per-item problems, e.g. in batch answers)."""
+    extra = exc.extra
+    errors = exc.errors
+    if errors is not None:
+        # API.md 1.1: at most 100 errors listed, their total in error_count.
+        extra = {"error_count": len(errors), **extra}
+        errors = errors[:_MAX_ERRORS]
     return problem_body(
         status=exc.status,
         type_slug=exc.type_slug,
         title=exc.title,
         detail=exc.detail,
         instance=instance,
-        errors=exc.errors,
-        extra=exc.extra,
+        errors=errors,
+        extra=extra,
     )
 
 
@@ -401,7 +407,7 @@ def validation_problem(errors: Sequence[Mapping[str, Any]]) -> AppError:
         items.append(item)
     if slug_cls is BadRequest:
         items = [i for i in items if i["type"] == "json_invalid"]
-        return BadRequest(items[0]["msg"], errors=items)
+        return BadRequest(items[0]["msg"], errors=items, extra={"error_count": len(items)})
     if slug_cls is MalformedCost:
         first = next(i for i in items if i["type"] == "malformed_cost")
         detail = (
@@ -414,7 +420,7 @@ def validation_problem(errors: Sequence[Mapping[str, Any]]) -> AppError:
         more = f" (and {total - 5} more)" if total > 5 else ""
         listed = f"; `errors` lists the first {len(items)}" if total > len(items) else ""
         detail = f"{total} invalid value{'s' if total != 1 else ''}: {shown}{more}{listed}"
-    return slug_cls(detail, errors=items)
+    return slug_cls(detail, errors=items, extra={"error_count": len(errors)})
 
 
 def _http_slug(status: int) -> tuple[str, str]:

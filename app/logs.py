@@ -22,12 +22,20 @@ REQUEST_ID_HEADER = "X-Request-ID"
 _SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _request_id: ContextVar[str | None] = ContextVar("manacalc_request_id", default=None)
 
+_request: ContextVar[tuple[Scope, Receive] | None] = ContextVar("manacalc_request", default=None)
+
 access_logger = logging.getLogger("manacalc.access")
 
 
 def current_request_id() -> str | None:
     """The id of the request being served, if any."""
     return _request_id.get()
+
+
+def current_request() -> tuple[Scope, Receive] | None:
+    """The ASGI scope and the client's ``receive`` of the request being served, if any (compute work
+    finds the app's budget, and learns that the client has gone, through them)."""
+    return _request.get()
 
 
 def _install_record_factory() -> None:
@@ -102,6 +110,7 @@ class RequestLogMiddleware:
         incoming = _header(scope, b"x-request-id")
         rid = incoming if incoming and _SANE_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
         token = _request_id.set(rid)
+        bound = _request.set((scope, receive))
         status = 500
         started = time.perf_counter()
 
@@ -131,6 +140,7 @@ class RequestLogMiddleware:
                     "duration_ms": duration_ms,
                 },
             )
+            _request.reset(bound)
             _request_id.reset(token)
 
 

@@ -8,6 +8,7 @@ touches the database.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import ExitStack, asynccontextmanager
 
@@ -16,6 +17,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from app import __version__
+from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
 from app.api.cors import install_cors
 from app.api.docs import DESCRIPTION, TAGS, install_docs
 from app.api.limits import BodyGuardMiddleware
@@ -98,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application. With ``settings``, they replace ``get_settings()`` for every dependency."""
     settings = settings or get_settings()
     configure_logging(settings.log_level, json_lines=settings.log_json)
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)  # /healthz within 100 ms while workers compute
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -108,6 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise
         logger.info("manacalc %s ready (rules edition %s)", __version__, settings.rules_edition)
         yield
+        cancelled = cancel_all()  # work still running would delay the exit by up to its budget
+        if cancelled:
+            logger.info("shutdown: interrupted %d compute jobs", cancelled)
         get_engine(settings).dispose()
 
     app = FastAPI(

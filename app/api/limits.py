@@ -9,6 +9,8 @@ a 1 MiB hostile body is answered in milliseconds.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from itertools import accumulate
 
@@ -19,6 +21,7 @@ from app.errors import (
     PROBLEM_MEDIA_TYPE,
     AppError,
     BadRequest,
+    InputError,
     TooLarge,
     UnsupportedMediaType,
     app_error_body,
@@ -42,6 +45,66 @@ def json_depth(body: bytes) -> int:
         return 0
     brackets = _STRING.sub(b"", body).translate(None, _NOT_BRACKETS)
     return max(0, max(accumulate(map(_STEP.__getitem__, brackets)), default=0))
+
+
+# Escapes JSON allows but no database or answer can hold: a NUL, and a surrogate (paired or not: the
+# cheap test; the exact one decides). Bare NaN / Infinity are Python's extension of JSON.
+_SUSPECT_ESCAPE = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
+_NON_FINITE = re.compile(rb"NaN|Infinity")
+
+
+def body_hygiene_errors(body: bytes) -> list[dict[str, object]]:
+    """Input errors for what JSON parses but the service must refuse the same on every database: NUL
+    characters and lone surrogates in strings, ``NaN`` and ``Infinity`` (issue 15: these were 500s, and
+    NUL was stored by SQLite but refused by PostgreSQL). Each error names its JSON path. The scan is
+    linear and in C; the body is parsed (depth already bounded) only when it finds a suspect."""
+    suspect = _SUSPECT_ESCAPE.search(body) is not None or b"\x00" in body
+    if not suspect and not (_NON_FINITE.search(body) and _NON_FINITE.search(_STRING.sub(b"", body))):
+        return []
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return []  # not JSON at all: the parser's own 400 says so
+    errors: list[dict[str, object]] = []
+    _walk(value, ["body"], errors)
+    return errors
+
+
+def _walk(value: object, loc: list[str | int], errors: list[dict[str, object]]) -> None:
+    if isinstance(value, str):
+        problem = _string_problem(value)
+        if problem is not None:
+            errors.append({"loc": loc, "msg": problem, "type": "string_unicode"})
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            errors.append(
+                {"loc": loc, "msg": "Numbers must be finite (no NaN or Infinity).", "type": "finite_number"}
+            )
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            problem = _string_problem(key)
+            if problem is not None:
+                errors.append(
+                    {"loc": [*loc, _printable(key)], "msg": f"Key: {problem}", "type": "string_unicode"}
+                )
+            _walk(item, [*loc, key if problem is None else _printable(key)], errors)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _walk(item, [*loc, index], errors)
+
+
+def _string_problem(text: str) -> str | None:
+    if "\x00" in text:
+        return "Strings may not contain NUL characters (\\u0000)."
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "Strings must be valid Unicode: a lone surrogate (\\ud800-\\udfff) is not."
+    return None
+
+
+def _printable(key: str) -> str:
+    return key.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")[:100]
 
 
 def is_json_media_type(content_type: str) -> bool:
@@ -68,6 +131,16 @@ class BodyGuardMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if "\x00" in scope.get("path", "") or b"%00" in scope.get("query_string", b""):
+            # A NUL reached PostgreSQL (500) while SQLite stored it: refused the same on both.
+            text = "The URL may not contain NUL characters (%00)."
+            await self._refuse(
+                scope,
+                receive,
+                send,
+                BadRequest(text, errors=[{"loc": ["url"], "msg": text, "type": "string_unicode"}]),
+            )
             return
         declared = content_type = None
         for key, value in scope.get("headers", ()):
@@ -97,15 +170,27 @@ class BodyGuardMiddleware:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
-        if body and content_type and not is_json_media_type(content_type):
-            media = content_type.split(";")[0].strip()[:100]
-            error: AppError = UnsupportedMediaType(f"Request bodies must be JSON, not {media!r}.")
+        if body and not (content_type and is_json_media_type(content_type)):
+            media = content_type.split(";")[0].strip()[:100] if content_type else None
+            error: AppError = UnsupportedMediaType(
+                f"Request bodies must be JSON, not {media!r}."
+                if media
+                else "A request body needs Content-Type: application/json (or a +json type)."
+            )
             await self._refuse(scope, receive, send, error)
             return
         if body and json_depth(body) > self.max_json_depth:
             message_text = f"The JSON body is nested more than {self.max_json_depth} levels deep."
             error = BadRequest(
                 message_text, errors=[{"loc": ["body"], "msg": message_text, "type": "json_too_deep"}]
+            )
+            await self._refuse(scope, receive, send, error)
+            return
+        hygiene = body_hygiene_errors(body) if body else []
+        if hygiene:
+            shown = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in hygiene[:3])  # type: ignore[call-overload]
+            error = InputError(
+                f"{len(hygiene)} invalid value{'s' if len(hygiene) != 1 else ''}: {shown}", errors=hygiene
             )
             await self._refuse(scope, receive, send, error)
             return

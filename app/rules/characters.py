@@ -301,27 +301,48 @@ def fold(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _fold_with_offsets(text: str) -> tuple[str, tuple[int, ...]]:
-    """``text`` folded character by character, with each folded character's index in ``text``."""
+    """``text`` folded character by character, each run of spaces and hyphens made one space, with each
+    folded character's index in ``text``.
+
+    Separators are normalized here so that the patterns can match them literally: a pattern with a
+    repeated separator class inside an optional group backtracked exponentially ("a--------b" against
+    40 spaces took 12 s).
+    """
     chars: list[str] = []
     offsets: list[int] = []
     for i, ch in enumerate(text):
         for c in _fold_char(ch):
+            if c == "-" or c.isspace():
+                if chars and chars[-1] == _SEPARATOR:
+                    continue
+                c = _SEPARATOR
             chars.append(c)
             offsets.append(i)
     return "".join(chars), tuple(offsets)
 
 
+_SEPARATOR: Final = " "
+
+
 def _form_regex(form: str) -> str:
-    """A form as a regex over folded text: a hyphen may also be a space or nothing, spaces may be hyphens."""
+    """A form as a regex over folded, separator-normalized text (see ``_fold_with_offsets``).
+
+    A hyphen alone may also be a space or nothing (Niv-Mizzet, Niv Mizzet, NivMizzet); a run holding a
+    space may be any run of spaces and hyphens. Each run is one optional or required literal space, so
+    the pattern is a plain alternation of literals: linear in the text.
+    """
     out: list[str] = []
-    for part in re.split(r"(\s+|-)", fold(form)):
-        if part == "-":
-            out.append(r"(?:-|\s+)?")
-        elif part.isspace():
-            out.append(r"[\s-]+")
-        elif part:
+    for part in _SEPARATOR_RUN.split(fold(form)):
+        if not part:
+            continue
+        if _SEPARATOR_RUN.fullmatch(part):
+            out.append(" " if any(c.isspace() for c in part) else " ?")
+        else:
             out.append(re.escape(part))
     return "".join(out)
+
+
+_SEPARATOR_RUN: Final = re.compile(r"([\s-]+)")
 
 
 @lru_cache(maxsize=4096)

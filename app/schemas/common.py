@@ -65,5 +65,10 @@ class Problem(BaseModel):
     detail: str
     instance: str | None = Field(default=None, description="The request path.")
     errors: list[ProblemItem] | None = Field(
-        default=None, description="Input errors, each with its location."
+        default=None, description="Input errors, each with its location (at most 100 are listed)."
+    )
+    error_count: int | None = Field(
+        default=None,
+        description="How many input errors there are in all, listed or not (present with `errors`).",
+        examples=[1],
     )

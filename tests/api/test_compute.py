@@ -1,13 +1,19 @@
-"""``app.api.compute``: pure work runs inline, work needing the database reruns with the real session."""
+"""``app.api.compute``: pure work runs inline, work needing the database reruns with the real session, and
+every request is bounded in time (issue 15)."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
+from types import SimpleNamespace
 
+import pytest
 from sqlalchemy.orm import Session
 
-from app.api.compute import INLINE_WORK_LIMIT, NeedsDatabase, compute
+from app import logs
+from app.api.compute import INLINE_SLICE_S, INLINE_WORK_LIMIT, NeedsDatabase, cancel_all, compute
+from app.errors import AppError, ServiceUnavailable, TooLarge
 
 
 class FakeSession:
@@ -63,3 +69,110 @@ def test_a_cached_spell_cost_answers_like_the_database_path(client) -> None:
     second = client.post("/v1/spells/cost", json=body)  # served from the cache
     assert first.status_code == second.status_code == 200
     assert first.json() == second.json()
+
+
+# -- bounds (issue 15) ------------------------------------------------------------------------------------
+
+
+def spin(stopped: list[str], seconds: float = 60.0):  # type: ignore[no-untyped-def]
+    """Work that runs for ``seconds`` of pure Python unless interrupted; records how it ended."""
+
+    def work(session: Session) -> str:
+        try:
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                pass
+        except BaseException as exc:
+            stopped.append(type(exc).__name__)
+            raise
+        stopped.append("finished")
+        return "done"
+
+    return work
+
+
+async def bounded(work, budget: float, receive=None, size: int = 1):  # type: ignore[no-untyped-def]
+    settings = SimpleNamespace(compute_budget_s=budget)
+    token = logs._request.set(({"app": SimpleNamespace(state=SimpleNamespace(settings=settings))}, receive))
+    try:
+        return await compute(work, FakeSession(), size=size)  # type: ignore[arg-type]
+    finally:
+        logs._request.reset(token)
+
+
+def test_work_holding_the_loop_longer_than_a_slice_moves_to_a_worker_thread() -> None:
+    threads: list[str] = []
+
+    def work(session: Session) -> str:
+        threads.append(threading.current_thread().name)
+        end = time.monotonic() + 5 * INLINE_SLICE_S
+        while time.monotonic() < end:
+            pass
+        return "done"
+
+    assert asyncio.run(bounded(work, budget=2.0)) == "done"
+    assert threads[0] == threading.main_thread().name
+    assert threads[-1].startswith("manacalc-compute")
+
+
+def test_work_past_its_budget_is_a_422_too_large_and_stops() -> None:
+    stopped: list[str] = []
+    started = time.monotonic()
+    with pytest.raises(TooLarge) as caught:
+        asyncio.run(bounded(spin(stopped), budget=0.3))
+    assert caught.value.status == 422 and caught.value.type_slug == "too-large"
+    assert time.monotonic() - started < 2.0
+    assert stopped == ["WorkCancelled", "WorkCancelled"]  # the inline attempt, then the worker's
+
+
+def test_a_hostile_pair_leaves_the_event_loop_answering() -> None:
+    """Two requests that would run forever: the loop keeps ticking every few ms meanwhile."""
+
+    async def scenario() -> float:
+        worst = 0.0
+        hostile = [asyncio.ensure_future(bounded(spin([]), budget=0.8)) for _ in range(2)]
+        while not all(task.done() for task in hostile):
+            before = time.monotonic()
+            await asyncio.sleep(0.005)
+            worst = max(worst, time.monotonic() - before)
+        assert all(isinstance(task.exception(), TooLarge) for task in hostile)
+        return worst
+
+    assert asyncio.run(scenario()) < 0.1
+
+
+def test_a_client_that_disconnects_stops_its_work() -> None:
+    stopped: list[str] = []
+
+    async def receive() -> dict[str, str]:
+        await asyncio.sleep(0.2)
+        return {"type": "http.disconnect"}
+
+    started = time.monotonic()
+    with pytest.raises(AppError) as caught:
+        asyncio.run(bounded(spin(stopped), budget=30.0, receive=receive))
+    assert caught.value.status == 499
+    assert time.monotonic() - started < 2.0
+    assert stopped[-1] == "WorkCancelled"
+
+
+def test_shutdown_interrupts_running_work() -> None:
+    stopped: list[str] = []
+
+    async def scenario() -> None:
+        task = asyncio.ensure_future(bounded(spin(stopped), budget=30.0, size=INLINE_WORK_LIMIT + 1))
+        await asyncio.sleep(0.2)
+        assert cancel_all() == 1
+        with pytest.raises(ServiceUnavailable):
+            await task
+
+    asyncio.run(scenario())
+    assert stopped == ["WorkCancelled"]
+
+
+def test_an_interrupted_thread_serves_the_next_job() -> None:
+    for _ in range(2):
+        with pytest.raises(TooLarge):
+            asyncio.run(bounded(spin([]), budget=0.1, size=INLINE_WORK_LIMIT + 1))
+    results = [asyncio.run(bounded(lambda s: 7, budget=1.0, size=INLINE_WORK_LIMIT + 1)) for _ in range(20)]
+    assert results == [7] * 20

@@ -348,3 +348,34 @@ def test_matching_a_deck_is_fast(index: CharacterIndex, catalogue: list[dict[str
             matches(character, name=name, flavor_text=flavor, art_characters=("Mishra",))
     per_batch = (time.perf_counter() - start) / 10
     assert per_batch < 0.05, f"a 200-spell batch took {per_batch * 1000:.1f} ms"
+
+
+@pytest.mark.parametrize(("hyphens", "spaces"), [(8, 40), (20, 200), (20, 100_000)])
+def test_hostile_separators_do_not_backtrack(index: CharacterIndex, hyphens: int, spaces: int) -> None:
+    """Issue 15: "a--------b" against "a" and 40 spaces took 12 s; 20 hyphens and 200 never ended."""
+    start = time.perf_counter()
+    found = find(index, "a" + "-" * hyphens + "b", "Grizzly Bears", "a" + " " * spaces + "c")
+    assert found is None
+    assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize(
+    ("chosen", "text", "shown"),
+    [
+        ("Niv-Mizzet", "Niv Mizzet's plan", "Niv Mizzet's"),
+        ("Niv-Mizzet", "NivMizzet laughs", "NivMizzet"),
+        ("Niv-Mizzet", "Niv -- Mizzet, again", "Niv -- Mizzet"),
+        ("Jace Beleren", "Jace-Beleren wins", "Jace-Beleren"),
+        ("Jace Beleren", "Jace \n  Beleren wins", "Jace \n  Beleren"),
+    ],
+)
+def test_separators_are_normalized_before_literal_matching(
+    index: CharacterIndex, chosen: str, text: str, shown: str
+) -> None:
+    found = find(index, chosen, "Grizzly Bears", text)
+    assert found is not None
+    assert found.text == shown
+
+
+def test_a_space_in_a_name_is_not_optional(index: CharacterIndex) -> None:
+    assert find(index, "Jace Beleren", "Grizzly Bears", "Jacebeleren") is None
