@@ -137,3 +137,22 @@ PLAYED_AS = _examples(
 SCENARIO_SPELL_COST = _examples(
     archers=("An Elf on the stored board", {"caster": "you", "spell": {"card": "Elvish Archers"}})
 )
+
+DECK_ANALYZE = _examples(
+    text=(
+        "A Gruul decklist as pasted, in Modern, on the play",
+        {
+            "decklist": (
+                "4 Llanowar Elves\n4 Lightning Bolt\n4 Scavenging Ooze\n4 Goblin Chainwhirler\n"
+                "4 Radha, Heart of Keld\n4 Garruk's Harbinger\n4 Bloodstone Goblin\n4 Thrashing Brontodon\n"
+                "4 Shivan Dragon\n12 Forest\n12 Mountain\n\nSideboard\n2 Blood Moon\n"
+            ),
+            "format": "modern",
+            "play": "first",
+        },
+    ),
+    cards=(
+        "The same as JSON cards",
+        {"cards": [{"card": "Llanowar Elves", "count": 4}, {"card": "Forest", "count": 17}], "play": "draw"},
+    ),
+)

@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from app.api.routes import (
     boards,
     cards,
+    decks,
     health,
     heralds_horn,
     mana_costs,
@@ -28,3 +29,4 @@ api_router.include_router(mental_magic.router)
 api_router.include_router(heralds_horn.router)
 api_router.include_router(scenarios.router)
 api_router.include_router(payments.router)
+api_router.include_router(decks.router)

@@ -1,0 +1,50 @@
+"""``POST /v1/decks/analyze``: a thin router over ``app.services.decks`` (JSON, or an SVG chart)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Header
+from fastapi.responses import Response
+
+from app.api import examples
+from app.api.compute import INLINE_WORK_LIMIT, compute
+from app.api.deps import SessionDep, SettingsDep
+from app.api.docs import BOARD_PROBLEMS, problem_responses
+from app.errors import TooLarge
+from app.schemas.decks import DeckAnalyzeAnswer, DeckAnalyzeRequest
+from app.services import deck_chart
+from app.services import decks as service
+
+router = APIRouter(prefix="/v1/decks", tags=["decks"])
+
+SVG = "image/svg+xml"
+_RESPONSES = problem_responses(*BOARD_PROBLEMS, TooLarge)
+_RESPONSES[200] = {
+    "description": "The analysis as JSON, or with `Accept: image/svg+xml` its curve chart.",
+    "content": {SVG: {"schema": {"type": "string"}}},
+}
+
+
+@router.post(
+    "/analyze",
+    response_model=DeckAnalyzeAnswer,
+    responses=_RESPONSES,
+    summary="A decklist's curve, colors, sources, castability on curve (Karsten) and legality",
+)
+async def analyze_deck(
+    body: Annotated[DeckAnalyzeRequest, Body(openapi_examples=examples.DECK_ANALYZE)],
+    session: SessionDep,
+    settings: SettingsDep,
+    accept: Annotated[str | None, Header()] = None,
+) -> DeckAnalyzeAnswer | Response:
+    """Counts, lands, curve, colored symbols, sources per color (CR 106.7), the exact chance of casting each
+    spell on curve with the sources it needs (Karsten's 2022 model), and legality in `format`."""
+    answer = await compute(
+        lambda s: service.analyze(request=body, session=s, settings=settings),
+        session,
+        size=INLINE_WORK_LIMIT + 1,  # exact castability is too much for the event loop
+    )
+    if accept is not None and SVG in accept and "application/json" not in accept.split(",")[0]:
+        return Response(deck_chart.render_svg(answer), media_type=SVG)
+    return answer
