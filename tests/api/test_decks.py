@@ -1,0 +1,272 @@
+"""``POST /v1/decks/analyze`` (API.md) with real decklists: a Naya Modern deck with fetches, shocks and a
+triome, a 40-card limited deck in MTG Arena form, a 100-card Commander deck. Expected figures are worked
+out by hand from the cards' costs and text (comments say how)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from app.services.catalogue import reset_card_cache
+from tests.deck_cards import add_extra_cards
+
+URL = "/v1/decks/analyze"
+
+MODERN = """// Naya Zoo, Modern
+4 Llanowar Elves
+4 Lightning Bolt
+4x Tarmogoyf
+4 Scavenging Ooze
+4 Alpine Houndmaster
+4 Brushfire Elemental
+4 Radha, Heart of Keld
+2 Boros Reckoner
+4 Archon of Emeria
+3 Rin and Seri, Inseparable
+4 Wooded Foothills
+4 Windswept Heath
+2 Arid Mesa
+2 Stomping Ground
+2 Sacred Foundry
+2 Temple Garden
+2 Jetmir's Garden
+2 Forest
+2 Mountain
+1 Plains
+
+2 Blood Moon
+SB: 1 Shock
+"""
+
+LIMITED = """Deck
+9 Forest (M21) 274
+8 Mountain (M21) 269
+2 Grizzly Bears (M21) 185
+2 Giant Spider (M21) 182
+2 Shock (M21) 159
+2 Hill Giant (M21) 147
+1 Craw Wurm (M21) 177
+2 Llanowar Elves (M19) 314
+2 Rabid Bite (M21) 195
+2 Goblin Barrage (DOM) 128
+2 Canopy Baloth (ZNR) 179
+2 Keldon Raider (DOM) 137
+2 Fire Elemental (M21) 141
+2 Pyromantic Pilgrim (M21) 160
+"""
+
+# Commander: Rin and Seri (R G W). Spells grouped by mana value, costs as printed.
+SPELLS_BY_VALUE = {
+    1: [
+        "Birds of Paradise", "Llanowar Elves", "Lightning Bolt", "Akoum Hellhound",
+        "Anointed Chorister", "Benalish Hero", "Adventurous Impulse", "Sol Ring",
+    ],
+    2: [
+        "Alpine Houndmaster", "Brushfire Elemental", "Adamant Will", "Adventure Awaits",
+        "Bloodstone Goblin", "Broken Bond", "Champion of the Flame", "Alpine Watchdog",
+        "Ancient Animus", "Avacynian Priest", "Benalish Honor Guard", "Aspect of Wolf",
+        "Angelic Ascension", "Basri's Solidarity", "Board the Weatherlight",
+    ],
+    3: [
+        "Akiri, Fearless Voyager", "Boros Reckoner", "Blood Moon", "Azusa, Lost but Seeking",
+        "Bolt Hound", "Archon of Emeria", "Allied Assault", "Angelheart Protector",
+        "Ardent Electromancer", "Broken Wings", "Burn Bright", "Basri Ket", "Canyon Jerboa",
+        "Celestial Enforcer",
+    ],
+    4: [
+        "Armageddon", "Baloth Gorger", "Burlfist Oak", "Battle-Rattle Shaman", "Attended Healer",
+        "Aven Sentry", "Baird, Steward of Argive", "Basri's Acolyte", "Basri's Aegis",
+        "Basri's Lieutenant", "Call the Cavalry", "Canopy Baloth", "Canopy Stalker", "Castle",
+    ],
+    5: [
+        "Angel of Destiny", "Ashaya, Soul of the Wild", "Aven Gagglemaster", "Baneslayer Angel",
+        "Blessed Light", "Brash Taunter",
+    ],
+    6: [
+        "Ancient Greenwarden", "Basri, Devoted Paladin", "Bone Pit Brute",
+    ],
+}  # fmt: skip
+COMMANDER_LANDS = [
+    "Command Tower", "Jetmir's Garden", "Stomping Ground", "Sacred Foundry", "Temple Garden",
+    "Wooded Foothills", "Windswept Heath", "Arid Mesa", "Evolving Wilds", "Clifftop Retreat",
+    "Rugged Highlands", "Blossoming Sands", "Wind-Scarred Crag", "Timber Gorge", "Rugged Prairie",
+    "Fire-Lit Thicket", "Wooded Bastion", "Mana Confluence", "City of Brass", "Reflecting Pool",
+]  # fmt: skip
+
+
+def commander_list(extra: str = "") -> str:
+    spells = "\n".join(f"1 {n}" for names in SPELLS_BY_VALUE.values() for n in names)
+    lands = "\n".join(f"1 {n}" for n in COMMANDER_LANDS)
+    basics = "7 Forest\n6 Mountain\n6 Plains"
+    return f"Commander\n1 Rin and Seri, Inseparable\n\nDeck\n{spells}\n{lands}\n{basics}\n{extra}"
+
+
+@pytest.fixture
+def extra(db_session: Session) -> Iterator[None]:
+    add_extra_cards(db_session)
+    yield
+    reset_card_cache()
+
+
+def _post(client: TestClient, body: dict[str, Any], status: int = 200) -> dict[str, Any]:
+    r = client.post(URL, json=body)
+    assert r.status_code == status, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_modern_naya_deck(client: TestClient, extra: None) -> None:
+    body = _post(client, {"decklist": MODERN, "format": "modern"})
+    assert body["problems"] == []
+    assert body["counts"] == {"main": 60, "sideboard": 3, "commander": 0}
+    assert body["lands"] == 23
+    # mv1: Elves 4 + Bolt 4; mv2: Goyf, Ooze, Houndmaster, Brushfire 4 each; mv3: Radha 4, Reckoner 2,
+    # Archon 4; mv4: Rin and Seri 3.
+    assert body["curve"] == {"1": 8, "2": 16, "3": 10, "4": 3}
+    # G: Elves 4, Goyf 4, Ooze 4, Brushfire 4, Radha 4, Rin 3. R: Bolt 4, Houndmaster 4, Brushfire 4, Radha 4,
+    # Reckoner 2 x 3 hybrid, Rin 3. W: Houndmaster 4, Reckoner 6, Archon 4, Rin 3.
+    assert body["pips"] == {"W": 17, "U": 0, "B": 0, "R": 25, "G": 23}
+    # Each fetch could fetch Stomping Ground, Temple Garden or Jetmir's Garden and Sacred Foundry, so all 10
+    # count for R, G and W. G: 10 + Stomping 2 + Temple 2 + Jetmir 2 + Forest 2; R: 10 + 2 + Foundry 2 + 2 +
+    # Mountain 2; W: 10 + Foundry 2 + Temple 2 + Jetmir 2 + Plains 1.
+    assert body["sources"] == {"W": 17, "U": 0, "B": 0, "R": 18, "G": 18}
+    assert body["legality"] == {"format": "modern", "legal": True, "reasons": []}
+    lines = {c["card"]["name"]: (c["line"], c["count"], c["section"]) for c in body["cards"]}
+    assert lines["Tarmogoyf"] == (4, 4, "main")
+    assert lines["Blood Moon"] == (23, 2, "sideboard")
+    assert lines["Shock"] == (24, 1, "sideboard")
+
+
+def test_modern_legality_reasons(client: TestClient, extra: None) -> None:
+    deck = MODERN.replace("4 Lightning Bolt", "5 Lightning Bolt").replace("4 Llanowar Elves\n", "")
+    body = _post(client, {"decklist": deck, "format": "modern"})
+    assert body["counts"]["main"] == 57
+    reasons = body["legality"]["reasons"]
+    assert body["legality"]["legal"] is False
+    assert {"card": None, "reason": "the main deck has 57 cards; at least 60", "rule": "100.2a"} in reasons
+    assert {"card": "Lightning Bolt", "reason": "5 copies; at most 4", "rule": "100.2a"} in reasons
+    # Pioneer: the fetches are banned, Lightning Bolt is not legal there.
+    pioneer = _post(client, {"decklist": MODERN, "format": "pioneer"})["legality"]["reasons"]
+    cards = {(r["card"], r["reason"]) for r in pioneer}
+    assert ("Wooded Foothills", "banned") in cards
+    assert ("Lightning Bolt", "not_legal") in cards
+
+
+def test_limited_deck_in_arena_form(client: TestClient) -> None:
+    body = _post(client, {"decklist": LIMITED, "play": "draw"})
+    assert body["problems"] == []
+    assert body["counts"] == {"main": 40, "sideboard": 0, "commander": 0}
+    assert body["lands"] == 17
+    # mv1 Shock 2 + Elves 2; mv2 Bears 2 + Bite 2; mv3 Pilgrim 2; mv4 Spider, Hill Giant, Barrage, Baloth,
+    # Raider 2 each; mv5 Fire Elemental 2; mv6 Craw Wurm 1.
+    assert body["curve"] == {"1": 4, "2": 4, "3": 2, "4": 10, "5": 2, "6": 1}
+    # G: Bears 2, Spider 2, Wurm 2, Elves 2, Bite 2, Baloth 2; R: Shock 2, Giant 2, Barrage 2, Raider 4,
+    # Fire Elemental 4, Pilgrim 2.
+    assert body["pips"] == {"W": 0, "U": 0, "B": 0, "R": 16, "G": 12}
+    assert body["sources"] == {"W": 0, "U": 0, "B": 0, "R": 8, "G": 9}
+    assert body["legality"] is None
+    assert body["cards"][0] == {
+        "line": 2,
+        "count": 9,
+        "section": "main",
+        "card": {"name": "Forest", "oracle_id": body["cards"][0]["card"]["oracle_id"]},
+    }
+
+
+def test_commander_deck(client: TestClient, extra: None) -> None:
+    body = _post(client, {"decklist": commander_list(), "format": "commander"})
+    assert body["problems"] == []
+    assert body["counts"] == {"main": 99, "sideboard": 0, "commander": 1}
+    assert body["lands"] == 39
+    assert body["curve"] == {str(v): len(n) for v, n in SPELLS_BY_VALUE.items()}
+    # R: Tower, Jetmir, Stomping, Foundry, 3 fetches, Wilds (the deck's basics), Clifftop, Highlands, Crag,
+    # Gorge, Prairie, Thicket, Confluence, City, Reflecting Pool = 17, + 6 Mountains. G: Tower, Jetmir,
+    # Stomping, Temple, 3 fetches, Wilds, Highlands, Sands, Gorge, Thicket, Bastion, Confluence, City, Pool
+    # = 16, + 7 Forests. W: Tower, Jetmir, Foundry, Temple, 3 fetches, Wilds, Clifftop, Sands, Crag,
+    # Prairie, Bastion, Confluence, City, Pool = 16, + 6 Plains. U, B: Confluence, City, Pool.
+    assert body["sources"] == {"W": 22, "U": 3, "B": 3, "R": 23, "G": 23}
+    assert body["legality"] == {"format": "commander", "legal": True, "reasons": []}
+
+
+def test_commander_size_singleton_and_identity(client: TestClient, extra: None) -> None:
+    deck = commander_list("1 Counterspell\n1 Lightning Bolt\n")
+    reasons = _post(client, {"decklist": deck, "format": "commander"})["legality"]["reasons"]
+    assert {
+        "card": None,
+        "reason": "the deck has 102 cards with its commander; exactly 100",
+        "rule": "903.5a",
+    } in (reasons)
+    assert {
+        "card": "Lightning Bolt",
+        "reason": "2 copies; a singleton deck has one of each card",
+        "rule": "903.5b",
+    } in reasons
+    assert {
+        "card": "Counterspell",
+        "reason": "color identity U is outside the commander's",
+        "rule": "903.5c",
+    } in (reasons)
+    assert not any(r["card"] in ("Forest", "Mountain", "Plains") for r in reasons)  # basics are exempt
+
+
+def test_unknown_lines_are_problems_with_suggestions(client: TestClient) -> None:
+    body = _post(client, {"decklist": "4 Lightening Bolt\n20 Mountain\n12\n4 Shock"})
+    assert body["counts"]["main"] == 24
+    assert [(p["line"], p["text"], p["type"]) for p in body["problems"]] == [
+        (1, "4 Lightening Bolt", "/problems/unknown-card"),
+        (3, "12", "/problems/unreadable-line"),
+    ]
+    assert body["problems"][0]["suggestions"][0]["name"] == "Lightning Bolt"
+
+
+def test_json_cards_form(client: TestClient) -> None:
+    body = _post(
+        client,
+        {
+            "cards": [
+                {"card": "Llanowar Elves", "count": 4},
+                {"card": "Forest", "count": 20},
+                {"card": "Fog", "count": 2, "section": "sideboard"},
+                {"card": "Grizly Bears", "count": 4},
+            ]
+        },
+    )
+    assert body["counts"] == {"main": 24, "sideboard": 2, "commander": 0}
+    assert body["problems"][0]["line"] == 4
+    assert body["sources"]["G"] == 20
+    assert body["pips"]["G"] == 4
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "loc"),
+    [
+        ({"decklist": "1 Fog\n" + "#" * 100_000}, 413, ["body", "decklist"]),
+        ({"decklist": "1 Fog\n" * 1001}, 413, ["body", "decklist"]),
+        ({"decklist": "1 Fog\n1001 Forest"}, 422, ["body", "decklist"]),
+        ({"cards": [{"card": "Fog", "count": 0}]}, 422, ["body", "cards", 0, "count"]),
+    ],
+)
+def test_limits_are_problems_naming_the_field(
+    client: TestClient, body: dict[str, Any], status: int, loc: list[Any]
+) -> None:
+    r = client.post(URL, json=body)
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["errors"][0]["loc"] == loc
+
+
+def test_needs_exactly_one_input(client: TestClient) -> None:
+    assert client.post(URL, json={}).status_code == 422
+    assert client.post(URL, json={"decklist": "Fog", "cards": []}).status_code == 422
+
+
+def test_svg_chart(client: TestClient) -> None:
+    r = client.post(URL, json={"decklist": LIMITED}, headers={"Accept": "image/svg+xml"})
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.lstrip().startswith("<?xml") and "<svg" in r.text
+    assert "mana value" in r.text
