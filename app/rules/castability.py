@@ -1,0 +1,464 @@
+"""Castability by Frank Karsten's model ("How Many Sources Do You Need to Consistently Cast Your Spells?
+A 2022 Update"), computed exactly by enumerating the multivariate hypergeometric over land kinds.
+
+The model (the contract of ``POST /v1/decks/analyze``, ``castability``):
+
+* A spell of mana value ``turn`` is tested on that turn. Its ``probability`` is
+  P(the lands seen by then can pay its colored symbols together | at least ``turn`` lands seen by then).
+  "Can pay together" is a bipartite matching between lands and colored symbols, each land covering one
+  symbol of a color it could produce (CR 106.7, CR 601.2g-h: one land, one mana); it is decided by Hall's
+  condition in its deficiency form (the largest matching is the symbol count minus the largest deficiency
+  ``pips(S) - lands touching S`` over the sets ``S`` of the spell's colors).
+* Opening hands follow the London mulligan (CR 103.5): a 7-card hand is mulliganed with 0, 1, 6 or 7
+  lands; after ``n`` mulligans the player draws 7 and puts ``n`` on the bottom, aiming for 3 lands (spells
+  go to the bottom while the hand has 3 lands or fewer, otherwise lands, the ones least useful to the spell
+  first: off-color lands before on-color ones), and keeps with 2 to 4 lands after bottoming; a 4-card hand
+  is always kept. The cards on the bottom are never drawn in the turns the model looks at.
+* On the play there is no draw on turn 1 (CR 103.8a); on the draw there is.
+* Commander (CR 103.5c, 903): a 99-card library; the first mulligan is free: the opening 7 is mulliganed
+  with 0, 1, 2, 6 or 7 lands, the 7 that replaces it with 0, 1, 6 or 7, then as above; a card is drawn on
+  turn 1 (multiplayer, CR 103.8c).
+
+How it is computed: land kinds are projected on the spell's colors (a kind matters only through the colors
+it shares with the spell), so a one-color spell sees two kinds whatever the mana base. Hands where no land
+goes to the bottom are summed over the land composition ``y`` of the first ``7 + draws`` cards with the
+chance that the hand part of them was kept (the hand is a uniform 7-subset of those cards); hands that bottom
+lands are enumerated with their draws. Results are cached per projected deck, symbols, turn and mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import combinations
+from math import comb
+
+from app.rules.errors import RulesError
+
+Colors = frozenset[str]
+"""The colors (a subset of ``"WUBRG"``) one land could produce; ``frozenset()`` is a colorless-only land."""
+
+COLOR_ORDER = "WUBRG"
+HAND_SIZE = 7
+LANDS_AIMED_FOR = 3
+"""After a mulligan, the hand keeps 3 lands when it can (the contract's bottoming policy)."""
+MAX_DECK_SIZE = 1000
+MAX_TURN = 30
+
+_Class = tuple[str, int]
+"""A projected land kind: the spell colors it could produce (a sorted string) and its copies."""
+
+
+class CastabilityError(RulesError):
+    """Input the castability model cannot take: a turn below 1, counts that do not add up, unknown colors."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckMana:
+    """A main deck as the model sees it: its size and its lands by kind (the rest are nonland cards).
+
+    ``deck_size`` is the library of the model (60, 40, 80; Commander: 99, the commander itself aside).
+    """
+
+    deck_size: int
+    lands: Mapping[Colors, int]
+
+    @property
+    def land_count(self) -> int:
+        return sum(self.lands.values())
+
+
+def threshold(turn: int) -> float:
+    """Karsten's consistency target: 90% on turn 1, one point more per turn, 96% from turn 7 on."""
+    if turn < 1:
+        raise CastabilityError(f"turn must be at least 1, got {turn}")
+    return (89 + min(turn, 7)) / 100
+
+
+def cast_probability(
+    deck: DeckMana,
+    pips: Mapping[str, int],
+    turn: int,
+    *,
+    on_play: bool = True,
+    commander: bool = False,
+) -> float:
+    """P(by ``turn`` the lands drawn can pay ``pips`` together | at least ``turn`` lands drawn).
+
+    ``pips`` maps colors to the number of colored symbols of the cost (generic mana is not given: the
+    condition "at least ``turn`` lands" stands for it). Exact, by enumeration; see the module docstring
+    for the model. Raises :class:`CastabilityError` on bad input, and when no game reaches ``turn`` lands
+    (the conditional probability is then undefined).
+    """
+    _check_deck(deck)
+    _check_turn(turn)
+    wanted = _check_pips(pips)
+    if not wanted:
+        return 1.0
+    colors = "".join(c for c, _ in wanted)
+    projected: dict[str, int] = {}
+    for kind, copies in deck.lands.items():
+        if copies:
+            key = "".join(c for c in colors if c in kind)
+            projected[key] = projected.get(key, 0) + copies
+    classes = tuple(sorted(projected.items()))
+    draws = turn if (commander or not on_play) else turn - 1
+    success, condition = _probabilities(
+        classes, deck.deck_size - deck.land_count, wanted, turn, draws, commander
+    )
+    if condition <= 0.0:
+        raise CastabilityError(
+            f"no game reaches {turn} lands with {deck.land_count} lands in {deck.deck_size} cards"
+        )
+    return min(1.0, success / condition)
+
+
+def sources_needed(
+    deck_size: int,
+    land_count: int,
+    color_pips: int,
+    turn: int,
+    *,
+    on_play: bool = True,
+    commander: bool = False,
+) -> int | None:
+    """Karsten's table cell: the fewest lands of one color (the other lands off-color) for which a spell of
+    ``color_pips`` symbols of that color is cast on ``turn`` with at least :func:`threshold` probability;
+    ``None`` when even all lands of that color are not enough."""
+    _check_turn(turn)
+    if color_pips < 1:
+        raise CastabilityError(f"color_pips must be at least 1, got {color_pips}")
+    target = threshold(turn)
+
+    def reaches(sources: int) -> bool:
+        deck = DeckMana(deck_size, {frozenset("W"): sources, frozenset(): land_count - sources})
+        return cast_probability(deck, {"W": color_pips}, turn, on_play=on_play, commander=commander) >= target
+
+    _check_deck(DeckMana(deck_size, {frozenset(): land_count}))
+    if not reaches(land_count):
+        return None
+    low, high = color_pips - 1, land_count  # reaches(high) holds; fewer sources than symbols never does
+    while high - low > 1:
+        mid = (low + high) // 2
+        if reaches(mid):
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+# --- input checks -------------------------------------------------------------------------------------
+
+
+def _check_turn(turn: int) -> None:
+    if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1 or turn > MAX_TURN:
+        raise CastabilityError(f"turn must be an integer from 1 to {MAX_TURN}, got {turn!r}")
+
+
+def _check_deck(deck: DeckMana) -> None:
+    if deck.deck_size < HAND_SIZE or deck.deck_size > MAX_DECK_SIZE:
+        raise CastabilityError(f"deck_size must be from {HAND_SIZE} to {MAX_DECK_SIZE}, got {deck.deck_size}")
+    for kind, copies in deck.lands.items():
+        if not kind <= frozenset(COLOR_ORDER):
+            raise CastabilityError(f"a land kind has colors outside WUBRG: {sorted(kind)}")
+        if copies < 0:
+            raise CastabilityError(f"a land kind has a negative count: {copies}")
+    if deck.land_count > deck.deck_size:
+        raise CastabilityError(f"{deck.land_count} lands do not fit in a deck of {deck.deck_size} cards")
+
+
+def _check_pips(pips: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    for color, count in pips.items():
+        if color not in COLOR_ORDER or len(color) != 1:
+            raise CastabilityError(f"pips has a key that is not a color of WUBRG: {color!r}")
+        if count < 0:
+            raise CastabilityError(f"pips has a negative count for {color}: {count}")
+    return tuple((c, pips[c]) for c in COLOR_ORDER if pips.get(c, 0) > 0)
+
+
+# --- the exact computation ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Stage:
+    """One hand of the mulligan sequence: how many cards go to the bottom, and which 7-card land counts
+    are mulliganed when none do (CR 103.5: London mulligan; CR 103.5c: Commander's free first one)."""
+
+    bottom: int
+    mulligan_at: frozenset[int]
+
+    def kept_lands(self, lands: int) -> int:
+        """Lands left after bottoming ``self.bottom`` cards aiming for 3 lands (spells first while the hand
+        has 3 lands or fewer)."""
+        return lands - min(self.bottom, max(0, lands - LANDS_AIMED_FOR))
+
+    def keeps(self, lands: int) -> bool:
+        if self.bottom == 0:
+            return lands not in self.mulligan_at
+        if self.bottom >= HAND_SIZE - 4:  # a 4-card hand is always kept
+            return True
+        return 2 <= self.kept_lands(lands) <= 4
+
+
+_SEVEN_CARD_MULLIGAN = frozenset({0, 1, 6, 7})
+_FREE_MULLIGAN = frozenset({0, 1, 2, 6, 7})
+
+
+def _stages(commander: bool) -> tuple[_Stage, ...]:
+    first = (_Stage(0, _FREE_MULLIGAN),) if commander else ()
+    return (
+        *first,
+        _Stage(0, _SEVEN_CARD_MULLIGAN),
+        _Stage(1, frozenset()),
+        _Stage(2, frozenset()),
+        _Stage(3, frozenset()),
+    )
+
+
+def _compositions(classes: tuple[_Class, ...], total_max: int, exact: bool) -> Iterator[tuple[int, ...]]:
+    """Every vector of per-class land counts (each within its class's copies) summing to ``total_max``
+    (``exact``) or to at most it."""
+    n = len(classes)
+    vec = [0] * n
+
+    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
+        if i == n:
+            if not exact or left == 0:
+                yield tuple(vec)
+            return
+        for k in range(min(classes[i][1], left) + 1):
+            vec[i] = k
+            yield from rec(i + 1, left - k)
+        vec[i] = 0
+
+    yield from rec(0, total_max)
+
+
+@lru_cache(maxsize=8192)
+def _subset_masks(colors: tuple[str, ...], kinds: tuple[str, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """For each nonempty set S of the spell's colors: the kinds touching S, as (mask, kind indexes)."""
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for size in range(1, len(colors) + 1):
+        for subset in combinations(range(len(colors)), size):
+            mask = sum(1 << i for i in subset)
+            touching = tuple(j for j, kind in enumerate(kinds) if any(colors[i] in kind for i in subset))
+            out.append((mask, touching))
+    return tuple(out)
+
+
+def _matching(
+    vec: tuple[int, ...] | list[int], need: tuple[int, ...], subsets: tuple[tuple[int, tuple[int, ...]], ...]
+) -> int:
+    """Largest number of colored symbols the lands ``vec`` pay together (Hall's deficiency formula)."""
+    total = sum(need)
+    deficiency = 0
+    for mask, touching in subsets:
+        required = 0
+        bits = mask
+        i = 0
+        while bits:
+            if bits & 1:
+                required += need[i]
+            bits >>= 1
+            i += 1
+        d = required - sum(vec[j] for j in touching)
+        if d > deficiency:
+            deficiency = d
+    return total - deficiency
+
+
+@lru_cache(maxsize=4096)
+def _probabilities(
+    classes: tuple[_Class, ...],
+    nonlands: int,
+    wanted: tuple[tuple[str, int], ...],
+    turn: int,
+    draws: int,
+    commander: bool,
+) -> tuple[float, float]:
+    """(P(success and at least ``turn`` lands), P(at least ``turn`` lands)) over the mulligan process."""
+    kinds = tuple(k for k, _ in classes)
+    copies = tuple(c for _, c in classes)
+    colors = tuple(c for c, _ in wanted)
+    need = tuple(n for _, n in wanted)
+    pip_total = sum(need)
+    subsets = _subset_masks(colors, kinds)
+    # Each kind pays at most as many symbols as the spell has of its colors: cap counts there for caching.
+    caps = tuple(sum(n for c, n in wanted if c in kind) for kind in kinds)
+    land_total = sum(copies)
+    deck = land_total + nonlands
+    seen = HAND_SIZE + draws
+    if seen > deck:
+        raise CastabilityError(f"a deck of {deck} cards cannot show {seen} cards by turn {turn}")
+
+    @cache
+    def pays(capped: tuple[int, ...]) -> bool:
+        return _matching(capped, need, subsets) == pip_total
+
+    hand_lands = [
+        comb(land_total, k) * comb(nonlands, HAND_SIZE - k) / comb(deck, HAND_SIZE)
+        for k in range(HAND_SIZE + 1)
+    ]
+
+    # weight[t]: chance (summed over stages, times the chance of reaching the stage) that a hand was kept
+    # without bottoming a land, given t lands among the first `seen` cards of that stage's shuffle.
+    weight = [0.0] * (seen + 1)
+    # bottoming[(lands, to_bottom)]: summed chance of reaching a stage whose 7-card hand with `lands`
+    # lands puts `to_bottom` of them on the bottom and is kept.
+    bottoming: dict[tuple[int, int], float] = {}
+    reach = 1.0
+    for stage in _stages(commander):
+        mulligan = 0.0
+        for lands in range(HAND_SIZE + 1):
+            if not stage.keeps(lands):
+                mulligan += hand_lands[lands]
+                continue
+            kept = stage.kept_lands(lands)
+            if kept == lands:  # only spells went to the bottom
+                for t in range(lands, min(seen, lands + draws) + 1):
+                    weight[t] += (
+                        reach * comb(t, lands) * comb(seen - t, HAND_SIZE - lands) / comb(seen, HAND_SIZE)
+                    )
+            else:
+                key = (lands, lands - kept)
+                bottoming[key] = bottoming.get(key, 0.0) + reach
+        reach *= mulligan
+    success = 0.0
+    condition = 0.0
+    for (lands, to_bottom), chance in bottoming.items():
+        s, c = _bottoming_hands(classes, nonlands, lands, to_bottom, draws, turn, caps, pays, subsets, need)
+        success += chance * s
+        condition += chance * c
+    # Hands that bottomed no land: sum over the lands y among the first `seen` cards, by a dynamic program
+    # over the kinds whose state is (each kind's count capped at what it can pay, lands so far).
+    states: dict[tuple[tuple[int, ...], int], int] = {((), 0): 1}
+    for c, cap in zip(copies, caps, strict=True):
+        grown: dict[tuple[tuple[int, ...], int], int] = {}
+        for (capped, t), w in states.items():
+            for k in range(min(c, seen - t) + 1):
+                state = ((*capped, min(k, cap)), t + k)
+                grown[state] = grown.get(state, 0) + w * comb(c, k)
+        states = grown
+    norm = comb(deck, seen)
+    for (capped, t), w in states.items():
+        if t < turn or weight[t] == 0.0:
+            continue
+        p = w * comb(nonlands, seen - t) / norm * weight[t]
+        condition += p
+        if pays(capped):
+            success += p
+    return success, condition
+
+
+def _bottom(
+    hand: tuple[int, ...],
+    count: int,
+    caps: tuple[int, ...],
+    need: tuple[int, ...],
+    subsets: tuple[tuple[int, tuple[int, ...]], ...],
+    kinds_colors: tuple[int, ...],
+) -> tuple[int, ...]:
+    """The hand's lands after putting ``count`` lands on the bottom, one at a time, each time the land whose
+    loss keeps the most symbols payable, then the one producing the fewest of the spell's colors (so
+    off-color lands go first), then the first kind."""
+    vec = list(hand)
+    for _ in range(count):
+        best: tuple[int, int, int] | None = None
+        for j, k in enumerate(vec):
+            if k == 0:
+                continue
+            vec[j] -= 1
+            capped = [min(v, cap) for v, cap in zip(vec, caps, strict=True)]
+            key = (-_matching(capped, need, subsets), kinds_colors[j], j)
+            vec[j] += 1
+            if best is None or key < best:
+                best = key
+        assert best is not None
+        vec[best[2]] -= 1
+    return tuple(vec)
+
+
+def _bottoming_hands(
+    classes: tuple[_Class, ...],
+    nonlands: int,
+    lands: int,
+    to_bottom: int,
+    draws: int,
+    turn: int,
+    caps: tuple[int, ...],
+    pays: Callable[[tuple[int, ...]], bool],
+    subsets: tuple[tuple[int, tuple[int, ...]], ...],
+    need: tuple[int, ...],
+) -> tuple[float, float]:
+    """(P(success and enough lands), P(enough lands)) summed over 7-card hands with ``lands`` lands, of which
+    ``to_bottom`` go to the bottom, and over the draws that follow from the rest of the library."""
+    copies = tuple(c for _, c in classes)
+    kinds_colors = tuple(len(k) for k, _ in classes)
+    deck = sum(copies) + nonlands
+    spells_in_hand = HAND_SIZE - lands
+    if spells_in_hand > nonlands:
+        return 0.0, 0.0
+    library_nonlands = nonlands - spells_in_hand
+    scale = comb(nonlands, spells_in_hand) / comb(deck, HAND_SIZE) / comb(deck - HAND_SIZE, draws)
+    lands_needed = turn - (lands - to_bottom)
+    success = 0
+    condition = 0
+    for hand in _compositions(classes, lands, exact=True):
+        w_hand = 1
+        for k, c in zip(hand, copies, strict=True):
+            w_hand *= comb(c, k)
+        kept = _bottom(hand, to_bottom, caps, need, subsets, kinds_colors)
+        start = tuple(min(k, cap) for k, cap in zip(kept, caps, strict=True))
+        library = tuple(
+            c - k if s < cap else -1 for c, k, s, cap in zip(copies, hand, start, caps, strict=True)
+        )
+        pool = sum(c - k for c, k, s, cap in zip(copies, hand, start, caps, strict=True) if s >= cap)
+        s, c = _draws(start, library, pool, library_nonlands, draws, lands_needed, caps, pays)
+        success += w_hand * s
+        condition += w_hand * c
+    return success * scale, condition * scale
+
+
+@lru_cache(maxsize=65536)
+def _draws(
+    start: tuple[int, ...],
+    library: tuple[int, ...],
+    pool: int,
+    nonlands: int,
+    draws: int,
+    lands_needed: int,
+    caps: tuple[int, ...],
+    pays: Callable[[tuple[int, ...]], bool],
+) -> tuple[int, int]:
+    """Weighted counts (products of binomials, not yet divided by the number of draws) of the ``draws``
+    cards that (succeed, reach ``lands_needed`` lands) from a library with ``library[i]`` lands of each kind
+    the kept hand still lacks (-1 for kinds it already has enough of, pooled in ``pool`` as plain lands)."""
+    relevant = [i for i, n in enumerate(library) if n >= 0]
+    success = 0
+    condition = 0
+    vec = list(start)
+
+    def rec(j: int, left: int, drawn: int, w: int) -> None:
+        nonlocal success, condition
+        if j == len(relevant):
+            for p in range(min(pool, left) + 1):
+                if drawn + p < lands_needed:
+                    continue
+                wp = w * comb(pool, p) * comb(nonlands, left - p)
+                if wp == 0:
+                    continue
+                condition += wp
+                if pays(tuple(vec)):
+                    success += wp
+            return
+        i = relevant[j]
+        n = library[i]
+        base = vec[i]
+        for k in range(min(n, left) + 1):
+            vec[i] = min(base + k, caps[i])
+            rec(j + 1, left - k, drawn + k, w * comb(n, k))
+        vec[i] = base
+
+    rec(0, draws, 0, 1)
+    return success, condition
