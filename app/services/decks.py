@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import AmbiguousCard, InputError, TooLarge, UnknownCard
+from app.rules import castability as model
 from app.rules import deckstats, legality
 from app.rules.abilities import card_identity
 from app.rules.board import Board, Permanent, Player
@@ -38,11 +39,6 @@ from app.schemas.decks import (
     SuggestionOut,
 )
 from app.services.catalogue import Catalogue
-
-try:  # the model is helper karsten's module, merged separately
-    from app.rules import castability as model
-except ImportError:  # pragma: no cover - only before that merge
-    model = None  # type: ignore[assignment]
 
 COMMANDER_DECK_SIZE = 99
 
@@ -230,8 +226,8 @@ def _castability(
     if deck_size <= 0 or land_count > deck_size:
         warnings.append(DeckWarningOut(text=f"no castability: {land_count} lands in a deck of {deck_size}"))
         return out
-    if model is None:
-        warnings.append(DeckWarningOut(text="no castability: the castability model is not installed"))
+    if deck_size > model.MAX_DECK_SIZE:
+        warnings.append(DeckWarningOut(text=f"no castability above {model.MAX_DECK_SIZE} cards"))
         return out
     deck = model.DeckMana(deck_size, kinds)
     for h in spells:
@@ -239,6 +235,11 @@ def _castability(
         if cost is None:
             continue
         turn = max(1, int(cost.mana_value or 0))
+        if turn > model.MAX_TURN:
+            warnings.append(
+                DeckWarningOut(card=h.card.name, text=f"no castability after turn {model.MAX_TURN}")
+            )
+            continue
         pips, left_out = deckstats.castability_pips(cost)
         if left_out:
             warnings.append(

@@ -270,3 +270,54 @@ def test_svg_chart(client: TestClient) -> None:
     assert r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.lstrip().startswith("<?xml") and "<svg" in r.text
     assert "mana value" in r.text
+
+
+def test_limited_castability_against_karstens_table(client: TestClient) -> None:
+    """40 cards with 17 lands is a column of Karsten's 2022 table (on the play): C 9, 1C 9, 2C 8, 3C 7,
+    2CC 11, 3CC 10, 4CC 9. The deck has 9 Forests and 8 Mountains."""
+    body = _post(client, {"decklist": LIMITED, "play": "first"})
+    rows = {c["card"]["name"]: c for c in body["castability"]}
+    expected = {
+        "Shock": (1, {"R": 9}, {"R": 8}, False),
+        "Llanowar Elves": (1, {"G": 9}, {"G": 9}, True),
+        "Grizzly Bears": (2, {"G": 9}, {"G": 9}, True),
+        "Pyromantic Pilgrim": (3, {"R": 8}, {"R": 8}, True),
+        "Hill Giant": (4, {"R": 7}, {"R": 8}, True),
+        "Keldon Raider": (4, {"R": 11}, {"R": 8}, False),
+        "Fire Elemental": (5, {"R": 10}, {"R": 8}, False),
+        "Craw Wurm": (6, {"G": 9}, {"G": 9}, True),
+    }
+    for name, (turn, needed, sources, meets) in expected.items():
+        row = rows[name]
+        assert (row["turn"], row["sources_needed"], row["sources"], row["meets"]) == (
+            turn,
+            needed,
+            sources,
+            meets,
+        )
+    assert len(rows) == 12  # one entry per distinct nonland card with a mana cost
+    # Karsten's thresholds: meeting the table means reaching 90% on turn 1, 91% on turn 2, ...
+    assert rows["Llanowar Elves"]["probability"] >= 0.90
+    assert rows["Keldon Raider"]["probability"] < 0.94
+
+
+def test_castability_extremes(client: TestClient) -> None:
+    """Every land green: given enough lands, a green spell is always castable (probability 1); a red
+    spell with no red source never is (0)."""
+    body = _post(client, {"decklist": "17 Forest\n4 Grizzly Bears\n4 Craw Wurm\n15 Shock"})
+    rows = {c["card"]["name"]: c for c in body["castability"]}
+    assert rows["Grizzly Bears"]["probability"] == pytest.approx(1.0, abs=1e-9)
+    assert rows["Craw Wurm"]["probability"] == pytest.approx(1.0, abs=1e-9)
+    assert rows["Shock"]["probability"] == 0.0
+    assert rows["Shock"]["meets"] is False
+    assert rows["Shock"]["sources"] == {"R": 0}
+
+
+def test_dual_lands_count_once_for_a_two_color_cost(client: TestClient) -> None:
+    """Two lands, each Savannah-like (G or W), pay {G}{W} together; one Forest and nothing white cannot."""
+    deck = "17 Blossoming Sands\n4 Conclave Mentor\n19 Grizzly Bears"
+    rows = {c["card"]["name"]: c for c in _post(client, {"decklist": deck})["castability"]}
+    assert rows["Conclave Mentor"]["probability"] == pytest.approx(1.0, abs=1e-9)
+    deck = "9 Forest\n8 Swamp\n4 Conclave Mentor\n19 Grizzly Bears"
+    rows = {c["card"]["name"]: c for c in _post(client, {"decklist": deck})["castability"]}
+    assert rows["Conclave Mentor"]["probability"] == 0.0
