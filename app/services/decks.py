@@ -76,8 +76,8 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
     )
     warnings: list[DeckWarningOut] = []
     main = [h for h in cards if h.counts["main"]]
-    lands = [h for h in main if _is_land(h.card)]
-    spells = [h for h in main if not _is_land(h.card)]
+    lands = [h for h in main if is_land(h.card)]
+    spells = [h for h in main if not is_land(h.card)]
     land_colors = _land_colors(lands, [h.card for h in cards if h.counts["commander"]], warnings)
     sources = {c: sum(h.counts["main"] for h in lands if c in land_colors[_key(h)]) for c in COLORS}
     pips = dict.fromkeys(COLORS, 0)
@@ -173,7 +173,7 @@ def _key(h: _Held) -> str:
     return h.card.oracle_id or h.card.name
 
 
-def _is_land(card: Card) -> bool:
+def is_land(card: Card) -> bool:
     """CR 205.2a, 712.8: a card is a land card by its front face's types (a modal DFC spell//land is not)."""
     return card.front.type_line.has_type("Land")
 
@@ -226,8 +226,8 @@ def _castability(
     if deck_size <= 0 or land_count > deck_size:
         warnings.append(DeckWarningOut(text=f"no castability: {land_count} lands in a deck of {deck_size}"))
         return out
-    if deck_size > model.MAX_DECK_SIZE:
-        warnings.append(DeckWarningOut(text=f"no castability above {model.MAX_DECK_SIZE} cards"))
+    if not model.HAND_SIZE <= deck_size <= model.MAX_DECK_SIZE:
+        warnings.append(DeckWarningOut(text=f"no castability: a deck of {deck_size} cards"))
         return out
     deck = model.DeckMana(deck_size, kinds)
     for h in spells:
@@ -279,7 +279,7 @@ def _legality(fmt: str, cards: list[_Held], commander_deck: bool) -> LegalityOut
                 sideboard=h.counts["sideboard"],
                 commander=h.counts["commander"],
                 status=status if status in ("legal", "banned", "restricted") else None,
-                basic_land=h.card.front.type_line.has_supertype("Basic") and _is_land(h.card),
+                basic_land=h.card.front.type_line.has_supertype("Basic") and is_land(h.card),
                 any_number=any(legality.any_number(f.oracle_text) for f in h.card.faces),
                 identity=frozenset(card_identity(h.card)),
             )

@@ -321,3 +321,9 @@ def test_dual_lands_count_once_for_a_two_color_cost(client: TestClient) -> None:
     deck = "9 Forest\n8 Swamp\n4 Conclave Mentor\n19 Grizzly Bears"
     rows = {c["card"]["name"]: c for c in _post(client, {"decklist": deck})["castability"]}
     assert rows["Conclave Mentor"]["probability"] == 0.0
+
+
+def test_tiny_deck_has_no_castability_but_a_warning(client: TestClient) -> None:
+    body = _post(client, {"decklist": "1 Forest\n1 Grizzly Bears"})
+    assert body["castability"] == []
+    assert body["warnings"] == [{"card": None, "text": "no castability: a deck of 2 cards"}]
