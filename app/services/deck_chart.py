@@ -45,19 +45,19 @@ def render_svg(answer: DeckAnalyzeAnswer) -> bytes:
             edgecolors="#b23a2f",
             label="too few sources",
         )
+        by_turn: dict[int, list[tuple[float, str]]] = {}
         for c in answer.castability:
             if c.probability is not None:
-                ax2.annotate(
-                    c.card.name,
-                    (c.turn, c.probability),
-                    fontsize=6,
-                    xytext=(4, 2),
-                    textcoords="offset points",
-                )
-        ax.set_xticks(sorted(set(xs) | {c.turn for c in answer.castability}))
+                by_turn.setdefault(c.turn, []).append((c.probability, c.card.name))
+        for turn, rows in by_turn.items():  # stack the names of a turn's spells, lowest chance last
+            label_y = 2.0
+            for p, name in sorted(rows, reverse=True):
+                label_y = min(p, label_y - 0.035)
+                ax2.annotate(name, (turn, p), xytext=(turn + 0.08, label_y), fontsize=6, va="center")
+        ax.set_xticks(sorted(set(xs) | set(by_turn)))
         handles = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
-        ax.legend(handles=handles, loc="upper right", fontsize=8)
-        fig.tight_layout()
+        fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=8, frameon=False)
+        fig.tight_layout(rect=(0, 0.07, 1, 1))
         out = io.BytesIO()
         fig.savefig(out, format="svg", metadata={"Date": None})
         return out.getvalue()
