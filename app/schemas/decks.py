@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -17,14 +17,15 @@ class DeckCardIn(StrictModel):
     card: str = Field(
         min_length=1, max_length=MAX_CARD_NAME, description="A card name (as in the catalogue)."
     )
-    count: int = Field(default=1, description=f"Copies, 1 to {MAX_COUNT}.")
+    count: int = Field(default=1, ge=1, le=MAX_COUNT, description=f"Copies, 1 to {MAX_COUNT}.")
     section: Literal["main", "sideboard", "commander", "companion"] = "main"
 
 
 class DeckAnalyzeRequest(StrictModel):
     """Either ``decklist`` (text as players paste it) or ``cards``."""
 
-    decklist: str | None = Field(
+    # The sizes are enforced by the service as a 413 (too large), not by validation (a 422): the contract.
+    decklist: Annotated[str, Field(json_schema_extra={"maxLength": MAX_CHARS})] | None = Field(
         default=None,
         description=(
             f"The deck as text: `4 Name`, `4x Name`, `Name`, `4 Name (SET) 123`, headers Deck / Sideboard /"
@@ -32,7 +33,9 @@ class DeckAnalyzeRequest(StrictModel):
             f" {MAX_LINES} lines."
         ),
     )
-    cards: list[DeckCardIn] | None = Field(default=None, description=f"At most {MAX_JSON_CARDS} entries.")
+    cards: Annotated[list[DeckCardIn], Field(json_schema_extra={"maxItems": MAX_JSON_CARDS})] | None = Field(
+        default=None, description=f"At most {MAX_JSON_CARDS} entries (more: 413)."
+    )
     format: str | None = Field(
         default=None, max_length=32, description="A format key of the catalogue (modern, commander...)."
     )

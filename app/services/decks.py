@@ -110,7 +110,7 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
         pips=pips,
         sources=sources,
         castability=castability,
-        legality=_legality(request.format, cards, commander_deck) if request.format else None,
+        legality=_legality(request.format, cards, commander_deck, warnings) if request.format else None,
         warnings=warnings,
     )
 
@@ -268,7 +268,11 @@ def _castability(
     return out
 
 
-def _legality(fmt: str, cards: list[_Held], commander_deck: bool) -> LegalityOut:
+def _legality(
+    fmt: str, cards: list[_Held], commander_deck: bool, warnings: list[DeckWarningOut]
+) -> LegalityOut:
+    if cards and not any(fmt == f for h in cards for f, _ in h.card.legalities):
+        warnings.append(DeckWarningOut(text=f"no card of the deck lists format {fmt!r}: is it a format key?"))
     rows = []
     for h in cards:
         status = dict(h.card.legalities).get(fmt)

@@ -327,3 +327,11 @@ def test_tiny_deck_has_no_castability_but_a_warning(client: TestClient) -> None:
     body = _post(client, {"decklist": "1 Forest\n1 Grizzly Bears"})
     assert body["castability"] == []
     assert body["warnings"] == [{"card": None, "text": "no castability: a deck of 2 cards"}]
+
+
+def test_unknown_format_key_warns(client: TestClient) -> None:
+    body = _post(client, {"decklist": LIMITED, "format": "modrn"})
+    assert body["legality"]["legal"] is False
+    assert {"card": None, "text": "no card of the deck lists format 'modrn': is it a format key?"} in body[
+        "warnings"
+    ]

@@ -36,7 +36,7 @@ async def analyze_deck(
     body: Annotated[DeckAnalyzeRequest, Body(openapi_examples=examples.DECK_ANALYZE)],
     session: SessionDep,
     settings: SettingsDep,
-    accept: Annotated[str | None, Header()] = None,
+    accept: Annotated[str | None, Header(max_length=1000)] = None,
 ) -> DeckAnalyzeAnswer | Response:
     """Counts, lands, curve, colored symbols, sources per color (CR 106.7), the exact chance of casting each
     spell on curve with the sources it needs (Karsten's 2022 model), and legality in `format`."""
