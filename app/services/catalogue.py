@@ -166,9 +166,10 @@ class Catalogue:
         self.cache.put(card)
         return card
 
-    def by_name(self, name: str, *, unknown_status: int | None = None) -> Card:
-        """The card a name means: own name, else face name, else unique word prefix (module docstring)."""
-        return self._by_name(name, prefix=True, unknown_status=unknown_status)
+    def by_name(self, name: str, *, unknown_status: int | None = None, suggest: bool = True) -> Card:
+        """The card a name means: own name, else face name, else unique word prefix (module docstring).
+        ``suggest=False`` skips looking for close names when there is none (callers resolving many)."""
+        return self._by_name(name, prefix=True, unknown_status=unknown_status, suggest=suggest)
 
     def exact(self, name: str, *, unknown_status: int | None = None) -> Card:
         """The card bearing exactly this name (folded) as its own or a face's name; no prefix matching."""
@@ -209,7 +210,7 @@ class Catalogue:
             return self.by_oracle_id(ref["oracle_id"])
         return card_from_inline(ref)
 
-    def _by_name(self, name: str, *, prefix: bool, unknown_status: int | None) -> Card:
+    def _by_name(self, name: str, *, prefix: bool, unknown_status: int | None, suggest: bool = True) -> Card:
         norm = normalize_name(name)
         shown = name[:MAX_NAME_LENGTH]
         if not norm or len(norm) > MAX_NAME_LENGTH:
@@ -241,7 +242,7 @@ class Catalogue:
                     "candidates": [{"name": h.name, "oracle_id": h.oracle_id} for h in hits[:MAX_CANDIDATES]],
                 },
             )
-        suggestions = self._suggestions(norm)
+        suggestions = self._suggestions(norm) if suggest else []
         hint = f" Did you mean {', '.join(repr(s['name']) for s in suggestions)}?" if suggestions else ""
         raise UnknownCard(
             f"No card of the catalogue is named {shown!r}.{hint}",

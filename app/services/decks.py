@@ -41,6 +41,8 @@ from app.schemas.decks import (
 from app.services.catalogue import Catalogue
 
 COMMANDER_DECK_SIZE = 99
+SUGGESTED_LINES = 25
+"""Unknown lines that get suggestions (a close-name search each); later ones get none, with a warning."""
 
 
 @dataclass(slots=True)
@@ -57,24 +59,39 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
     catalogue = Catalogue(session)
     lines: list[DeckLineOut] = []
     held: dict[str, _Held] = {}
+    unknown = 0
+    seen: dict[str, Card | UnknownCard | AmbiguousCard] = {}  # each distinct name is looked up once
     for e in entries:
-        try:
-            card = catalogue.by_name(e.name)
-        except UnknownCard as exc:
-            problems.append(_problem(e, "unknown-card", exc, exc.extra.get("suggestions") or []))
+        found = seen.get(e.name)
+        if found is None:
+            try:
+                found = catalogue.by_name(e.name, suggest=unknown < SUGGESTED_LINES)
+            except UnknownCard as exc:
+                unknown += 1
+                found = exc
+            except AmbiguousCard as exc:
+                found = exc
+            seen[e.name] = found
+        if isinstance(found, UnknownCard):
+            problems.append(_problem(e, "unknown-card", found, found.extra.get("suggestions") or []))
             continue
-        except AmbiguousCard as exc:
-            problems.append(_problem(e, "ambiguous-card", exc, exc.extra.get("candidates") or []))
+        if isinstance(found, AmbiguousCard):
+            problems.append(_problem(e, "ambiguous-card", found, found.extra.get("candidates") or []))
             continue
+        card = found
         key = card.oracle_id or card.name
         held.setdefault(key, _Held(card)).counts[e.section] += e.count
         lines.append(DeckLineOut(line=e.line, count=e.count, section=e.section, card=_ref(card)))
     problems.sort(key=lambda p: p.line)
     cards = list(held.values())
+    warnings: list[DeckWarningOut] = []
+    if unknown > SUGGESTED_LINES:
+        warnings.append(
+            DeckWarningOut(text=f"only the first {SUGGESTED_LINES} unknown lines have suggestions")
+        )
     commander_deck = any(h.counts["commander"] for h in cards) or (
         request.format is not None and legality.is_commander_format(request.format)
     )
-    warnings: list[DeckWarningOut] = []
     main = [h for h in cards if h.counts["main"]]
     lands = [h for h in main if is_land(h.card)]
     spells = [h for h in main if not is_land(h.card)]

@@ -8,11 +8,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
+from app.config import Settings
+from app.main import create_app
 from app.services.catalogue import reset_card_cache
 from tests.deck_cards import add_extra_cards
+from tests.sessions import bind_app_to_session
 
 URL = "/v1/decks/analyze"
 
@@ -103,6 +107,16 @@ def commander_list(extra: str = "") -> str:
     lands = "\n".join(f"1 {n}" for n in COMMANDER_LANDS)
     basics = "7 Forest\n6 Mountain\n6 Plains"
     return f"Commander\n1 Rin and Seri, Inseparable\n\nDeck\n{spells}\n{lands}\n{basics}\n{extra}"
+
+
+@pytest.fixture
+def app(settings: Settings, db_session: Session) -> FastAPI:
+    """The app with a larger compute budget: the first exact castability of a three-color spell over seven
+    land kinds takes about 1.5 s cold on a busy machine (the budget is a deployment setting; warm calls
+    are milliseconds, see bench/decks.py)."""
+    application = create_app(settings.model_copy(update={"compute_budget_s": 30.0}))
+    bind_app_to_session(application, db_session)
+    return application
 
 
 @pytest.fixture
