@@ -106,6 +106,13 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
                 pips[c] += n * h.counts["main"]
         values[_key(h)] = (cost.mana_value if cost is not None else 0, h.counts["main"])
     counts = {s: sum(h.counts[s] for h in cards) for s in ("main", "sideboard", "commander")}
+    if commander_deck and counts["main"] != COMMANDER_DECK_SIZE:
+        warnings.append(
+            DeckWarningOut(
+                text=f"castability reads a Commander library of {COMMANDER_DECK_SIZE} cards;"
+                f" the main deck has {counts['main']}"
+            )
+        )
     castability = _castability(
         spells,
         lands,

@@ -208,7 +208,12 @@ def test_commander_deck(client: TestClient, extra: None) -> None:
 
 def test_commander_size_singleton_and_identity(client: TestClient, extra: None) -> None:
     deck = commander_list("1 Counterspell\n1 Lightning Bolt\n")
-    reasons = _post(client, {"decklist": deck, "format": "commander"})["legality"]["reasons"]
+    body = _post(client, {"decklist": deck, "format": "commander"})
+    reasons = body["legality"]["reasons"]
+    assert {
+        "card": None,
+        "text": "castability reads a Commander library of 99 cards; the main deck has 101",
+    } in (body["warnings"])
     assert {
         "card": None,
         "reason": "the deck has 102 cards with its commander; exactly 100",
