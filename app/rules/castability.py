@@ -293,8 +293,12 @@ def _probabilities(
         raise CastabilityError(f"a deck of {deck} cards cannot show {seen} cards by turn {turn}")
 
     @cache
+    def matched(capped: tuple[int, ...]) -> int:
+        return _matching(capped, need, subsets)
+
+    @cache
     def pays(capped: tuple[int, ...]) -> bool:
-        return _matching(capped, need, subsets) == pip_total
+        return matched(capped) == pip_total
 
     hand_lands = [
         comb(land_total, k) * comb(nonlands, HAND_SIZE - k) / comb(deck, HAND_SIZE)
@@ -327,7 +331,7 @@ def _probabilities(
     success = 0.0
     condition = 0.0
     for (lands, to_bottom), chance in bottoming.items():
-        s, c = _bottoming_hands(classes, nonlands, lands, to_bottom, draws, turn, caps, pays, subsets, need)
+        s, c = _bottoming_hands(classes, nonlands, lands, to_bottom, draws, turn, caps, pays, matched)
         success += chance * s
         condition += chance * c
     # Hands that bottomed no land: sum over the lands y among the first `seen` cards, by a dynamic program
@@ -355,27 +359,32 @@ def _bottom(
     hand: tuple[int, ...],
     count: int,
     caps: tuple[int, ...],
-    need: tuple[int, ...],
-    subsets: tuple[tuple[int, tuple[int, ...]], ...],
     kinds_colors: tuple[int, ...],
+    matched: Callable[[tuple[int, ...]], int],
 ) -> tuple[int, ...]:
-    """The hand's lands after putting ``count`` lands on the bottom, one at a time, each time the land whose
+    """The hand's lands after putting ``count`` lands on the bottom, one at a time: each time the land whose
     loss keeps the most symbols payable, then the one producing the fewest of the spell's colors (so
-    off-color lands go first), then the first kind."""
+    off-color lands go first), then the first kind. ``matched`` gives the symbols payable by capped counts."""
+    order = sorted(range(len(hand)), key=lambda j: (kinds_colors[j], j))
     vec = list(hand)
     for _ in range(count):
-        best: tuple[int, int, int] | None = None
-        for j, k in enumerate(vec):
-            if k == 0:
+        now = matched(tuple(min(v, cap) for v, cap in zip(vec, caps, strict=True)))
+        chosen = -1
+        for j in order:
+            if vec[j] == 0:
                 continue
+            if chosen < 0:
+                chosen = j  # removing one land loses at most one symbol: the first kind is the fallback
+            if vec[j] > caps[j]:  # a land beyond what its kind can pay: losing it costs nothing
+                chosen = j
+                break
             vec[j] -= 1
-            capped = [min(v, cap) for v, cap in zip(vec, caps, strict=True)]
-            key = (-_matching(capped, need, subsets), kinds_colors[j], j)
+            keeps = matched(tuple(min(v, cap) for v, cap in zip(vec, caps, strict=True))) == now
             vec[j] += 1
-            if best is None or key < best:
-                best = key
-        assert best is not None
-        vec[best[2]] -= 1
+            if keeps:
+                chosen = j
+                break
+        vec[chosen] -= 1
     return tuple(vec)
 
 
@@ -388,8 +397,7 @@ def _bottoming_hands(
     turn: int,
     caps: tuple[int, ...],
     pays: Callable[[tuple[int, ...]], bool],
-    subsets: tuple[tuple[int, tuple[int, ...]], ...],
-    need: tuple[int, ...],
+    matched: Callable[[tuple[int, ...]], int],
 ) -> tuple[float, float]:
     """(P(success and enough lands), P(enough lands)) summed over 7-card hands with ``lands`` lands, of which
     ``to_bottom`` go to the bottom, and over the draws that follow from the rest of the library."""
@@ -408,7 +416,7 @@ def _bottoming_hands(
         w_hand = 1
         for k, c in zip(hand, copies, strict=True):
             w_hand *= comb(c, k)
-        kept = _bottom(hand, to_bottom, caps, need, subsets, kinds_colors)
+        kept = _bottom(hand, to_bottom, caps, kinds_colors, matched)
         start = tuple(min(k, cap) for k, cap in zip(kept, caps, strict=True))
         library = tuple(
             c - k if s < cap else -1 for c, k, s, cap in zip(copies, hand, start, caps, strict=True)
@@ -433,32 +441,41 @@ def _draws(
 ) -> tuple[int, int]:
     """Weighted counts (products of binomials, not yet divided by the number of draws) of the ``draws``
     cards that (succeed, reach ``lands_needed`` lands) from a library with ``library[i]`` lands of each kind
-    the kept hand still lacks (-1 for kinds it already has enough of, pooled in ``pool`` as plain lands)."""
-    relevant = [i for i, n in enumerate(library) if n >= 0]
+    the kept hand still lacks (-1 for kinds it already has enough of, pooled in ``pool`` as plain lands).
+
+    A dynamic program over the kinds the hand lacks, whose state is (capped counts, lands drawn so far);
+    the pooled lands and the nonlands then fill the remaining draws."""
+    if pays(start):  # the kept hand pays already: only the number of lands drawn matters
+        lands = pool + sum(n for n in library if n > 0)
+        ways = sum(comb(lands, m) * comb(nonlands, draws - m) for m in range(max(0, lands_needed), draws + 1))
+        return ways, ways
+    states: dict[tuple[tuple[int, ...], int], int] = {(start, 0): 1}
+    for i, n in enumerate(library):
+        if n < 0:
+            continue
+        cap = caps[i]
+        grown: dict[tuple[tuple[int, ...], int], int] = {}
+        for (vec, drawn), w in states.items():
+            base = vec[i]
+            for k in range(min(n, draws - drawn) + 1):
+                value = min(base + k, cap)
+                key = (vec if value == base else (*vec[:i], value, *vec[i + 1 :]), drawn + k)
+                grown[key] = grown.get(key, 0) + w * comb(n, k)
+        states = grown
+    # tail[m]: ways to fill the draws after m lands of the lacking kinds, with enough lands in all.
+    tail = [
+        sum(
+            comb(pool, p) * comb(nonlands, draws - m - p)
+            for p in range(max(0, lands_needed - m), draws - m + 1)
+        )
+        for m in range(draws + 1)
+    ]
     success = 0
     condition = 0
-    vec = list(start)
-
-    def rec(j: int, left: int, drawn: int, w: int) -> None:
-        nonlocal success, condition
-        if j == len(relevant):
-            for p in range(min(pool, left) + 1):
-                if drawn + p < lands_needed:
-                    continue
-                wp = w * comb(pool, p) * comb(nonlands, left - p)
-                if wp == 0:
-                    continue
-                condition += wp
-                if pays(tuple(vec)):
-                    success += wp
-            return
-        i = relevant[j]
-        n = library[i]
-        base = vec[i]
-        for k in range(min(n, left) + 1):
-            vec[i] = min(base + k, caps[i])
-            rec(j + 1, left - k, drawn + k, w * comb(n, k))
-        vec[i] = base
-
-    rec(0, draws, 0, 1)
+    for (vec, drawn), w in states.items():
+        ways = w * tail[drawn]
+        if ways:
+            condition += ways
+            if pays(vec):
+                success += ways
     return success, condition
