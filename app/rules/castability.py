@@ -20,17 +20,20 @@ The model (the contract of ``POST /v1/decks/analyze``, ``castability``):
   turn 1 (multiplayer, CR 103.8c).
 
 How it is computed: land kinds are projected on the spell's colors (a kind matters only through the colors
-it shares with the spell), so a one-color spell sees two kinds whatever the mana base. Hands where no land
-goes to the bottom are summed over the land composition ``y`` of the first ``7 + draws`` cards with the
-chance that the hand part of them was kept (the hand is a uniform 7-subset of those cards); hands that bottom
-lands are enumerated with their draws. Results are cached per projected deck, symbols, turn and mode.
+it shares with the spell), so a one-color spell sees two kinds whatever the mana base. Lands are tracked
+through a Hall state: for each set S of the spell's colors, the lands touching S capped at the symbols of
+S (enough to decide the matching, and few distinct values). Hands where no land goes to the bottom are
+summed, by a dynamic program over the kinds, over the lands among the first ``7 + draws`` cards, weighted
+by the chance that the hand part of them (a uniform 7-subset) was kept; hands that bottom lands are
+enumerated, each followed by a dynamic program over its draws. Results are cached per projected deck,
+symbols, turn and mode, and the draws per kept hand and library.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -235,37 +238,62 @@ def _compositions(classes: tuple[_Class, ...], total_max: int, exact: bool) -> I
     yield from rec(0, total_max)
 
 
-@lru_cache(maxsize=8192)
-def _subset_masks(colors: tuple[str, ...], kinds: tuple[str, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """For each nonempty set S of the spell's colors: the kinds touching S, as (mask, kind indexes)."""
-    out: list[tuple[int, tuple[int, ...]]] = []
-    for size in range(1, len(colors) + 1):
-        for subset in combinations(range(len(colors)), size):
-            mask = sum(1 << i for i in subset)
-            touching = tuple(j for j, kind in enumerate(kinds) if any(colors[i] in kind for i in subset))
-            out.append((mask, touching))
-    return tuple(out)
+@dataclass(frozen=True, slots=True)
+class _Hall:
+    """The spell's colored symbols seen through Hall's condition (a matching exists iff every set S of its
+    colors is touched by at least pips(S) lands). A state ``h`` holds, for each nonempty S, the lands
+    touching S capped at pips(S): adding lands only needs ``h``, and the largest payable number of symbols
+    is ``pip_total - max(pips(S) - h[S])`` (the deficiency form), so ``h == full`` means "pays"."""
 
+    full: tuple[int, ...]
+    touches: tuple[tuple[bool, ...], ...]  # per land kind, per subset S: does the kind touch S?
+    pip_total: int
+    memo: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
-def _matching(
-    vec: tuple[int, ...] | list[int], need: tuple[int, ...], subsets: tuple[tuple[int, tuple[int, ...]], ...]
-) -> int:
-    """Largest number of colored symbols the lands ``vec`` pay together (Hall's deficiency formula)."""
-    total = sum(need)
-    deficiency = 0
-    for mask, touching in subsets:
-        required = 0
-        bits = mask
-        i = 0
-        while bits:
-            if bits & 1:
-                required += need[i]
-            bits >>= 1
-            i += 1
-        d = required - sum(vec[j] for j in touching)
-        if d > deficiency:
-            deficiency = d
-    return total - deficiency
+    @staticmethod
+    def of(kinds: tuple[str, ...], wanted: tuple[tuple[str, int], ...]) -> _Hall:
+        subsets = [
+            frozenset(s)
+            for size in range(1, len(wanted) + 1)
+            for s in combinations([c for c, _ in wanted], size)
+        ]
+        pips = dict(wanted)
+        full = tuple(sum(pips[c] for c in s) for s in subsets)
+        touches = tuple(tuple(any(c in kind for c in s) for s in subsets) for kind in kinds)
+        return _Hall(full, touches, sum(pips.values()))
+
+    def add(self, h: tuple[int, ...], kind: int, k: int) -> tuple[int, ...]:
+        """The state after ``k`` more lands of kind ``kind`` (memoized: the states are few)."""
+        if k == 0:
+            return h
+        key = (h, kind, k)
+        out = self.memo.get(key)
+        if out is None:
+            out = tuple(
+                min(v + k, f) if t else v for v, f, t in zip(h, self.full, self.touches[kind], strict=True)
+            )
+            self.memo[key] = out
+        return out
+
+    def of_lands(self, vec: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+        """The state of these lands (``vec[i]`` of kind ``i``), memoized."""
+        key = (tuple(vec), -1, -1)
+        out = self.memo.get(key)
+        if out is None:
+            out = tuple(0 for _ in self.full)
+            for kind, k in enumerate(vec):
+                out = self.add(out, kind, k)
+            self.memo[key] = out
+        return out
+
+    def matched(self, h: tuple[int, ...]) -> int:
+        return self.pip_total - max(0, *(f - v for f, v in zip(self.full, h, strict=True)))
+
+    def saturated(self, h: tuple[int, ...], kind: int) -> bool:
+        """More lands of this kind change nothing (it touches no set that still lacks lands)."""
+        return all(v >= f or not t for v, f, t in zip(h, self.full, self.touches[kind], strict=True))
 
 
 @lru_cache(maxsize=4096)
@@ -278,24 +306,13 @@ def _probabilities(
     commander: bool,
 ) -> tuple[float, float]:
     """(P(success and at least ``turn`` lands), P(at least ``turn`` lands)) over the mulligan process."""
-    kinds = tuple(k for k, _ in classes)
     copies = tuple(c for _, c in classes)
-    colors = tuple(c for c, _ in wanted)
-    need = tuple(n for _, n in wanted)
-    pip_total = sum(need)
-    subsets = _subset_masks(colors, kinds)
-    # Each kind pays at most as many symbols as the spell has of its colors: cap counts there for caching.
-    caps = tuple(sum(n for c, n in wanted if c in kind) for kind in kinds)
+    hall = _Hall.of(tuple(k for k, _ in classes), wanted)
     land_total = sum(copies)
     deck = land_total + nonlands
     seen = HAND_SIZE + draws
     if seen > deck:
         raise CastabilityError(f"a deck of {deck} cards cannot show {seen} cards by turn {turn}")
-
-    @cache
-    def pays(capped: tuple[int, ...]) -> bool:
-        return _matching(capped, need, subsets) == pip_total
-
     hand_lands = [
         comb(land_total, k) * comb(nonlands, HAND_SIZE - k) / comb(deck, HAND_SIZE)
         for k in range(HAND_SIZE + 1)
@@ -327,55 +344,58 @@ def _probabilities(
     success = 0.0
     condition = 0.0
     for (lands, to_bottom), chance in bottoming.items():
-        s, c = _bottoming_hands(classes, nonlands, lands, to_bottom, draws, turn, caps, pays, subsets, need)
+        s, c = _bottoming_hands(classes, nonlands, lands, to_bottom, draws, turn, hall)
         success += chance * s
         condition += chance * c
-    # Hands that bottomed no land: sum over the lands y among the first `seen` cards, by a dynamic program
-    # over the kinds whose state is (each kind's count capped at what it can pay, lands so far).
-    states: dict[tuple[tuple[int, ...], int], int] = {((), 0): 1}
-    for c, cap in zip(copies, caps, strict=True):
+    # Hands that bottomed no land: sum over the lands among the first `seen` cards, by a dynamic program
+    # over the land kinds whose state is (the Hall state, lands so far).
+    zero = hall.of_lands(())
+    states: dict[tuple[tuple[int, ...], int], int] = {(zero, 0): 1}
+    for kind, c in enumerate(copies):
         grown: dict[tuple[tuple[int, ...], int], int] = {}
-        for (capped, t), w in states.items():
+        for (h, t), w in states.items():
             for k in range(min(c, seen - t) + 1):
-                state = ((*capped, min(k, cap)), t + k)
+                state = (hall.add(h, kind, k), t + k)
                 grown[state] = grown.get(state, 0) + w * comb(c, k)
         states = grown
     norm = comb(deck, seen)
-    for (capped, t), w in states.items():
+    for (h, t), w in states.items():
         if t < turn or weight[t] == 0.0:
             continue
         p = w * comb(nonlands, seen - t) / norm * weight[t]
         condition += p
-        if pays(capped):
+        if h == hall.full:
             success += p
     return success, condition
 
 
-def _bottom(
-    hand: tuple[int, ...],
-    count: int,
-    caps: tuple[int, ...],
-    need: tuple[int, ...],
-    subsets: tuple[tuple[int, tuple[int, ...]], ...],
-    kinds_colors: tuple[int, ...],
-) -> tuple[int, ...]:
-    """The hand's lands after putting ``count`` lands on the bottom, one at a time, each time the land whose
+def _bottom(hand: tuple[int, ...], count: int, kinds_colors: tuple[int, ...], hall: _Hall) -> tuple[int, ...]:
+    """The hand's lands after putting ``count`` lands on the bottom, one at a time: each time the land whose
     loss keeps the most symbols payable, then the one producing the fewest of the spell's colors (so
     off-color lands go first), then the first kind."""
+    order = sorted(range(len(hand)), key=lambda j: (kinds_colors[j], j))
     vec = list(hand)
+    for j in order:  # lands producing none of the spell's colors change nothing: they go first
+        if kinds_colors[j] or not count:
+            break
+        gone = min(count, vec[j])
+        vec[j] -= gone
+        count -= gone
     for _ in range(count):
-        best: tuple[int, int, int] | None = None
-        for j, k in enumerate(vec):
-            if k == 0:
+        now = hall.matched(hall.of_lands(vec))
+        chosen = -1
+        for j in order:
+            if vec[j] == 0:
                 continue
+            if chosen < 0:
+                chosen = j  # removing one land loses at most one symbol: the first kind is the fallback
             vec[j] -= 1
-            capped = [min(v, cap) for v, cap in zip(vec, caps, strict=True)]
-            key = (-_matching(capped, need, subsets), kinds_colors[j], j)
+            keeps = hall.matched(hall.of_lands(vec)) == now
             vec[j] += 1
-            if best is None or key < best:
-                best = key
-        assert best is not None
-        vec[best[2]] -= 1
+            if keeps:
+                chosen = j
+                break
+        vec[chosen] -= 1
     return tuple(vec)
 
 
@@ -386,10 +406,7 @@ def _bottoming_hands(
     to_bottom: int,
     draws: int,
     turn: int,
-    caps: tuple[int, ...],
-    pays: Callable[[tuple[int, ...]], bool],
-    subsets: tuple[tuple[int, tuple[int, ...]], ...],
-    need: tuple[int, ...],
+    hall: _Hall,
 ) -> tuple[float, float]:
     """(P(success and enough lands), P(enough lands)) summed over 7-card hands with ``lands`` lands, of which
     ``to_bottom`` go to the bottom, and over the draws that follow from the rest of the library."""
@@ -408,13 +425,13 @@ def _bottoming_hands(
         w_hand = 1
         for k, c in zip(hand, copies, strict=True):
             w_hand *= comb(c, k)
-        kept = _bottom(hand, to_bottom, caps, need, subsets, kinds_colors)
-        start = tuple(min(k, cap) for k, cap in zip(kept, caps, strict=True))
+        start = hall.of_lands(_bottom(hand, to_bottom, kinds_colors, hall))
         library = tuple(
-            c - k if s < cap else -1 for c, k, s, cap in zip(copies, hand, start, caps, strict=True)
+            -1 if hall.saturated(start, j) else c - k
+            for j, (c, k) in enumerate(zip(copies, hand, strict=True))
         )
-        pool = sum(c - k for c, k, s, cap in zip(copies, hand, start, caps, strict=True) if s >= cap)
-        s, c = _draws(start, library, pool, library_nonlands, draws, lands_needed, caps, pays)
+        pool = sum(c - k for c, k, n in zip(copies, hand, library, strict=True) if n < 0)
+        s, c = _draws(start, library, pool, library_nonlands, draws, lands_needed, hall)
         success += w_hand * s
         condition += w_hand * c
     return success * scale, condition * scale
@@ -428,37 +445,42 @@ def _draws(
     nonlands: int,
     draws: int,
     lands_needed: int,
-    caps: tuple[int, ...],
-    pays: Callable[[tuple[int, ...]], bool],
+    hall: _Hall,
 ) -> tuple[int, int]:
     """Weighted counts (products of binomials, not yet divided by the number of draws) of the ``draws``
     cards that (succeed, reach ``lands_needed`` lands) from a library with ``library[i]`` lands of each kind
-    the kept hand still lacks (-1 for kinds it already has enough of, pooled in ``pool`` as plain lands)."""
-    relevant = [i for i, n in enumerate(library) if n >= 0]
+    the kept hand still lacks (-1 for kinds that would change nothing, pooled in ``pool`` as plain lands).
+
+    A dynamic program over the kinds the hand lacks, whose state is (Hall state, lands drawn so far); the
+    pooled lands and the nonlands then fill the remaining draws."""
+    if start == hall.full:  # the kept hand pays already: only the number of lands drawn matters
+        lands = pool + sum(n for n in library if n > 0)
+        ways = sum(comb(lands, m) * comb(nonlands, draws - m) for m in range(max(0, lands_needed), draws + 1))
+        return ways, ways
+    states: dict[tuple[tuple[int, ...], int], int] = {(start, 0): 1}
+    for kind, n in enumerate(library):
+        if n < 0:
+            continue
+        grown: dict[tuple[tuple[int, ...], int], int] = {}
+        for (h, drawn), w in states.items():
+            for k in range(min(n, draws - drawn) + 1):
+                key = (hall.add(h, kind, k), drawn + k)
+                grown[key] = grown.get(key, 0) + w * comb(n, k)
+        states = grown
+    # tail[m]: ways to fill the draws after m lands of the lacking kinds, with enough lands in all.
+    tail = [
+        sum(
+            comb(pool, p) * comb(nonlands, draws - m - p)
+            for p in range(max(0, lands_needed - m), draws - m + 1)
+        )
+        for m in range(draws + 1)
+    ]
     success = 0
     condition = 0
-    vec = list(start)
-
-    def rec(j: int, left: int, drawn: int, w: int) -> None:
-        nonlocal success, condition
-        if j == len(relevant):
-            for p in range(min(pool, left) + 1):
-                if drawn + p < lands_needed:
-                    continue
-                wp = w * comb(pool, p) * comb(nonlands, left - p)
-                if wp == 0:
-                    continue
-                condition += wp
-                if pays(tuple(vec)):
-                    success += wp
-            return
-        i = relevant[j]
-        n = library[i]
-        base = vec[i]
-        for k in range(min(n, left) + 1):
-            vec[i] = min(base + k, caps[i])
-            rec(j + 1, left - k, drawn + k, w * comb(n, k))
-        vec[i] = base
-
-    rec(0, draws, 0, 1)
+    for (h, drawn), w in states.items():
+        ways = w * tail[drawn]
+        if ways:
+            condition += ways
+            if h == hall.full:
+                success += ways
     return success, condition
