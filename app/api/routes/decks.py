@@ -13,7 +13,6 @@ from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.errors import TooLarge
 from app.schemas.decks import DeckAnalyzeAnswer, DeckAnalyzeRequest
-from app.services import deck_chart
 from app.services import decks as service
 
 router = APIRouter(prefix="/v1/decks", tags=["decks"])
@@ -46,5 +45,7 @@ async def analyze_deck(
         size=INLINE_WORK_LIMIT + 1,  # exact castability is too much for the event loop
     )
     if accept is not None and SVG in accept and "application/json" not in accept.split(",")[0]:
+        from app.services import deck_chart  # matplotlib loads on the first chart, not at start-up
+
         return Response(deck_chart.render_svg(answer), media_type=SVG)
     return answer
