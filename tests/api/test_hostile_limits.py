@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db.session import postgres_timeouts
@@ -111,3 +112,30 @@ def test_serve_passes_header_cap_keep_alive_and_no_proxy_trust(monkeypatch: pyte
     assert seen["h11_max_incomplete_event_size"] == 8192
     assert seen["timeout_keep_alive"] == 3
     assert seen["proxy_headers"] is False
+
+
+def test_scenario_listing_is_cut_by_bytes_with_a_cursor(
+    client: TestClient, db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.services import scenarios
+    from app.services.api_keys import create_api_key
+
+    headers = {"Authorization": f"Bearer {create_api_key(db_session, name='lister')}"}
+    for n in range(5):
+        board = {"permanents": [{"id": f"p{i}", "card": "Forest"} for i in range(n + 1)]}
+        created = client.post("/v1/scenarios", json={"name": f"s{n}", "board": board}, headers=headers)
+        assert created.status_code == 201, created.text
+    # A budget of one byte: every page holds exactly one scenario, and the cursor walks them all.
+    monkeypatch.setattr(scenarios, "LIST_PAGE_MAX_BYTES", 1)
+    monkeypatch.setattr(scenarios, "LIST_CHUNK_ROWS", 2)
+    names: list[str] = []
+    cursor: str | None = None
+    for _ in range(10):
+        params = {"limit": "100", **({"cursor": cursor} if cursor else {})}
+        page = client.get("/v1/scenarios", params=params, headers=headers).json()
+        assert len(page["data"]) == 1
+        names += [item["name"] for item in page["data"]]
+        cursor = page.get("next_cursor")
+        if not cursor:
+            break
+    assert names == [f"s{n}" for n in range(5)]

@@ -167,7 +167,9 @@ def test_hostile_bodies_of_a_mebibyte_are_a_quick_4xx(client: TestClient, name: 
     assert 400 <= response.status_code < 500, response.text[:300]
     assert response.headers["content-type"].startswith("application/problem+json")
     assert len(response.content) < 64 * 1024  # never echoes the body, never lists 50,000 errors
-    assert elapsed < 1.0, f"{name}: {elapsed:.2f}s"
+    # Typically well under a second; the slack keeps a loaded CI machine from failing it (3 s was seen
+    # with other suites running), while the backtracking this guards against took minutes a mebibyte.
+    assert elapsed < 10.0, f"{name}: {elapsed:.2f}s"
 
 
 def test_validation_errors_are_capped_but_counted(client: TestClient) -> None:
