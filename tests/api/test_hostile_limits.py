@@ -109,7 +109,7 @@ def test_serve_passes_header_cap_keep_alive_and_no_proxy_trust(monkeypatch: pyte
     finally:
         get_settings.cache_clear()
     assert status == 0
-    assert seen["h11_max_incomplete_event_size"] == 8192
+    assert seen["http"] == "h11" and seen["h11_max_incomplete_event_size"] == 8192
     assert seen["timeout_keep_alive"] == 3
     assert seen["proxy_headers"] is False
 
