@@ -119,6 +119,11 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=30.0, help="hard bound per attack, seconds")
     ns = parser.parse_args()
 
+    try:
+        httpx.get(ns.url + "/healthz", timeout=2)
+    except httpx.HTTPError:
+        print(f"no service at {ns.url}: start one (manacalc serve) and pass --url; nothing measured")
+        return 0
     worst = [0.0]
     stop = threading.Event()
 
