@@ -101,7 +101,14 @@ def serve(ns: argparse.Namespace) -> int:
             port=ns.port,
             workers=ns.workers,
             log_config=None,  # ours (app.logs), with request ids
-            proxy_headers=True,
+            # Forwarded headers are not uvicorn's to trust: its default trusts them from 127.0.0.1, which
+            # let any local client spoof its address past the rate limit (issue 15).
+            proxy_headers=False,
+            # h11, not httptools: only h11 enforces the header-size cap (httptools ignores it).
+            http="h11",
+            h11_max_incomplete_event_size=settings.max_header_bytes,
+            timeout_keep_alive=settings.keep_alive_timeout_s,
+            limit_concurrency=settings.max_concurrent_connections or None,
         )
     finally:
         if metrics_dir is not None:

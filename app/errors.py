@@ -221,6 +221,11 @@ class ServiceUnavailable(AppError):
     title = "Service Unavailable"
     description = "The service cannot answer now (e.g. its database is unreachable or not migrated)."
 
+    def __init__(self, detail: str | None = None, **kwargs: Any) -> None:
+        super().__init__(detail, **kwargs)
+        # Every 503 tells the client when to retry (issue 15: /readyz's 503 had none).
+        self.headers = {"Retry-After": str(DB_RETRY_AFTER_SECONDS), **(self.headers or {})}
+
 
 DB_RETRY_AFTER_SECONDS = 5
 

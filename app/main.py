@@ -124,6 +124,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # served by install_docs, with local assets
         redoc_url=None,
+        # No trailing-slash redirects: Starlette's echo the Host header into Location (issue 15).
+        redirect_slashes=False,
     )
     app.state.settings = settings
     # Dependencies read app.state.settings; no dependency_overrides here: FastAPI re-inspects every

@@ -42,12 +42,30 @@ def _create_engine(url: str, pool_timeout: float, statement_timeout_ms: int) -> 
         return _sqlite_engine(url)
     connect_args: dict[str, Any] = {}
     if parsed.get_backend_name() == "postgresql":
-        connect_args["connect_timeout"] = max(1, int(pool_timeout))
+        connect_args.update(postgres_timeouts(pool_timeout))
         if statement_timeout_ms > 0:
             connect_args["options"] = f"-c statement_timeout={statement_timeout_ms}"
     return create_engine(
         url, pool_pre_ping=True, pool_timeout=pool_timeout, connect_args=connect_args, future=True
     )
+
+
+def postgres_timeouts(pool_timeout: float) -> dict[str, Any]:
+    """libpq options that turn a silent or vanished server into an error within ``pool_timeout`` seconds.
+
+    ``connect_timeout`` bounds the connection handshake; ``tcp_user_timeout`` (milliseconds) drops a
+    connection whose sent data stays unacknowledged; TCP keepalives find a dead peer on an idle pooled
+    connection (so ``pool_pre_ping`` fails fast rather than waiting for the kernel's two hours).
+    """
+    seconds = max(1, int(pool_timeout))
+    return {
+        "connect_timeout": seconds,
+        "tcp_user_timeout": seconds * 1000,
+        "keepalives": 1,
+        "keepalives_idle": max(1, seconds // 2),
+        "keepalives_interval": 1,
+        "keepalives_count": 3,
+    }
 
 
 def _sqlite_engine(url: str) -> Engine:

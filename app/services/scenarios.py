@@ -96,6 +96,11 @@ class ScenarioList:
 # --- ETags -----------------------------------------------------------------------------------------------
 
 
+# A listing page's budget: boards' JSON bytes per page (the page ends past it), and rows read at once.
+LIST_PAGE_MAX_BYTES = 4 * 1024 * 1024
+LIST_CHUNK_ROWS = 20
+
+
 def etag(scenario_id: str, version: int) -> str:
     """The strong validator of a scenario version."""
     return f'"{scenario_id}-v{version}"'
@@ -303,17 +308,39 @@ def list_scenarios(
     limit: int = 100,
     cursor: str | None = None,
 ) -> ScenarioList:
-    """The key's scenarios in creation order, optionally only those of ``owner`` / named ``name``."""
+    """The key's scenarios in creation order, optionally only those of ``owner`` / named ``name``.
+
+    A page holds at most ``limit`` scenarios and about ``LIST_PAGE_MAX_BYTES`` of boards (at least one
+    scenario): rows are read ``LIST_CHUNK_ROWS`` at a time and the page ends, with a ``next_cursor``,
+    once the boards read add up past the budget (issue 15: 1,000 large scenarios would take 17 GB).
+    """
     after = _cursor_position(cursor) if cursor else None
-    rows = repo.list_scenarios(
-        session, api_key_id=api_key_id, owner=owner, name=name, after=after, limit=limit + 1
-    )
-    more = len(rows) > limit
-    rows = rows[:limit]
+    items: list[StoredScenario] = []
+    last: ScenarioRow | None = None
+    size = 0
+    more = False
+    while len(items) < limit:
+        chunk = min(LIST_CHUNK_ROWS, limit - len(items))
+        rows = repo.list_scenarios(
+            session, api_key_id=api_key_id, owner=owner, name=name, after=after, limit=chunk + 1
+        )
+        for row in rows[:chunk]:
+            if items and size >= LIST_PAGE_MAX_BYTES:
+                more = True
+                break
+            size += len(json.dumps(row.board, separators=(",", ":")))
+            items.append(_stored(row))
+            last = row
+        else:
+            more = len(rows) > chunk
+            if more and last is not None:
+                after = (last.created_at, last.id)
+                continue
+        break
     next_cursor = (
-        encode_cursor({"c": rows[-1].created_at.isoformat(), "i": rows[-1].id}) if more and rows else None
+        encode_cursor({"c": last.created_at.isoformat(), "i": last.id}) if more and last is not None else None
     )
-    return ScenarioList([_stored(r) for r in rows], next_cursor)
+    return ScenarioList(items, next_cursor)
 
 
 def _cursor_position(cursor: str) -> tuple[datetime, str]:

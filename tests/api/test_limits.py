@@ -58,7 +58,8 @@ def test_json_depth_is_linear_on_hostile_strings() -> None:
     started = time.perf_counter()
     assert json_depth(b'["' + b'\\"' * (MIB // 2)) == 1
     assert json_depth(b"[" * MIB) == MIB
-    assert time.perf_counter() - started < 0.5
+    # Linear is milliseconds; quadratic on a mebibyte would be minutes. The slack is for loaded machines.
+    assert time.perf_counter() - started < 5.0
 
 
 # --- refused before parsing ---------------------------------------------------------------------------
@@ -166,7 +167,9 @@ def test_hostile_bodies_of_a_mebibyte_are_a_quick_4xx(client: TestClient, name: 
     assert 400 <= response.status_code < 500, response.text[:300]
     assert response.headers["content-type"].startswith("application/problem+json")
     assert len(response.content) < 64 * 1024  # never echoes the body, never lists 50,000 errors
-    assert elapsed < 1.0, f"{name}: {elapsed:.2f}s"
+    # Typically well under a second; the slack keeps a loaded CI machine from failing it (3 s was seen
+    # with other suites running), while the backtracking this guards against took minutes a mebibyte.
+    assert elapsed < 10.0, f"{name}: {elapsed:.2f}s"
 
 
 def test_validation_errors_are_capped_but_counted(client: TestClient) -> None:

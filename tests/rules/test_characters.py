@@ -347,7 +347,9 @@ def test_matching_a_deck_is_fast(index: CharacterIndex, catalogue: list[dict[str
         for name, flavor in spells:
             matches(character, name=name, flavor_text=flavor, art_characters=("Mishra",))
     per_batch = (time.perf_counter() - start) / 10
-    assert per_batch < 0.05, f"a 200-spell batch took {per_batch * 1000:.1f} ms"
+    # Typically a few ms; the bound is generous so a loaded CI machine cannot fail it, and still far
+    # below what one backtracking pattern costs (seconds).
+    assert per_batch < 0.5, f"a 200-spell batch took {per_batch * 1000:.1f} ms"
 
 
 @pytest.mark.parametrize(("hyphens", "spaces"), [(8, 40), (20, 200), (20, 100_000)])

@@ -1,0 +1,141 @@
+"""Issue 15's smaller holes: a silent database, Retry-After on every 503, no Host echo, uvicorn limits."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.db.session import postgres_timeouts
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A TCP server that accepts connections and never sends a byte: a database that hangs."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+def test_silent_database_gives_503_with_retry_after_within_the_timeout(
+    settings: Settings, silent_port: int
+) -> None:
+    from app.main import create_app
+
+    silent = settings.model_copy(
+        update={
+            "database_url": f"postgresql+psycopg://nobody@127.0.0.1:{silent_port}/none",
+            "db_pool_timeout": 2.0,
+            "migrate_on_start": False,
+        }
+    )
+    client = TestClient(create_app(silent))
+    started = time.monotonic()
+    response = client.get("/readyz")
+    elapsed = time.monotonic() - started
+    assert response.status_code == 503, response.text
+    assert response.headers["retry-after"].isdigit()
+    # The configured 2 s, with generous slack for a loaded CI machine; the bug was 89 s.
+    assert elapsed < 8, elapsed
+
+
+def test_readyz_503_for_an_unmigrated_schema_has_retry_after(tmp_path: Path, settings: Settings) -> None:
+    from app.main import create_app
+
+    empty = settings.model_copy(update={"database_url": f"sqlite:///{tmp_path / 'empty.db'}"})
+    response = TestClient(create_app(empty)).get("/readyz")
+    assert response.status_code == 503
+    assert int(response.headers["retry-after"]) > 0
+
+
+def test_postgres_connections_time_out_at_every_stage() -> None:
+    options = postgres_timeouts(10.0)
+    assert options["connect_timeout"] == 10
+    assert options["tcp_user_timeout"] == 10_000
+    assert options["keepalives"] == 1
+    # A dead peer is found within the timeout: idle + interval * count.
+    assert options["keepalives_idle"] + options["keepalives_interval"] * options["keepalives_count"] <= 10
+
+
+def test_trailing_slash_is_not_redirected_and_host_is_not_echoed(client: TestClient) -> None:
+    response = client.get("/healthz/", headers={"Host": "evil.example"}, follow_redirects=False)
+    assert response.status_code == 404
+    assert "location" not in response.headers
+    assert "evil.example" not in response.text
+
+
+def test_serve_passes_header_cap_keep_alive_and_no_proxy_trust(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from app import cli
+    from app.config import get_settings
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: seen.update(kwargs))
+    monkeypatch.setenv("MANACALC_MAX_HEADER_BYTES", "8192")
+    monkeypatch.setenv("MANACALC_KEEP_ALIVE_TIMEOUT_S", "3")
+    monkeypatch.setenv("MANACALC_MIGRATE_ON_START", "false")
+    get_settings.cache_clear()
+    try:
+        status = cli.serve(argparse.Namespace(host="127.0.0.1", port=0, workers=1))
+    finally:
+        get_settings.cache_clear()
+    assert status == 0
+    assert seen["http"] == "h11" and seen["h11_max_incomplete_event_size"] == 8192
+    assert seen["timeout_keep_alive"] == 3
+    assert seen["proxy_headers"] is False
+
+
+def test_scenario_listing_is_cut_by_bytes_with_a_cursor(
+    client: TestClient, db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.services import scenarios
+    from app.services.api_keys import create_api_key
+
+    headers = {"Authorization": f"Bearer {create_api_key(db_session, name='lister')}"}
+    for n in range(5):
+        board = {"permanents": [{"id": f"p{i}", "card": "Forest"} for i in range(n + 1)]}
+        created = client.post("/v1/scenarios", json={"name": f"s{n}", "board": board}, headers=headers)
+        assert created.status_code == 201, created.text
+    # A budget of one byte: every page holds exactly one scenario, and the cursor walks them all.
+    monkeypatch.setattr(scenarios, "LIST_PAGE_MAX_BYTES", 1)
+    monkeypatch.setattr(scenarios, "LIST_CHUNK_ROWS", 2)
+    names: list[str] = []
+    cursor: str | None = None
+    for _ in range(10):
+        params = {"limit": "100", **({"cursor": cursor} if cursor else {})}
+        page = client.get("/v1/scenarios", params=params, headers=headers).json()
+        assert len(page["data"]) == 1
+        names += [item["name"] for item in page["data"]]
+        cursor = page.get("next_cursor")
+        if not cursor:
+            break
+    assert names == [f"s{n}" for n in range(5)]
