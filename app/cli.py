@@ -101,7 +101,9 @@ def serve(ns: argparse.Namespace) -> int:
             port=ns.port,
             workers=ns.workers,
             log_config=None,  # ours (app.logs), with request ids
-            proxy_headers=True,
+            # uvicorn believed X-Forwarded-For from 127.0.0.1 by default, which let any local client
+            # choose its rate-limit bucket: the rate limiter reads it, from MANACALC_TRUSTED_PROXIES only.
+            proxy_headers=False,
         )
     finally:
         if metrics_dir is not None:
