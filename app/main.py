@@ -114,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cancelled = cancel_all()  # work still running would delay the exit by up to its budget
         if cancelled:
             logger.info("shutdown: interrupted %d compute jobs", cancelled)
+        if isinstance(_app.state.rate_limiter, RedisTokenBucketLimiter):
+            await _app.state.rate_limiter.aclose()
         get_engine(settings).dispose()
 
     app = FastAPI(

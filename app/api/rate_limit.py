@@ -162,6 +162,10 @@ class RedisTokenBucketLimiter:
     def clock(self, value: Clock) -> None:
         self.fallback.clock = value
 
+    async def aclose(self) -> None:
+        """Close the connections to Redis (at shutdown)."""
+        await self._client.aclose()
+
     @property
     def using_fallback(self) -> bool:
         return self._down_until is not None
