@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from app.api.deps import SessionDep
+from app.api.deps import ReadSessionDep, SessionDep
 from app.errors import Unauthorized
 from app.services.api_keys import authenticate
 
@@ -35,7 +35,7 @@ def _key_id(session: SessionDep, credentials: Credentials, *, writing: bool) -> 
     return key_id
 
 
-def api_key_reader(session: SessionDep, credentials: Credentials) -> int:
+def api_key_reader(session: ReadSessionDep, credentials: Credentials) -> int:
     """The calling key's id, for a route that only reads."""
     return _key_id(session, credentials, writing=False)
 

@@ -73,9 +73,23 @@ def _sqlite_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN")
+        if not connection.get_execution_options().get(READ_ONLY_OPTION):
+            connection.exec_driver_sql("BEGIN")
 
     return engine
+
+
+READ_ONLY_OPTION = "manacalc_read_only"
+
+
+@lru_cache(maxsize=16)
+def read_engine(engine: Engine) -> Engine:
+    """``engine`` for read-only requests, with no BEGIN, COMMIT or ROLLBACK sent: PostgreSQL in
+    autocommit; on SQLite (already in driver autocommit, ``_on_begin`` sending BEGIN itself) without the
+    BEGIN, so each statement runs on its own and the driver's commit and rollback have nothing to end."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT", **{READ_ONLY_OPTION: True})
+    return engine.execution_options(**{READ_ONLY_OPTION: True})
 
 
 @lru_cache(maxsize=16)
@@ -90,5 +104,6 @@ def dispose_engines() -> None:
         engines = list(_ENGINES.values())
         _ENGINES.clear()
         get_sessionmaker.cache_clear()
+        read_engine.cache_clear()
     for engine in engines:
         engine.dispose()

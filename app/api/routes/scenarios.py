@@ -13,7 +13,7 @@ from fastapi import APIRouter, Body, Header, Path, Query, Response, status
 
 from app.api import examples
 from app.api.auth import ApiKeyDep, ApiKeyWriterDep
-from app.api.deps import SessionDep, SettingsDep
+from app.api.deps import ReadSessionDep, SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import (
@@ -112,7 +112,7 @@ def create_scenario(
 )
 def list_scenarios(
     api_key: ApiKeyDep,
-    session: SessionDep,
+    session: ReadSessionDep,
     name: Annotated[
         str | None,
         Query(max_length=NAME_LENGTH, description="Only the scenario(s) with this exact name (empty: any)."),
@@ -153,7 +153,7 @@ def list_scenarios(
 def get_scenario(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
-    session: SessionDep,
+    session: ReadSessionDep,
     response: Response,
     if_none_match: Annotated[str | None, Header(alias="If-None-Match", max_length=2000)] = None,
 ) -> ScenarioOut | Response:
@@ -275,7 +275,7 @@ def scenario_spell_cost(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
     body: Annotated[ScenarioCostIn, Body(openapi_examples=examples.SCENARIO_SPELL_COST)],
-    session: SessionDep,
+    session: ReadSessionDep,
     settings: SettingsDep,
 ) -> SpellCostOut:
     """The ``POST /v1/spells/cost`` answer for a spell on the stored board."""
