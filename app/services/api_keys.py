@@ -67,6 +67,18 @@ def forget_accepted_keys() -> None:
         _accepted.clear()
 
 
+def cached_key_id(key: str) -> int | None:
+    """The id of ``key`` if this process accepted it less than ``KEY_CACHE_TTL_S`` ago, else None (then
+    ask ``authenticate``). No database: a read route skips its thread-pool hop for the look-up."""
+    if not key or len(key) > _KEY_MAX:
+        return None
+    with _accepted_lock:
+        cached = _accepted.get(hash_key(key))
+    if cached is not None and time.monotonic() - cached[1] < KEY_CACHE_TTL_S:
+        return cached[0]
+    return None
+
+
 def authenticate(session: Session, *, key: str, writing: bool = False) -> int | None:
     """The id of the active key ``key``, or None. ``writing``: the request will write (on SQLite its
     transaction then takes the write lock first; see ``take_sqlite_write_lock``)."""

@@ -154,15 +154,16 @@ def get_scenario(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
     session: ReadSessionDep,
-    response: Response,
     if_none_match: Annotated[str | None, Header(alias="If-None-Match", max_length=2000)] = None,
 ) -> ScenarioOut | Response:
     """One scenario, with its ``ETag``."""
     scenario = service.get_scenario(session, api_key_id=api_key, scenario_id=scenario_id)
     if if_none_match is not None and service.etag_matches_none(if_none_match, scenario):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": scenario.etag})
-    response.headers["ETag"] = scenario.etag
-    return _out(scenario)
+    # Validated once by _out: serialized once here, not validated again against response_model.
+    return Response(
+        _out(scenario).model_dump_json(), media_type="application/json", headers={"ETag": scenario.etag}
+    )
 
 
 @router.put(
