@@ -48,7 +48,9 @@ def test_a_newline_in_the_path_cannot_forge_an_access_log_line(
 
 def _limited(settings: Settings, **update: object) -> TestClient:
     limits = {"rate_limit_per_minute": 60, "rate_limit_burst": 2}
-    return TestClient(create_app(settings.model_copy(update={**limits, **update})))
+    app = create_app(settings.model_copy(update={**limits, **update}))
+    app.state.rate_limiter.clock = lambda: 1000.0  # time stands still: no token comes back meanwhile
+    return TestClient(app)
 
 
 def _statuses(client: TestClient, forwarded_for: list[str]) -> list[int]:
