@@ -23,9 +23,16 @@ class Settings(BaseSettings):
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
     max_json_depth: int = Field(default=32, ge=8, le=256)
-    # Per API key (or client address) and per worker process; 0 disables the limit.
+    # Per API key (or client address); per worker process unless redis_url is set; 0 disables the limit.
     rate_limit_per_minute: int = Field(default=600, ge=0)
     rate_limit_burst: int = Field(default=120, ge=1)
+    # redis://host:port/db: one rate limit for every worker and replica (unset: each worker counts alone).
+    redis_url: str | None = None
+    # Addresses of reverse proxies whose X-Forwarded-For is believed (JSON list or comma-separated;
+    # "*" trusts every peer). Empty: the socket's peer is the client.
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # Seconds a request body may take to arrive in full before a 408 (a trickled body holds a slot).
+    body_read_timeout_s: float = Field(default=10.0, gt=0, le=600)
     rules_edition: str = "2026-04-17"
     db_pool_timeout: float = Field(default=10.0, gt=0)
     # 0 disables it; PostgreSQL only (SQLite has no statement timeout).
@@ -39,7 +46,7 @@ class Settings(BaseSettings):
     # Seconds of work a compute request may use (queueing included) before it is a 422 too-large.
     compute_budget_s: float = Field(default=1.5, gt=0, le=60)
 
-    @field_validator("cors_origins", mode="before")
+    @field_validator("cors_origins", "trusted_proxies", mode="before")
     @classmethod
     def _origins_list(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -22,7 +22,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.logs import current_request_id
 from app.rules.errors import (
@@ -151,6 +150,13 @@ class UnsupportedMediaType(AppError):
     type_slug = "unsupported-media-type"
     title = "Unsupported Media Type"
     description = "Request bodies must be JSON (`Content-Type: application/json`)."
+
+
+class RequestTimeout(AppError):
+    status = 408
+    type_slug = "request-timeout"
+    title = "Request Timeout"
+    description = "The request body did not arrive in time (`MANACALC_BODY_READ_TIMEOUT_S`); send it again."
 
 
 class InputError(AppError):
@@ -545,37 +551,9 @@ def _first_line(exc: Exception) -> str:
 
 
 async def _unhandled_handler(request: Request, exc: Exception) -> JSONResponse:
-    # Reached only for errors raised outside UnhandledErrorMiddleware (e.g. in another middleware).
+    # Reached only for errors raised outside app.api.middleware.ServiceMiddleware.
     logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return internal_error_response(request.url.path)
-
-
-class UnhandledErrorMiddleware:
-    """Turns an exception no handler took into a 500 problem (traceback logged, never sent) and stops it
-    there, so the server does not log it a second time and test clients see the response."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, receive, tracking_send)
-        except Exception:
-            logger.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
-            if started:
-                raise
-            await internal_error_response(scope.get("path"))(scope, receive, send)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -587,4 +565,3 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(sa_exc.DBAPIError, _database_error_handler)
     app.add_exception_handler(sa_exc.TimeoutError, _database_error_handler)
     app.add_exception_handler(Exception, _unhandled_handler)
-    app.add_middleware(UnhandledErrorMiddleware)

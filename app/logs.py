@@ -10,16 +10,14 @@ import json
 import logging
 import re
 import sys
-import time
-import uuid
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from datetime import UTC, datetime
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Receive, Scope
 
 REQUEST_ID_HEADER = "X-Request-ID"
-_SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _request_id: ContextVar[str | None] = ContextVar("manacalc_request_id", default=None)
 
 _request: ContextVar[tuple[Scope, Receive] | None] = ContextVar("manacalc_request", default=None)
@@ -97,58 +95,22 @@ def configure_logging(level: str = "INFO", *, json_lines: bool = False) -> None:
     logging.getLogger("alembic").setLevel(max(logging.WARNING, root.level))
 
 
-class RequestLogMiddleware:
-    """Sets the request id, echoes it in ``X-Request-ID``, and logs method, path, status and duration."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        incoming = _header(scope, b"x-request-id")
-        rid = incoming if incoming and _SANE_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
-        token = _request_id.set(rid)
-        bound = _request.set((scope, receive))
-        status = 500
-        started = time.perf_counter()
-
-        async def send_with_id(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                headers = list(message.get("headers", []))
-                headers.append((b"x-request-id", rid.encode("ascii")))
-                message = {**message, "headers": headers}
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_with_id)
-        finally:
-            duration_ms = round((time.perf_counter() - started) * 1000, 2)
-            access_logger.info(
-                "%s %s %s %.2fms",
-                scope.get("method"),
-                scope.get("path"),
-                status,
-                duration_ms,
-                extra={
-                    "method": scope.get("method"),
-                    "path": scope.get("path"),
-                    "status": status,
-                    "duration_ms": duration_ms,
-                },
-            )
-            _request.reset(bound)
-            _request_id.reset(token)
+def bind_request(rid: str, scope: Scope, receive: Receive) -> tuple[Token[str | None], Any]:
+    """Make ``rid`` and the request current for every log line and compute job until ``unbind_request``."""
+    return _request_id.set(rid), _request.set((scope, receive))
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", []):
-        if key.lower() == name:
-            try:
-                return str(value.decode("ascii"))
-            except UnicodeDecodeError:
-                return None
-    return None
+def unbind_request(tokens: tuple[Token[str | None], Any]) -> None:
+    _request.reset(tokens[1])
+    _request_id.reset(tokens[0])
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)} | {
+    ord("\\"): "\\\\"
+}
+
+
+def escape_control(text: str) -> str:
+    """``text`` with control characters (CR, LF, ESC...) and backslashes escaped: a path decoded from
+    ``%0A`` cannot start a forged line in a plain-text log (issue 15)."""
+    return text.translate(_CONTROL) if not text.isprintable() or "\\" in text else text

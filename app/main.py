@@ -18,17 +18,17 @@ from sqlalchemy.orm import Session
 
 from app import __version__
 from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
-from app.api.cors import install_cors
+from app.api.cors import cors_factory
 from app.api.docs import DESCRIPTION, TAGS, install_docs
-from app.api.limits import BodyGuardMiddleware
 from app.api.metrics import install_metrics
-from app.api.rate_limit import RateLimitMiddleware, TokenBucketLimiter
+from app.api.middleware import ServiceMiddleware
+from app.api.rate_limit import RateLimiter, RedisTokenBucketLimiter, TokenBucketLimiter
 from app.api.router import api_router
 from app.config import Settings, get_settings
 from app.db.migrate import current_revisions, head_revisions, migration_lock, upgrade_to_head
 from app.db.session import get_engine, get_sessionmaker
 from app.errors import install_error_handlers
-from app.logs import RequestLogMiddleware, configure_logging
+from app.logs import configure_logging
 from app.services.card_import import bundled_catalogue_hook
 
 logger = logging.getLogger("manacalc")
@@ -114,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cancelled = cancel_all()  # work still running would delay the exit by up to its budget
         if cancelled:
             logger.info("shutdown: interrupted %d compute jobs", cancelled)
+        if isinstance(_app.state.rate_limiter, RedisTokenBucketLimiter):
+            await _app.state.rate_limiter.aclose()
         get_engine(settings).dispose()
 
     app = FastAPI(
@@ -133,20 +135,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     install_docs(app)
     app.include_router(api_router)
-    # Middleware added later wraps what was added before. From the outside in: request log (every answer
-    # carries X-Request-ID), metrics (counts every answer), CORS (429s readable by browsers too), rate
-    # limit (before the body is read), body guard (size, media type, JSON depth, before any parsing).
-    app.add_middleware(
-        BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes, max_json_depth=settings.max_json_depth
-    )
-    app.state.rate_limiter = None
-    if settings.rate_limit_per_minute:
-        limiter = TokenBucketLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst)
-        app.state.rate_limiter = limiter
-        app.add_middleware(RateLimitMiddleware, limiter=limiter)
-    install_cors(app, settings)
     install_metrics(app)
-    app.add_middleware(RequestLogMiddleware)  # outermost: every answer carries X-Request-ID
+    # One middleware (issue 14): request id, access log, metrics, rate limit (before the body is read),
+    # body guard (size, media type, JSON depth, before any parsing), unhandled errors; CORS inside it.
+    buckets: TokenBucketLimiter | RedisTokenBucketLimiter | None = None
+    if settings.rate_limit_per_minute:
+        if settings.redis_url:
+            buckets = RedisTokenBucketLimiter(
+                settings.redis_url, settings.rate_limit_per_minute, settings.rate_limit_burst
+            )
+        else:
+            buckets = TokenBucketLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst)
+    app.state.rate_limiter = buckets
+    app.add_middleware(
+        ServiceMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        max_json_depth=settings.max_json_depth,
+        body_read_timeout_s=settings.body_read_timeout_s,
+        limiter=RateLimiter(buckets, settings.trusted_proxies) if buckets is not None else None,
+        cors=cors_factory(settings),
+    )
     return app
 
 

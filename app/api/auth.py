@@ -12,10 +12,11 @@ from typing import Annotated
 
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import SessionDep
+from app.api.deps import ReadSessionDep, SessionDep
 from app.errors import Unauthorized
-from app.services.api_keys import authenticate
+from app.services.api_keys import authenticate, cached_key_id
 
 bearer_scheme = HTTPBearer(
     auto_error=False,
@@ -35,9 +36,14 @@ def _key_id(session: SessionDep, credentials: Credentials, *, writing: bool) -> 
     return key_id
 
 
-def api_key_reader(session: SessionDep, credentials: Credentials) -> int:
-    """The calling key's id, for a route that only reads."""
-    return _key_id(session, credentials, writing=False)
+async def api_key_reader(session: ReadSessionDep, credentials: Credentials) -> int:
+    """The calling key's id, for a route that only reads: from the key cache without leaving the event
+    loop, else looked up in the thread pool."""
+    if credentials is not None:
+        key_id = cached_key_id(credentials.credentials)
+        if key_id is not None:
+            return key_id
+    return await run_in_threadpool(_key_id, session, credentials, writing=False)
 
 
 def api_key_writer(session: SessionDep, credentials: Credentials) -> int:

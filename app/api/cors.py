@@ -7,8 +7,11 @@ No origin is allowed by default. Credentials (cookies) are never needed: the API
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from collections.abc import Callable
+from functools import partial
+
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp
 
 from app.config import Settings
 
@@ -25,11 +28,12 @@ EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "Idempotent
 PREFLIGHT_MAX_AGE_S = 600
 
 
-def install_cors(app: FastAPI, settings: Settings) -> None:
-    """Add the CORS middleware when any origin is configured (``"*"`` allows every origin)."""
+def cors_factory(settings: Settings) -> Callable[[ASGIApp], ASGIApp] | None:
+    """What wraps the application in CORS when any origin is configured (``"*"`` allows every origin),
+    else None; ``app.api.middleware.ServiceMiddleware`` applies it inside itself."""
     if not settings.cors_origins:
-        return
-    app.add_middleware(
+        return None
+    return partial(
         CORSMiddleware,
         allow_origins=settings.cors_origins,
         allow_methods=ALLOW_METHODS,

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.config import Settings, get_settings
-from app.db.session import get_engine, get_sessionmaker
+from app.db.session import get_engine, get_sessionmaker, read_engine
 
 # These dependencies are async on purpose: none of them does I/O on the way in, and a sync dependency
 # costs a thread-pool hop per request (measured: about half the throughput of the compute endpoints).
@@ -63,3 +63,20 @@ async def get_db_session(engine: EngineDep) -> AsyncIterator[Session]:
 
 # scope="function": the commit runs right after the endpoint returns, before the response is sent.
 SessionDep = Annotated[Session, Depends(get_db_session, scope="function")]
+
+
+async def get_db_read_session(engine: EngineDep) -> AsyncIterator[Session]:
+    """A session for routes that only read: on PostgreSQL in autocommit, so a read costs its statements
+    and no BEGIN or COMMIT round trips (issue 14: a scenario read in at most 2 round trips, auth
+    included). Each statement sees a consistent snapshot; the routes using it read one row set."""
+    session = get_sessionmaker(read_engine(engine))()
+    try:
+        yield session
+    finally:
+        if session.in_transaction():
+            await run_in_threadpool(session.close)
+        else:
+            session.close()
+
+
+ReadSessionDep = Annotated[Session, Depends(get_db_read_session, scope="function")]

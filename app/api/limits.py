@@ -1,10 +1,10 @@
 """Request body limits, enforced before anything parses the body (413, 415 and 400 problems).
 
-``BodyGuardMiddleware`` refuses a body larger than ``max_body_bytes`` (by its ``Content-Length``, and by
-counting the bytes as they stream in, so a chunked body is refused as well), a body that is not JSON, and
-JSON nested deeper than ``max_json_depth`` (a hostile ``[[[[...`` would otherwise reach the JSON parser's
-recursion limit and pydantic). The checks are linear in the body size and run in C for the most part:
-a 1 MiB hostile body is answered in milliseconds.
+``app.api.middleware.ServiceMiddleware`` refuses a body larger than ``max_body_bytes`` (by its
+``Content-Length``, and by counting the bytes as they stream in, so a chunked body is refused as
+well), a body that is not JSON, and JSON nested deeper than ``max_json_depth`` (a hostile ``[[[[...``
+would otherwise reach the JSON parser's recursion limit and pydantic). The checks are linear in the
+body size and run in C for the most part: a 1 MiB hostile body is answered in milliseconds.
 """
 
 from __future__ import annotations
@@ -13,19 +13,6 @@ import json
 import math
 import re
 from itertools import accumulate
-
-from fastapi.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-from app.errors import (
-    PROBLEM_MEDIA_TYPE,
-    AppError,
-    BadRequest,
-    InputError,
-    TooLarge,
-    UnsupportedMediaType,
-    app_error_body,
-)
 
 MAX_JSON_DEPTH = 32
 """Deepest JSON nesting accepted; the deepest request model (a board's inline card faces) needs 8."""
@@ -111,106 +98,3 @@ def is_json_media_type(content_type: str) -> bool:
     """``application/json`` or any ``+json`` type (parameters such as ``charset`` ignored)."""
     media = content_type.split(";")[0].strip().lower()
     return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
-
-
-class BodyGuardMiddleware:
-    """Request bodies are JSON, at most ``max_body_bytes`` and nested at most ``max_json_depth`` deep:
-    415 / 413 / 400 problems before any parsing.
-
-    The body is read here (bounded) and replayed to the application. Methods without a body are only
-    checked by their declared ``Content-Length``.
-    """
-
-    _METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-    def __init__(self, app: ASGIApp, max_body_bytes: int, max_json_depth: int = MAX_JSON_DEPTH) -> None:
-        self.app = app
-        self.max_body_bytes = max_body_bytes
-        self.max_json_depth = max_json_depth
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        if "\x00" in scope.get("path", "") or b"%00" in scope.get("query_string", b""):
-            # A NUL reached PostgreSQL (500) while SQLite stored it: refused the same on both.
-            text = "The URL may not contain NUL characters (%00)."
-            await self._refuse(
-                scope,
-                receive,
-                send,
-                BadRequest(text, errors=[{"loc": ["url"], "msg": text, "type": "string_unicode"}]),
-            )
-            return
-        declared = content_type = None
-        for key, value in scope.get("headers", ()):
-            key = key.lower()
-            if key == b"content-length":
-                declared = value
-            elif key == b"content-type":
-                content_type = value.decode("latin-1")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
-            await self._refuse(scope, receive, send, self._too_large())
-            return
-        if scope["method"] not in self._METHODS:
-            await self.app(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        size = 0
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body_bytes:
-                await self._refuse(scope, receive, send, self._too_large())
-                return
-            chunks.append(chunk)
-            more = message.get("more_body", False)
-        body = b"".join(chunks)
-        if body and not (content_type and is_json_media_type(content_type)):
-            media = content_type.split(";")[0].strip()[:100] if content_type else None
-            error: AppError = UnsupportedMediaType(
-                f"Request bodies must be JSON, not {media!r}."
-                if media
-                else "A request body needs Content-Type: application/json (or a +json type)."
-            )
-            await self._refuse(scope, receive, send, error)
-            return
-        if body and json_depth(body) > self.max_json_depth:
-            message_text = f"The JSON body is nested more than {self.max_json_depth} levels deep."
-            error = BadRequest(
-                message_text, errors=[{"loc": ["body"], "msg": message_text, "type": "json_too_deep"}]
-            )
-            await self._refuse(scope, receive, send, error)
-            return
-        hygiene = body_hygiene_errors(body) if body else []
-        if hygiene:
-            shown = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in hygiene[:3])  # type: ignore[call-overload]
-            error = InputError(
-                f"{len(hygiene)} invalid value{'s' if len(hygiene) != 1 else ''}: {shown}", errors=hygiene
-            )
-            await self._refuse(scope, receive, send, error)
-            return
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    def _too_large(self) -> TooLarge:
-        return TooLarge(f"The request body is larger than {self.max_body_bytes} bytes.")
-
-    @staticmethod
-    async def _refuse(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:
-        response = JSONResponse(
-            app_error_body(error, scope.get("path")), status_code=error.status, media_type=PROBLEM_MEDIA_TYPE
-        )
-        await response(scope, receive, send)

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import Response
@@ -31,7 +29,7 @@ from prometheus_client import (
     multiprocess,
 )
 from starlette.routing import compile_path
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_PATH = "/metrics"
@@ -75,42 +73,6 @@ def route_template(scope: Scope) -> str:
         app.state.metrics_templates = templates
     path = scope["path"]
     return next((template for regex, template in templates if regex.match(path)), UNMATCHED)
-
-
-class MetricsMiddleware:
-    """Counts each HTTP request and observes its duration, labelled by method, route template and status."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-        self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        status = 500  # what the server answers if the application fails before starting a response
-
-        async def send_recording(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        IN_PROGRESS.inc()
-        started = time.perf_counter()
-        try:
-            await self.app(scope, receive, send_recording)
-        finally:
-            elapsed = time.perf_counter() - started
-            IN_PROGRESS.dec()
-            method = scope["method"] if scope["method"] in _METHODS else "other"
-            labels = (method, route_template(scope), str(status))
-            children = self._children.get(labels)
-            if children is None:  # .labels() looks up a lock-guarded dict: resolve each series once
-                children = (REQUESTS.labels(*labels), LATENCY.labels(*labels))
-                self._children[labels] = children
-            children[0].inc()
-            children[1].observe(elapsed)
 
 
 _PID_FILE = re.compile(r"_(\d+)\.db$")
@@ -161,6 +123,5 @@ async def metrics() -> Response:
 
 
 def install_metrics(app: FastAPI) -> None:
-    """Serve ``/metrics`` and count every request (call last but one: only the request log wraps it)."""
+    """Serve ``/metrics`` (``app.api.middleware.ServiceMiddleware`` counts every request)."""
     app.include_router(router)
-    app.add_middleware(MetricsMiddleware)

@@ -9,23 +9,29 @@ request carries an API key this worker has seen accepted (a ``/v1/scenarios`` re
 2xx in the last ``VERIFIED_TTL_S`` seconds), else the client address's. So made-up keys cannot escape the
 per-address limit, and a key's requests count against the key wherever the site calls from.
 
-The buckets live in each worker process: with W workers and R replicas a client may get up to W x R
-times the configured rate (the load balancer spreads its requests). Health, readiness, metrics, the
-problem catalogue and the docs are exempt.
+By default the buckets live in each worker process: with W workers and R replicas a client may get up
+to W x R times the configured rate. With ``MANACALC_REDIS_URL`` set, the buckets live in Redis and are
+updated by one atomic Lua script (``RedisTokenBucketLimiter``), so the whole deployment shares one limit;
+when Redis cannot be reached the worker falls back to its own buckets (logged once per outage) and keeps
+answering. Health, readiness, metrics, the problem catalogue and the docs are exempt.
+
+The client address is the socket's peer, or the ``X-Forwarded-For`` client when the peer is one of
+``MANACALC_TRUSTED_PROXIES`` (empty by default, so no header lets a client pick its own bucket; uvicorn
+is started with ``proxy_headers=False``: the header is read here, from trusted peers only).
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
+import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
-from fastapi.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
-from app.errors import PROBLEM_MEDIA_TYPE, RateLimited, app_error_body
+logger = logging.getLogger("manacalc")
 
 EXEMPT_PATHS = frozenset(
     {"/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/oauth2-redirect"}
@@ -71,11 +77,122 @@ class TokenBucketLimiter:
             self._buckets.popitem(last=False)
         return wait
 
+    async def take(self, key: str) -> float:
+        """``acquire`` as the middleware calls it (the Redis buckets need to await)."""
+        return self.acquire(key)
+
     def __len__(self) -> int:
         return len(self._buckets)
 
 
-def _bearer(scope: Scope) -> bytes | None:
+class Bucket(Protocol):
+    """Where tokens are kept: this process (``TokenBucketLimiter``) or Redis."""
+
+    clock: Clock
+
+    async def take(self, key: str) -> float: ...
+
+
+# KEYS[1]: the bucket; ARGV: rate (tokens/s), burst. Time is Redis's own (one clock for every worker).
+# The bucket is a hash {tokens, ts}; it expires once it would be full again, so idle buckets cost nothing.
+_TOKEN_BUCKET_LUA = """
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(state[1])
+local ts = tonumber(state[2])
+if tokens == nil then
+  tokens = burst
+  ts = now
+end
+tokens = math.min(burst, tokens + math.max(0, now - ts) * rate)
+local wait = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+else
+  wait = (1 - tokens) / rate
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
+return tostring(wait)
+"""
+
+REDIS_RETRY_S = 5.0
+"""After Redis failed, the worker uses its own buckets for this long before trying Redis again."""
+REDIS_TIMEOUT_S = 0.25
+
+
+class RedisTokenBucketLimiter:
+    """The token buckets of ``TokenBucketLimiter``, kept in Redis for every worker and replica at once.
+
+    Each request runs one Lua script (atomic: no two workers can take the same last token). When Redis
+    fails (unreachable, timeout, error), the request is counted by ``fallback`` (this process's buckets)
+    and Redis is tried again ``REDIS_RETRY_S`` later; the outage and the recovery are logged once each.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        per_minute: int,
+        burst: int,
+        *,
+        clock: Clock = time.monotonic,
+        prefix: str = "manacalc:rl:",
+        client: Any = None,
+    ) -> None:
+        from redis import asyncio as aioredis
+
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self.prefix = prefix
+        self.fallback = TokenBucketLimiter(per_minute, burst, clock=clock)
+        self._client = client or aioredis.Redis.from_url(
+            url, socket_timeout=REDIS_TIMEOUT_S, socket_connect_timeout=REDIS_TIMEOUT_S
+        )
+        self._script = self._client.register_script(_TOKEN_BUCKET_LUA)
+        self._down_until: float | None = None
+
+    @property
+    def clock(self) -> Clock:
+        return self.fallback.clock
+
+    @clock.setter
+    def clock(self, value: Clock) -> None:
+        self.fallback.clock = value
+
+    async def aclose(self) -> None:
+        """Close the connections to Redis (at shutdown)."""
+        await self._client.aclose()
+
+    @property
+    def using_fallback(self) -> bool:
+        return self._down_until is not None
+
+    async def take(self, key: str) -> float:
+        now = time.monotonic()
+        if self._down_until is not None and now < self._down_until:
+            return self.fallback.acquire(key)
+        try:
+            wait = float(await self._script(keys=[self.prefix + key], args=[repr(self.rate), self.burst]))
+        except Exception as exc:  # any Redis failure: keep answering from this process's buckets
+            if self._down_until is None:
+                logger.warning(
+                    "rate limit: Redis unavailable (%s: %s); counting in this worker until it is back",
+                    exc.__class__.__name__,
+                    str(exc)[:200],
+                )
+            self._down_until = now + REDIS_RETRY_S
+            return self.fallback.acquire(key)
+        if self._down_until is not None:
+            logger.info("rate limit: Redis is back; the limit is shared again")
+            self._down_until = None
+        return wait
+
+
+def bearer(scope: Scope) -> bytes | None:
+    """The credentials of ``Authorization: Bearer <credentials>``, if any."""
     for key, value in scope.get("headers", ()):
         if key.lower() == b"authorization":
             scheme, _, credentials = value.partition(b" ")
@@ -86,60 +203,52 @@ def _bearer(scope: Scope) -> bytes | None:
     return None
 
 
-def _exempt(path: str) -> bool:
+def key_hash_of(token: bytes) -> str:
+    return hashlib.sha256(token).hexdigest()[:32]
+
+
+def exempt(path: str) -> bool:
     return path in EXEMPT_PATHS or path.startswith(EXEMPT_PREFIXES)
 
 
-class RateLimitMiddleware:
-    """Answers ``429`` problem+json with ``Retry-After`` when the request's bucket is empty."""
+class RateLimiter:
+    """Chooses the bucket of a request and takes a token from it (see the module)."""
 
-    def __init__(self, app: ASGIApp, limiter: TokenBucketLimiter) -> None:
-        self.app = app
-        self.limiter = limiter
+    def __init__(self, buckets: Bucket, trusted_proxies: Iterable[str] = ()) -> None:
+        self.buckets = buckets
+        self.trusted = frozenset(trusted_proxies)
         self._verified: OrderedDict[str, float] = OrderedDict()  # key hash -> when last accepted
 
     def bucket_key(self, scope: Scope, key_hash: str | None) -> str:
         if key_hash is not None:
             seen = self._verified.get(key_hash)
-            if seen is not None and self.limiter.clock() - seen <= VERIFIED_TTL_S:
+            if seen is not None and self.buckets.clock() - seen <= VERIFIED_TTL_S:
                 return f"key:{key_hash}"
+        return f"addr:{self.client_address(scope)}"
+
+    def client_address(self, scope: Scope) -> str:
+        """The peer's address; behind trusted proxies, the nearest untrusted ``X-Forwarded-For`` hop."""
         client = scope.get("client")
-        return f"addr:{client[0] if client else 'unknown'}"
+        address = client[0] if client else "unknown"
+        if not self.trusted or (address not in self.trusted and "*" not in self.trusted):
+            return address
+        forwarded = b",".join(v for k, v in scope.get("headers", ()) if k.lower() == b"x-forwarded-for")
+        hops = [h.strip() for h in forwarded.decode("latin-1").split(",") if h.strip()]
+        for hop in reversed(hops):  # the right-most hops were added by our own proxies
+            if hop not in self.trusted and "*" not in self.trusted:
+                return hop[:64]
+            address = hop[:64]
+        return address
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or _exempt(scope["path"]):
-            await self.app(scope, receive, send)
-            return
-        token = _bearer(scope)
-        key_hash = hashlib.sha256(token).hexdigest()[:32] if token is not None else None
-        wait = self.limiter.acquire(self.bucket_key(scope, key_hash))
-        if wait > 0:
-            seconds = max(1, math.ceil(wait))
-            error = RateLimited(f"Too many requests; retry in {seconds} s.", retry_after=seconds)
-            response = JSONResponse(
-                app_error_body(error, scope["path"]),
-                status_code=error.status,
-                headers=error.headers,
-                media_type=PROBLEM_MEDIA_TYPE,
-            )
-            await response(scope, receive, send)
-            return
-        if key_hash is None or not scope["path"].startswith(AUTHENTICATED_PREFIX):
-            await self.app(scope, receive, send)
-            return
+    async def take(self, key: str) -> float:
+        """0.0 if a token was taken, else the seconds until one is back."""
+        return await self.buckets.take(key)
 
-        async def send_learning(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                self._learn(key_hash, message["status"])
-            await send(message)
-
-        await self.app(scope, receive, send_learning)
-
-    def _learn(self, key_hash: str, status: int) -> None:
+    def learn(self, key_hash: str, status: int) -> None:
         """A scenarios answer tells whether the key is valid: 2xx accepted it, 401 refused it."""
         if 200 <= status < 300:
             self._verified.pop(key_hash, None)
-            self._verified[key_hash] = self.limiter.clock()
+            self._verified[key_hash] = self.buckets.clock()
             if len(self._verified) > MAX_VERIFIED_KEYS:
                 self._verified.popitem(last=False)
         elif status == 401:

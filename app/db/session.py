@@ -36,6 +36,10 @@ def get_engine(settings: Settings) -> Engine:
         return engine
 
 
+POOL_SIZE = 15
+"""Connections each worker process keeps (PostgreSQL); see README "When one machine is not enough"."""
+
+
 def _create_engine(url: str, pool_timeout: float, statement_timeout_ms: int) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -45,8 +49,17 @@ def _create_engine(url: str, pool_timeout: float, statement_timeout_ms: int) -> 
         connect_args.update(postgres_timeouts(pool_timeout))
         if statement_timeout_ms > 0:
             connect_args["options"] = f"-c statement_timeout={statement_timeout_ms}"
+    # 15 connections at most per process, as SQLAlchemy's default 5 + 10 overflow, but all kept open:
+    # overflow connections are closed on return, so under load every request beyond the fifth paid a
+    # new connection (issue 14: connect and disconnect churn dominated scenario reads).
     return create_engine(
-        url, pool_pre_ping=True, pool_timeout=pool_timeout, connect_args=connect_args, future=True
+        url,
+        pool_pre_ping=True,
+        pool_size=POOL_SIZE,
+        max_overflow=0,
+        pool_timeout=pool_timeout,
+        connect_args=connect_args,
+        future=True,
     )
 
 
@@ -91,9 +104,23 @@ def _sqlite_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN")
+        if not connection.get_execution_options().get(READ_ONLY_OPTION):
+            connection.exec_driver_sql("BEGIN")
 
     return engine
+
+
+READ_ONLY_OPTION = "manacalc_read_only"
+
+
+@lru_cache(maxsize=16)
+def read_engine(engine: Engine) -> Engine:
+    """``engine`` for read-only requests, with no BEGIN, COMMIT or ROLLBACK sent: PostgreSQL in
+    autocommit; on SQLite (already in driver autocommit, ``_on_begin`` sending BEGIN itself) without the
+    BEGIN, so each statement runs on its own and the driver's commit and rollback have nothing to end."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT", **{READ_ONLY_OPTION: True})
+    return engine.execution_options(**{READ_ONLY_OPTION: True})
 
 
 @lru_cache(maxsize=16)
@@ -108,5 +135,6 @@ def dispose_engines() -> None:
         engines = list(_ENGINES.values())
         _ENGINES.clear()
         get_sessionmaker.cache_clear()
+        read_engine.cache_clear()
     for engine in engines:
         engine.dispose()

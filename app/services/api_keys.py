@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
+from collections import OrderedDict
 
 from sqlalchemy.orm import Session
 
@@ -18,6 +21,14 @@ from app.errors import InputError, NotFound
 KEY_PREFIX = "mck_"
 KEY_NAME_MAX = 200
 _KEY_MAX = 200  # longer Authorization values are not keys of ours; refused before hashing
+KEY_CACHE_TTL_S = 5.0
+"""How long a worker trusts an accepted key without asking the database again (issue 14: the look-up was
+a round trip of every scenario request). A key revoked elsewhere stops working within this time; revoked
+through this process, at once."""
+KEY_CACHE_MAX = 10_000
+
+_accepted: OrderedDict[str, tuple[int, float]] = OrderedDict()  # digest -> (key id, accepted at)
+_accepted_lock = threading.Lock()
 
 
 def hash_key(key: str) -> str:
@@ -47,6 +58,25 @@ def revoke_api_key(session: Session, *, name: str) -> None:
     """Revoke the key named ``name`` at once; ``NotFound`` when there is no unrevoked key of that name."""
     if not repo.revoke_api_key(session, name=name.strip(), now=utcnow()):
         raise NotFound(f"no active API key named {name!r}")
+    forget_accepted_keys()
+
+
+def forget_accepted_keys() -> None:
+    """Empty this process's cache of accepted keys (a revocation here takes effect at once)."""
+    with _accepted_lock:
+        _accepted.clear()
+
+
+def cached_key_id(key: str) -> int | None:
+    """The id of ``key`` if this process accepted it less than ``KEY_CACHE_TTL_S`` ago, else None (then
+    ask ``authenticate``). No database: a read route skips its thread-pool hop for the look-up."""
+    if not key or len(key) > _KEY_MAX:
+        return None
+    with _accepted_lock:
+        cached = _accepted.get(hash_key(key))
+    if cached is not None and time.monotonic() - cached[1] < KEY_CACHE_TTL_S:
+        return cached[0]
+    return None
 
 
 def authenticate(session: Session, *, key: str, writing: bool = False) -> int | None:
@@ -57,4 +87,18 @@ def authenticate(session: Session, *, key: str, writing: bool = False) -> int | 
     digest = hash_key(key)
     if writing and session.get_bind().dialect.name == "sqlite":
         repo.take_sqlite_write_lock(session, digest)
-    return repo.active_key_id(session, digest)
+    now = time.monotonic()
+    with _accepted_lock:
+        cached = _accepted.get(digest)
+    if cached is not None and now - cached[1] < KEY_CACHE_TTL_S:
+        return cached[0]
+    key_id = repo.active_key_id(session, digest)
+    with _accepted_lock:
+        if key_id is None:
+            _accepted.pop(digest, None)
+        else:
+            _accepted[digest] = (key_id, now)
+            _accepted.move_to_end(digest)
+            if len(_accepted) > KEY_CACHE_MAX:
+                _accepted.popitem(last=False)
+    return key_id

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from app.api.deps import get_db_session
+from app.api.deps import get_db_read_session, get_db_session
 from app.config import Settings
 from app.main import create_app
 
@@ -25,6 +25,8 @@ def build(settings: Settings, db_session: Session, **update: Any) -> TestClient:
         yield db_session
 
     app.dependency_overrides[get_db_session] = test_session
+
+    app.dependency_overrides[get_db_read_session] = test_session
     return TestClient(app)
 
 

@@ -8,7 +8,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from app.api.deps import get_db_session
+from app.api.deps import get_db_read_session, get_db_session
 from app.api.rate_limit import TokenBucketLimiter
 from app.config import Settings
 from app.main import create_app
@@ -72,6 +72,8 @@ def limited(settings: Settings, db_session: Session) -> tuple[FastAPI, FakeClock
             db_session.commit()
 
     application.dependency_overrides[get_db_session] = test_session
+
+    application.dependency_overrides[get_db_read_session] = test_session
     clock = FakeClock()
     application.state.rate_limiter.clock = clock
     return application, clock

@@ -170,7 +170,7 @@ def _interpolate(value: str) -> str:
 def test_compose_runs_the_api_on_postgres_once_it_is_healthy() -> None:
     compose: dict[str, Any] = yaml.safe_load((REPO / "docker-compose.yml").read_text(encoding="utf-8"))
     services = compose["services"]
-    assert set(services) == {"db", "api"}
+    assert set(services) == {"db", "api", "redis"}
     db, api = services["db"], services["api"]
 
     assert db["image"].startswith("postgres:")
@@ -181,7 +181,15 @@ def test_compose_runs_the_api_on_postgres_once_it_is_healthy() -> None:
 
     assert api["build"] in (".", {"context": "."})
     assert api["command"] == ["serve", "--host", "0.0.0.0", "--port", "8000", "--workers", "4"]
-    assert api["depends_on"] == {"db": {"condition": "service_healthy"}}
+    assert api["depends_on"] == {
+        "db": {"condition": "service_healthy"},
+        "redis": {"condition": "service_started"},  # the API answers without it (per-worker limits)
+    }
+    # One rate limit across the replicas and workers: the buckets live in the compose Redis.
+    redis_url = make_url(api["environment"]["MANACALC_REDIS_URL"])
+    assert (redis_url.drivername, redis_url.host, redis_url.port) == ("redis", "redis", 6379)
+    assert services["redis"]["image"].startswith("redis:")
+    assert "redis-cli" in services["redis"]["healthcheck"]["test"]
     url = make_url(_interpolate(api["environment"]["MANACALC_DATABASE_URL"]))
     assert url.drivername == "postgresql+psycopg"
     assert (url.host, url.port, url.username, url.password, url.database) == (

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Body, Header, Path, Query, Response, status
 
 from app.api import examples
 from app.api.auth import ApiKeyDep, ApiKeyWriterDep
-from app.api.deps import SessionDep, SettingsDep
+from app.api.deps import ReadSessionDep, SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import (
@@ -112,7 +112,7 @@ def create_scenario(
 )
 def list_scenarios(
     api_key: ApiKeyDep,
-    session: SessionDep,
+    session: ReadSessionDep,
     name: Annotated[
         str | None,
         Query(max_length=NAME_LENGTH, description="Only the scenario(s) with this exact name (empty: any)."),
@@ -153,16 +153,17 @@ def list_scenarios(
 def get_scenario(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
-    session: SessionDep,
-    response: Response,
+    session: ReadSessionDep,
     if_none_match: Annotated[str | None, Header(alias="If-None-Match", max_length=2000)] = None,
 ) -> ScenarioOut | Response:
     """One scenario, with its ``ETag``."""
     scenario = service.get_scenario(session, api_key_id=api_key, scenario_id=scenario_id)
     if if_none_match is not None and service.etag_matches_none(if_none_match, scenario):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": scenario.etag})
-    response.headers["ETag"] = scenario.etag
-    return _out(scenario)
+    # Validated once by _out: serialized once here, not validated again against response_model.
+    return Response(
+        _out(scenario).model_dump_json(), media_type="application/json", headers={"ETag": scenario.etag}
+    )
 
 
 @router.put(
@@ -275,7 +276,7 @@ def scenario_spell_cost(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
     body: Annotated[ScenarioCostIn, Body(openapi_examples=examples.SCENARIO_SPELL_COST)],
-    session: SessionDep,
+    session: ReadSessionDep,
     settings: SettingsDep,
 ) -> SpellCostOut:
     """The ``POST /v1/spells/cost`` answer for a spell on the stored board."""

@@ -26,8 +26,6 @@ from app.db.models.scenarios import (
 )
 from app.errors import Conflict
 
-_CHILD_TABLES = (ScenarioChoiceRow, ScenarioPlayedCardRow, ScenarioPermanentRow)  # children first
-
 
 @dataclass(frozen=True, slots=True)
 class PermanentFacts:
@@ -128,13 +126,15 @@ def update_scenario(
         .returning(ScenarioRow)
         .execution_options(synchronize_session=False, populate_existing=True)
     )
+    # No savepoint (two round trips): a name conflict fails the whole request, which rolls back anyway.
+    # Deleting the permanents deletes their choices and played cards (ON DELETE CASCADE): one statement.
     try:
-        with session.begin_nested():
-            row = session.scalars(statement).first()
-            if row is not None and permanents is not None:
-                for table in _CHILD_TABLES:
-                    session.execute(delete(table).where(table.scenario_id == scenario_id))
-                _insert_children(session, scenario_id, permanents)
+        row = session.scalars(statement).first()
+        if row is not None and permanents is not None:
+            session.execute(
+                delete(ScenarioPermanentRow).where(ScenarioPermanentRow.scenario_id == scenario_id)
+            )
+            _insert_children(session, scenario_id, permanents)
     except IntegrityError as exc:
         raise _name_conflict(str(values.get("name", "")), str(values.get("owner", ""))) from exc
     return row

@@ -1,0 +1,263 @@
+"""The one service middleware: request id, access log, metrics, rate limit, body guard and error tracking.
+
+Issue 14: five middleware layers, each wrapping ``send`` and each a coroutine frame per request, took
+about 30% of a small compute request. ``ServiceMiddleware`` does all of their work with one ``send``
+wrapper:
+
+- the request id (accepted from ``X-Request-ID`` when sane, else generated), echoed in the answer and
+  bound to every log line written meanwhile;
+- one access-log line per request, control characters escaped (issue 15: a ``%0A`` in a path forged a
+  line in the plain-text log);
+- Prometheus counts and latency by method, route template and status;
+- the rate limit (before the body is read; ``app.api.rate_limit``);
+- the body guard: 413 above ``max_body_bytes`` (declared or streamed), 415 for a body that is not JSON
+  (or has no ``Content-Type``), 400 for JSON nested deeper than ``max_json_depth``, 422 for NUL, lone
+  surrogates and non-finite numbers, 408 when the body is not complete within ``body_read_timeout_s``
+  (a trickled body held a worker's slot open);
+- an exception no handler took: a 500 problem, traceback logged, never sent.
+
+CORS, when configured, runs inside it (so 429s and 413s carry CORS headers and preflights are logged).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import time
+from typing import Any
+
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.api.limits import MAX_JSON_DEPTH, body_hygiene_errors, is_json_media_type, json_depth
+from app.api.metrics import IN_PROGRESS, LATENCY, REQUESTS, route_template
+from app.api.rate_limit import AUTHENTICATED_PREFIX, RateLimiter, bearer, exempt, key_hash_of
+from app.errors import (
+    PROBLEM_MEDIA_TYPE,
+    AppError,
+    BadRequest,
+    InputError,
+    RateLimited,
+    RequestTimeout,
+    TooLarge,
+    UnsupportedMediaType,
+    app_error_body,
+    internal_error_response,
+)
+from app.logs import SANE_REQUEST_ID, access_logger, bind_request, escape_control, unbind_request
+
+logger = logging.getLogger("manacalc.errors")
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+DEFAULT_BODY_READ_TIMEOUT_S = 10.0
+_LEARN_KEY = "manacalc.rate_limit_key"
+
+
+class ServiceMiddleware:
+    """Everything every request needs before and after the application, in one layer (see the module)."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body_bytes: int,
+        max_json_depth: int = MAX_JSON_DEPTH,
+        body_read_timeout_s: float = DEFAULT_BODY_READ_TIMEOUT_S,
+        limiter: RateLimiter | None = None,
+        cors: Any = None,
+    ) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+        self.max_json_depth = max_json_depth
+        self.body_read_timeout_s = body_read_timeout_s
+        self.limiter = limiter
+        # CORS wraps the guarded application: cors(app=self._guarded), built by the caller or not at all.
+        self._inner: ASGIApp = cors(self._guarded) if cors is not None else self._guarded
+        self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        rid = _request_id(scope)
+        tokens = bind_request(rid, scope, receive)
+        rid_header = (b"x-request-id", rid.encode("ascii"))
+        status = 500
+        started_response = False
+        limiter = self.limiter
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal status, started_response
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                started_response = True
+                message["headers"] = [*message.get("headers", ()), rid_header]
+                learn = scope.get(_LEARN_KEY)
+                if learn is not None and limiter is not None:
+                    limiter.learn(learn, status)  # a scenarios answer says whether the key is valid
+            await send(message)
+
+        IN_PROGRESS.inc()
+        started = time.perf_counter()
+        try:
+            await self._inner(scope, receive, send_wrapper)
+        except Exception:
+            logger.exception(
+                "unhandled error on %s %s", scope.get("method"), escape_control(scope.get("path", ""))
+            )
+            if started_response:
+                raise
+            await internal_error_response(scope.get("path"))(scope, receive, send_wrapper)
+        finally:
+            elapsed = time.perf_counter() - started
+            IN_PROGRESS.dec()
+            method = scope["method"] if scope["method"] in _METHODS else "other"
+            labels = (method, route_template(scope), str(status))
+            children = self._children.get(labels)
+            if children is None:  # .labels() looks up a lock-guarded dict: resolve each series once
+                children = (REQUESTS.labels(*labels), LATENCY.labels(*labels))
+                self._children[labels] = children
+            children[0].inc()
+            children[1].observe(elapsed)
+            duration_ms = round(elapsed * 1000, 2)
+            path = escape_control(scope.get("path", ""))
+            access_logger.info(
+                "%s %s %s %.2fms",
+                method,
+                path,
+                status,
+                duration_ms,
+                extra={"method": method, "path": path, "status": status, "duration_ms": duration_ms},
+            )
+            unbind_request(tokens)
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Rate limit, then the body guard, then the application."""
+        if self.limiter is not None and not exempt(scope["path"]):
+            token = bearer(scope)
+            key_hash = key_hash_of(token) if token is not None else None
+            wait = await self.limiter.take(self.limiter.bucket_key(scope, key_hash))
+            if wait > 0:
+                seconds = max(1, math.ceil(wait))
+                detail = f"Too many requests; retry in {seconds} s."
+                error: AppError = RateLimited(detail, retry_after=seconds)
+                await _refuse(scope, receive, send, error)
+                return
+            if key_hash is not None and scope["path"].startswith(AUTHENTICATED_PREFIX):
+                scope[_LEARN_KEY] = key_hash
+
+        path: str = scope.get("path", "")
+        if "\x00" in path or b"%00" in scope.get("query_string", b""):
+            # A NUL reached PostgreSQL (500) while SQLite stored it: refused the same on both.
+            text = "The URL may not contain NUL characters (%00)."
+            error = BadRequest(text, errors=[{"loc": ["url"], "msg": text, "type": "string_unicode"}])
+            await _refuse(scope, receive, send, error)
+            return
+        declared = content_type = None
+        for key, value in scope.get("headers", ()):
+            key = key.lower()
+            if key == b"content-length":
+                declared = value
+            elif key == b"content-type":
+                content_type = value.decode("latin-1")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
+            await _refuse(scope, receive, send, self._too_large())
+            return
+        if scope["method"] not in _BODY_METHODS:
+            await self.app(scope, receive, send)
+            return
+        try:
+            async with asyncio.timeout(self.body_read_timeout_s):
+                body = await self._read_body(receive)
+        except TimeoutError:
+            error = RequestTimeout(
+                f"The request body was not complete within {self.body_read_timeout_s:g} seconds."
+            )
+            await _refuse(scope, receive, send, error, headers={"Connection": "close"})
+            return
+        if body is None:  # the client went away
+            return
+        if isinstance(body, AppError):
+            await _refuse(scope, receive, send, body)
+            return
+        refusal = self._check_body(body, content_type)
+        if refusal is not None:
+            await _refuse(scope, receive, send, refusal)
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _read_body(self, receive: Receive) -> bytes | AppError | None:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                return self._too_large()
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+    def _check_body(self, body: bytes, content_type: str | None) -> AppError | None:
+        if not body:
+            return None
+        if not (content_type and is_json_media_type(content_type)):
+            media = content_type.split(";")[0].strip()[:100] if content_type else None
+            return UnsupportedMediaType(
+                f"Request bodies must be JSON, not {media!r}."
+                if media
+                else "A request body needs Content-Type: application/json (or a +json type)."
+            )
+        if json_depth(body) > self.max_json_depth:
+            text = f"The JSON body is nested more than {self.max_json_depth} levels deep."
+            return BadRequest(text, errors=[{"loc": ["body"], "msg": text, "type": "json_too_deep"}])
+        hygiene = body_hygiene_errors(body)
+        if hygiene:
+            shown = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in hygiene[:3])  # type: ignore[call-overload]
+            return InputError(
+                f"{len(hygiene)} invalid value{'s' if len(hygiene) != 1 else ''}: {shown}", errors=hygiene
+            )
+        return None
+
+    def _too_large(self) -> TooLarge:
+        return TooLarge(f"The request body is larger than {self.max_body_bytes} bytes.")
+
+
+def _request_id(scope: Scope) -> str:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == b"x-request-id":
+            try:
+                incoming = value.decode("ascii")
+            except UnicodeDecodeError:
+                break
+            if SANE_REQUEST_ID.fullmatch(incoming):
+                return incoming
+            break
+    return os.urandom(16).hex()  # as random as uuid4().hex, without building a UUID
+
+
+async def _refuse(
+    scope: Scope, receive: Receive, send: Send, error: AppError, headers: dict[str, str] | None = None
+) -> None:
+    response = JSONResponse(
+        app_error_body(error, scope.get("path")),
+        status_code=error.status,
+        headers={**(error.headers or {}), **(headers or {})},
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
+    await response(scope, receive, send)
