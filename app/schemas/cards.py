@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.cards import Card, Face
 from app.rules.costs import ManaCost
+from app.rules.oracle_mana import card_produced_mana
 from app.rules.symbols import COLORS
 from app.rules.types import TypeLine
 from app.schemas.common import Page
@@ -31,6 +32,9 @@ class FaceOut(BaseModel):
     oracle_text: str
     keywords: list[str]
     flavor_text: str | None
+    power: str | None = Field(default=None, description='As printed ("*", "1+*"); null if none.')
+    toughness: str | None = None
+    loyalty: str | None = None
 
     @classmethod
     def of(cls, face: Face) -> FaceOut:
@@ -46,6 +50,9 @@ class FaceOut(BaseModel):
             oracle_text=face.oracle_text,
             keywords=list(face.keywords),
             flavor_text=face.flavor_text,
+            power=face.power,
+            toughness=face.toughness,
+            loyalty=face.loyalty,
         )
 
 
@@ -70,6 +77,16 @@ class CardOut(BaseModel):
         description="Format → legal, restricted or banned; a format not listed is not legal."
     )
     card_faces: list[FaceOut] | None = Field(description="Each face of a multi-face card; null otherwise.")
+    color_identity: list[str] | None = Field(
+        default=None, description="CR 903.4, in WUBRG order; null when the catalogue's source does not say."
+    )
+    power: str | None = Field(default=None, description="The front face's printed power; null if none.")
+    toughness: str | None = None
+    loyalty: str | None = None
+    produced_mana: list[str] = Field(
+        default_factory=list,
+        description="The mana types (W, U, B, R, G, C) its abilities could ever add, read from its text.",
+    )
 
     @classmethod
     def of(cls, card: Card) -> CardOut:
@@ -105,6 +122,11 @@ class CardOut(BaseModel):
             flavor_text=card.front.flavor_text,
             legalities={f: s for f, s in card.legalities if s != "not_legal"},
             card_faces=[FaceOut.of(f) for f in faces] if multi else None,
+            color_identity=list(card.color_identity) if card.color_identity is not None else None,
+            power=card.front.power,
+            toughness=card.front.toughness,
+            loyalty=card.front.loyalty,
+            produced_mana=list(card_produced_mana(card)),
         )
 
 

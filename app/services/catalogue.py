@@ -36,6 +36,8 @@ CHECK_INTERVAL: Final = 1.0
 CACHE_SIZE: Final = 4096
 MAX_CANDIDATES: Final = 20
 MAX_SUGGESTIONS: Final = 5
+FUZZY_CUTOFF: Final = 0.8
+FUZZY_MARGIN: Final = 0.05
 LIMIT_DEFAULT: Final = 100
 LIMIT_MAX: Final = 1000
 _UUID: Final = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -181,13 +183,17 @@ class Catalogue:
         except UnknownCard as exc:
             suggestions = exc.extra.get("suggestions") or []
             norm = normalize_name(name)
-            close = [
-                s
-                for s in suggestions
-                if difflib.SequenceMatcher(None, norm, normalize_name(s["name"])).ratio() >= 0.8
-            ]
-            if len(close) == 1:
-                return self.by_oracle_id(close[0]["oracle_id"])
+            scored = sorted(
+                (
+                    (difflib.SequenceMatcher(None, norm, normalize_name(s["name"])).ratio(), s)
+                    for s in suggestions
+                ),
+                key=lambda pair: -pair[0],
+            )
+            close = [(ratio, s) for ratio, s in scored if ratio >= FUZZY_CUTOFF]
+            # the closest name, when it is close enough and clearly closer than any other close one
+            if close and (len(close) == 1 or close[0][0] - close[1][0] >= FUZZY_MARGIN):
+                return self.by_oracle_id(close[0][1]["oracle_id"])
             raise
 
     def lookup(self, name_or_id: str, *, unknown_status: int | None = None) -> Card:
