@@ -30,6 +30,8 @@ from app.db.session import get_engine, get_sessionmaker
 from app.errors import install_error_handlers
 from app.logs import RequestLogMiddleware, configure_logging
 from app.services.card_import import bundled_catalogue_hook
+from app.services.card_import import data_version as read_data_version
+from app.services.card_index import card_index_hook, start_refresher
 
 logger = logging.getLogger("manacalc")
 
@@ -40,6 +42,7 @@ STARTUP_HOOKS: list[StartupHook] = [
     # when the hook returns (rolled back if it raises, which stops the start-up). Hooks must be idempotent
     # (e.g. seed the bundled card catalogue only when it is missing or older). Add yours here.
     bundled_catalogue_hook,
+    card_index_hook,  # the whole catalogue in memory (issue 14): compute requests need no database
 ]
 
 
@@ -109,8 +112,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except StartupError as exc:
             logger.critical("manacalc refuses to start: %s", exc)
             raise
+        stop_refresh = start_refresher(get_sessionmaker(get_engine(settings)), read_data_version)
         logger.info("manacalc %s ready (rules edition %s)", __version__, settings.rules_edition)
         yield
+        stop_refresh.set()
         cancelled = cancel_all()  # work still running would delay the exit by up to its budget
         if cancelled:
             logger.info("shutdown: interrupted %d compute jobs", cancelled)

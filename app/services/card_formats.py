@@ -206,7 +206,8 @@ def _parts(value: Any, n: int, separator: str = "//") -> list[str | None]:
     parts = [p.strip() for p in value.split(separator)] if separator in value else [value]
     if len(parts) != n:  # not split the same way: the whole text stays with the front face
         return [value] + [""] * (n - 1)
-    return list(parts)
+    out: list[str | None] = [*parts]
+    return out
 
 
 def _split_layout(faces: Sequence[Mapping[str, Any]]) -> str:

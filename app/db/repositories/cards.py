@@ -345,3 +345,16 @@ def set_meta(session: Session, key: str, value: str) -> None:
     )
     session.execute(stmt)
     session.flush()
+
+
+def all_names(session: Session) -> list[tuple[str, str, bool, str]]:
+    """Every folded name of the catalogue: ``(name_norm, oracle_id, is_card_name, card name)`` (the
+    in-memory name index is built from these)."""
+    stmt = select(CardNameRow.name_norm, CardNameRow.oracle_id, CardNameRow.is_card_name, CardRow.name).join(
+        CardRow, CardRow.oracle_id == CardNameRow.oracle_id
+    )
+    return [(str(n), str(o), bool(c), str(name)) for n, o, c, name in session.execute(stmt)]
+
+
+def all_oracle_ids(session: Session) -> list[str]:
+    return [str(o) for o in session.scalars(select(CardRow.oracle_id).order_by(CardRow.oracle_id))]
