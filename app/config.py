@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=600, ge=0)
     rate_limit_burst: int = Field(default=120, ge=1)
     rules_edition: str = "2026-04-17"
+    # `manacalc update-cards`: Scryfall's bulk-data entry for the oracle-cards file (its download_uri is
+    # fetched), or a direct URL of a card file.
+    scryfall_bulk_url: str = "https://api.scryfall.com/bulk-data/oracle-cards"
     db_pool_timeout: float = Field(default=10.0, gt=0)
     # 0 disables it; PostgreSQL only (SQLite has no statement timeout).
     statement_timeout_ms: int = Field(default=30_000, ge=0)
