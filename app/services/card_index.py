@@ -159,6 +159,7 @@ class LiveIndex:
 
     def __init__(self) -> None:
         self.index: CardIndex | None = None
+        self.startup: CardIndex | None = None
         self.polled = False
         self._lock = threading.Lock()
 
@@ -177,8 +178,11 @@ class LiveIndex:
     def publish(self, index: CardIndex) -> None:
         self.index = index
 
-    def clear(self) -> None:
-        self.index = None
+    def clear(self, *, drop: bool = False) -> None:
+        """Back to the index loaded at start-up (it is rebuilt if the data_version differs); ``drop``: no
+        index at all until the next look-up builds one (tests that write cards without changing the
+        data_version)."""
+        self.index = None if drop else self.startup
 
 
 LIVE = LiveIndex()
@@ -188,6 +192,7 @@ def load_at_startup(session: Session, version: str) -> CardIndex:
     """Build the whole index, cards included, and publish it (the service's start-up)."""
     index = CardIndex.build(session, version, preload=True)
     LIVE.publish(index)
+    LIVE.startup = index
     return index
 
 

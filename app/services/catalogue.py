@@ -122,11 +122,12 @@ class CardCache:
 _CACHE = CardCache()
 
 
-def reset_card_cache() -> None:
-    """Empty the process's card cache and index (tests that change the catalogue inside a rolled-back
-    transaction)."""
+def reset_card_cache(*, drop_index: bool = False) -> None:
+    """Forget the data_version read and go back to the start-up index (tests that change the catalogue
+    inside a rolled-back transaction); ``drop_index`` also forgets that index, for tests that write
+    cards without changing the data_version."""
     _CACHE.clear()
-    LIVE.clear()
+    LIVE.clear(drop=drop_index)
 
 
 @dataclass(frozen=True, slots=True)

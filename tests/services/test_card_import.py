@@ -39,7 +39,7 @@ BETA = "22222222-2222-4222-8222-222222222222"
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    reset_card_cache()
+    reset_card_cache(drop_index=True)
     yield
     reset_card_cache()
 
