@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 
 from app.api.deps import SessionDep
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
@@ -131,7 +131,26 @@ def autocomplete(
     ' or `{"oracle_id": ...}`. Found cards come in request order in `data`; the identifiers that found no'
     " single card are in `not_found`, as given.",
 )
-def card_collection(body: CollectionRequest, catalogue: CatalogueDep) -> CollectionAnswer:
+def card_collection(
+    body: Annotated[
+        CollectionRequest,
+        Body(
+            openapi_examples={
+                "names_and_ids": {
+                    "summary": "Two names and an oracle id",
+                    "value": {
+                        "identifiers": [
+                            {"name": "Llanowar Elves"},
+                            {"name": "Æther Vial"},
+                            {"oracle_id": "ae92942b-919c-4ea9-b693-85fcef765d5a"},
+                        ]
+                    },
+                }
+            }
+        ),
+    ],
+    catalogue: CatalogueDep,
+) -> CollectionAnswer:
     idents = [i.model_dump(exclude_none=True) for i in body.identifiers]
     found, missing = catalogue.collection(idents)
     return CollectionAnswer(
