@@ -214,6 +214,42 @@ def import_cards(ns: argparse.Namespace) -> int:
 
 
 @subcommand(
+    "update-cards",
+    help="Fetch Scryfall's current oracle-cards bulk file (MANACALC_SCRYFALL_BULK_URL) and import it",
+    args=[
+        Arg("--url", default=None, help="the bulk-data entry or card file URL (default: the setting)"),
+        Arg("--force", action="store_true", help="download and import even if the file did not change"),
+    ],
+)
+def update_cards(ns: argparse.Namespace) -> int:
+    from app.config import get_settings
+    from app.db.session import get_engine, get_sessionmaker
+    from app.services.card_update import CardFetchError
+    from app.services.card_update import update_cards as run_update
+
+    status = _migrate()
+    if status:
+        return status
+    settings = get_settings()
+    session = get_sessionmaker(get_engine(settings))()
+    try:
+        result = run_update(
+            session, ns.url or settings.scryfall_bulk_url, progress=sys.stderr, force=ns.force
+        )
+        session.commit()
+    except CardFetchError as exc:
+        session.rollback()
+        return fail(str(exc))
+    finally:
+        session.close()
+    if result.report is None:
+        print(f"{result.url}: up to date (updated_at {result.updated_at}); --force imports it again")
+    else:
+        print(result.report.summary())
+    return 0
+
+
+@subcommand(
     "create-api-key",
     help="Create an API key for the /v1/scenarios endpoints and print it (alone on one line; only its hash"
     " is stored, so keep it now)",

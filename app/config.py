@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     # Seconds a request body may take to arrive in full before a 408 (a trickled body holds a slot).
     body_read_timeout_s: float = Field(default=10.0, gt=0, le=600)
     rules_edition: str = "2026-04-17"
+    # `manacalc update-cards`: Scryfall's bulk-data entry for the oracle-cards file (its download_uri is
+    # fetched), or a direct URL of a card file.
+    scryfall_bulk_url: str = "https://api.scryfall.com/bulk-data/oracle-cards"
     db_pool_timeout: float = Field(default=10.0, gt=0)
     # 0 disables it; PostgreSQL only (SQLite has no statement timeout).
     # 10 s, the README's promise: a statement the database does not finish in time is a 503.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
+from fastapi.routing import APIRoute
 
 from app.api.routes import (
     boards,
@@ -30,3 +31,28 @@ api_router.include_router(heralds_horn.router)
 api_router.include_router(scenarios.router)
 api_router.include_router(payments.router)
 api_router.include_router(decks.router)
+
+
+def _allow_head(router: APIRouter) -> None:
+    """HEAD wherever GET exists (RFC 9110 9.3.2): a twin route answering the GET's headers with no body
+    (the server drops it), left out of the OpenAPI document. Walks included routers (FastAPI may include
+    them lazily, as ``original_router``)."""
+    twins: list[APIRoute] = []
+    for route in list(router.routes):
+        inner = getattr(route, "original_router", None)
+        if isinstance(inner, APIRouter):
+            _allow_head(inner)
+        if isinstance(route, APIRoute) and "GET" in route.methods and "HEAD" not in route.methods:
+            twins.append(route)
+    for route in twins:
+        router.add_api_route(
+            route.path.removeprefix(router.prefix),
+            route.endpoint,
+            methods=["HEAD"],
+            response_model=route.response_model,
+            include_in_schema=False,
+            name=f"{route.name}_head",
+        )
+
+
+_allow_head(api_router)

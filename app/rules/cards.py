@@ -27,6 +27,11 @@ class Face:
     flavor_text: str | None = None
     keywords: tuple[str, ...] = ()
     colors: tuple[str, ...] | None = None
+    power: str | None = None
+    """CR 208.1: printed power, as printed (``"*"``, ``"1+*"``); None when the face has none."""
+    toughness: str | None = None
+    loyalty: str | None = None
+    """CR 306.5a: a planeswalker's printed loyalty; None when it has none."""
 
     def has_keyword(self, keyword: str) -> bool:
         want = keyword.casefold()
@@ -65,6 +70,8 @@ class Card:
     layout: str = "normal"
     oracle_id: str | None = None
     legalities: tuple[tuple[str, str], ...] = ()
+    color_identity: tuple[str, ...] | None = None
+    """CR 903.4 as the catalogue gives it (WUBRG order); None when the source does not say."""
 
     def __post_init__(self) -> None:
         if not self.faces:

@@ -27,7 +27,9 @@ NUMBER_WORDS: Final = {
 
 @lru_cache(maxsize=65536)
 def fold_name(text: str) -> str:
-    """Fold a name for comparison: NFKD without combining marks, casefolded, ``’`` → ``'``, spaces merged."""
+    """Fold a name for comparison: NFKD without combining marks, casefolded, ``Æ`` → ``ae``, ``’`` → ``'``,
+    spaces merged."""
     decomposed = unicodedata.normalize("NFKD", text.replace("’", "'").replace("‘", "'"))
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(stripped.casefold().split())
+    # Æ has no decomposition: "Æther Vial" is written "Aether Vial" in today's Oracle text.
+    return " ".join(stripped.casefold().replace("æ", "ae").replace("œ", "oe").split())

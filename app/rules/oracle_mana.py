@@ -24,7 +24,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Final
 
-from app.rules.cards import Face
+from app.rules.cards import Card, Face
 from app.rules.costs import ManaCost
 from app.rules.errors import RulesError
 from app.rules.names import NUMBER_WORDS
@@ -904,3 +904,69 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
 def read_face(face: Face) -> FaceMana:
     """The mana-related reading of a face's oracle text (cached by text and name)."""
     return read_text(face.oracle_text, face.name)
+
+
+# ----------------------------------------------------------------------------- a card's produced mana
+
+_ADD_PHRASE: Final = re.compile(r"\b[Aa]dds? ([^.\n]{1,300})")
+_ANY_COLOR_WORDS: Final = re.compile(
+    r"\b(?:any color|any one color|combination of colors|chosen color|that color)\b"
+)
+_ANY_TYPE_WORDS: Final = re.compile(r"\bany (?:one )?type\b")
+
+
+def _effect_types(effect: ManaEffect) -> set[str]:
+    out: set[str] = set()
+    if effect.undefined is not None:  # CR 106.5: it adds no mana at all
+        return out
+    for option in effect.options:
+        out.update(option.fixed)
+        if option.chosen:
+            out.update(COLORS)  # CR 105.1: a chosen color is one of the five
+        if option.reference is not None:  # CR 106.7: whatever another permanent could produce
+            out.update(COLORS if option.reference.what == "color" else MANA_TYPES)
+    if effect.commander:  # CR 903.4f: a color of the commander's identity
+        out.update(COLORS)
+    if effect.instead is not None:  # CR 614.1a: what it adds instead, when the condition holds
+        out |= _effect_types(effect.instead[1])
+    return out
+
+
+def _phrase_types(phrase: str) -> set[str]:
+    """The mana one "add ..." phrase could add: read by ``parse_add``, else from its symbols and words."""
+    effect = parse_add("Add " + phrase.strip())
+    if effect is not None:
+        return _effect_types(effect)
+    out = {m for m in re.findall(r"\{([WUBRGC])\}", phrase)}
+    if _ANY_COLOR_WORDS.search(phrase):
+        out.update(COLORS)
+    if _ANY_TYPE_WORDS.search(phrase):
+        out.update(MANA_TYPES)
+    return out
+
+
+def face_produced_mana(face: Face) -> tuple[str, ...]:
+    """The mana types (W, U, B, R, G, C) that the abilities of this face could ever add.
+
+    CR 305.6: each basic land type gives "{T}: Add [its mana]"; CR 605.1a and 113.3: every ability of the
+    face that adds mana (mana abilities, loyalty abilities, spell abilities, triggered abilities), read as
+    ``parse_add`` reads it, else from the symbols and "any color"/"any type" words of its "add" phrase;
+    CR 106.7 references ("any color a land you control could produce") count as every color (type).
+    Abilities granted to other objects are not the face's own and are not counted.
+    """
+    out: set[str] = {BASIC_LAND_TYPES[t] for t in face.type_line.basic_land_types}
+    text = strip_reminder(face.oracle_text)
+    for line in text.splitlines():
+        if line.lstrip().startswith(('"', "“")) or re.search(r"\bha(?:ve|s) \"", line):
+            continue  # a granted ability in quotes belongs to another object (CR 613.1f)
+        for m in _ADD_PHRASE.finditer(line):
+            out |= _phrase_types(m.group(1))
+    return sort_mana(tuple(out))
+
+
+def card_produced_mana(card: Card) -> tuple[str, ...]:
+    """The mana types any face of ``card`` could ever add (``face_produced_mana``), in WUBRGC order."""
+    out: set[str] = set()
+    for face in card.faces:
+        out.update(face_produced_mana(face))
+    return sort_mana(tuple(out))

@@ -3,13 +3,19 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Annotated, Final
+
+from pydantic import BaseModel, Field, model_validator
 
 from app.rules.cards import Card, Face
 from app.rules.costs import ManaCost
+from app.rules.oracle_mana import card_produced_mana
 from app.rules.symbols import COLORS
 from app.rules.types import TypeLine
-from app.schemas.common import Page
+from app.schemas.common import Page, StrictModel
+
+MAX_NAME_LENGTH: Final = 200
+COLLECTION_MAX: Final = 1000
 
 
 def _mana_value(cost: ManaCost | None) -> int | float | None:
@@ -31,6 +37,9 @@ class FaceOut(BaseModel):
     oracle_text: str
     keywords: list[str]
     flavor_text: str | None
+    power: str | None = Field(default=None, description='As printed ("*", "1+*"); null if none.')
+    toughness: str | None = None
+    loyalty: str | None = None
 
     @classmethod
     def of(cls, face: Face) -> FaceOut:
@@ -46,6 +55,9 @@ class FaceOut(BaseModel):
             oracle_text=face.oracle_text,
             keywords=list(face.keywords),
             flavor_text=face.flavor_text,
+            power=face.power,
+            toughness=face.toughness,
+            loyalty=face.loyalty,
         )
 
 
@@ -70,6 +82,16 @@ class CardOut(BaseModel):
         description="Format → legal, restricted or banned; a format not listed is not legal."
     )
     card_faces: list[FaceOut] | None = Field(description="Each face of a multi-face card; null otherwise.")
+    color_identity: list[str] | None = Field(
+        default=None, description="CR 903.4, in WUBRG order; null when the catalogue's source does not say."
+    )
+    power: str | None = Field(default=None, description="The front face's printed power; null if none.")
+    toughness: str | None = None
+    loyalty: str | None = None
+    produced_mana: list[str] = Field(
+        default_factory=list,
+        description="The mana types (W, U, B, R, G, C) its abilities could ever add, read from its text.",
+    )
 
     @classmethod
     def of(cls, card: Card) -> CardOut:
@@ -105,6 +127,11 @@ class CardOut(BaseModel):
             flavor_text=card.front.flavor_text,
             legalities={f: s for f, s in card.legalities if s != "not_legal"},
             card_faces=[FaceOut.of(f) for f in faces] if multi else None,
+            color_identity=list(card.color_identity) if card.color_identity is not None else None,
+            power=card.front.power,
+            toughness=card.front.toughness,
+            loyalty=card.front.loyalty,
+            produced_mana=list(card_produced_mana(card)),
         )
 
 
@@ -124,3 +151,39 @@ class CreatureTypes(Page[str]):
     """``GET /v1/creature-types``: every creature type of CR 205.3m, in the rule's order."""
 
     rules_edition: str = Field(description="The Comprehensive Rules edition the list comes from.")
+
+
+class AutocompleteAnswer(BaseModel):
+    """``GET /v1/cards/autocomplete``: up to 20 card names."""
+
+    data: list[str] = Field(
+        description="Names starting with q first (shorter first), then names with a word starting with q."
+    )
+    data_version: str = Field(description="When the card catalogue was last imported.")
+
+
+class CardIdentifier(StrictModel):
+    """One card of a collection request: by exact name (card or face, folded) or by oracle id."""
+
+    name: Annotated[str | None, Field(min_length=1, max_length=MAX_NAME_LENGTH)] = None
+    oracle_id: Annotated[str | None, Field(min_length=1, max_length=64)] = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> CardIdentifier:
+        if (self.name is None) == (self.oracle_id is None):
+            raise ValueError("give exactly one of name and oracle_id")
+        return self
+
+
+class CollectionRequest(StrictModel):
+    """``POST /v1/cards/collection``: up to 1,000 identifiers."""
+
+    identifiers: Annotated[list[CardIdentifier], Field(min_length=1, max_length=COLLECTION_MAX)]
+
+
+class CollectionAnswer(BaseModel):
+    """The cards found, in request order, and the identifiers that matched no single card."""
+
+    data: list[CardOut]
+    not_found: list[dict[str, str]] = Field(description="The identifiers as given that found no single card.")
+    data_version: str = Field(description="When the card catalogue was last imported.")

@@ -111,7 +111,9 @@ def _scryfall_card(obj: Mapping[str, Any], name: str) -> Card:
     layout = _opt_str(obj.get("layout"), "layout", name) or "normal"
     oracle_id = _oracle_id(obj.get("oracle_id"), name)
     keywords = _str_list(obj.get("keywords"), "keywords", name)
-    raw_faces = obj.get("card_faces")
+    raw_faces = obj.get("card_faces") or _split_faces(obj, name)
+    if raw_faces and obj.get("layout") is None and not obj.get("card_faces"):
+        layout = _split_layout(raw_faces)
     faces: list[Face]
     if raw_faces:
         if not isinstance(raw_faces, Sequence) or isinstance(raw_faces, str):
@@ -134,6 +136,9 @@ def _scryfall_card(obj: Mapping[str, Any], name: str) -> Card:
                     if "keywords" in raw
                     else _keywords_for_face(keywords, face_name, text),
                     colors=_colors(raw.get("colors"), name),
+                    power=_stat(raw.get("power"), "power", name),
+                    toughness=_stat(raw.get("toughness"), "toughness", name),
+                    loyalty=_stat(raw.get("loyalty"), "loyalty", name),
                 )
             )
     else:
@@ -146,6 +151,9 @@ def _scryfall_card(obj: Mapping[str, Any], name: str) -> Card:
                 flavor_text=_opt_str(obj.get("flavor_text"), "flavor_text", name),
                 keywords=keywords,
                 colors=_colors(obj.get("colors"), name),
+                power=_stat(obj.get("power"), "power", name),
+                toughness=_stat(obj.get("toughness"), "toughness", name),
+                loyalty=_stat(obj.get("loyalty"), "loyalty", name),
             )
         ]
     return Card(
@@ -154,7 +162,73 @@ def _scryfall_card(obj: Mapping[str, Any], name: str) -> Card:
         layout=layout,
         oracle_id=oracle_id,
         legalities=_legalities(obj.get("legalities"), name),
+        color_identity=_colors(obj.get("color_identity"), name),
     )
+
+
+def _split_faces(obj: Mapping[str, Any], name: str) -> list[dict[str, Any]] | None:
+    """Faces of a record written with one line per card (the spoiler files): ``"name": "A // B"`` and
+    ``"mana_cost": "{4}{W} // {1}{W}"`` give one face each, with its own cost, type line and text. None when
+    the record is a one-face card."""
+    cost = obj.get("mana_cost")
+    type_line = obj.get("type_line")
+    split_cost = isinstance(cost, str) and "//" in cost
+    if not split_cost and not (isinstance(type_line, str) and "//" in type_line and _FACE_SEPARATOR in name):
+        return None
+    names = name.split(_FACE_SEPARATOR)
+    if split_cost:
+        costs: list[str | None] = [c.strip() for c in str(cost).split("//")]
+    else:  # a double-faced card: the front's cost; a back face has none (CR 712.8e)
+        costs = [cost if isinstance(cost, str) else None] + [None] * (len(names) - 1)
+    if len(names) != len(costs):
+        raise BadCardRecord(f"{len(costs)} mana costs for {len(names)} face names", name=name)
+    types = _parts(obj.get("type_line"), len(names))
+    texts = _parts(obj.get("oracle_text"), len(names), "\n//\n")
+    faces: list[dict[str, Any]] = []
+    for i, face_name in enumerate(names):
+        face: dict[str, Any] = {
+            "name": face_name,
+            "mana_cost": costs[i],
+            "type_line": types[i],
+            "oracle_text": texts[i],
+        }
+        # CR 208.1, 306.5a: power and toughness belong to the creature half, loyalty to the planeswalker.
+        kind = types[i] or ""
+        for key, card_type in (("power", "Creature"), ("toughness", "Creature"), ("loyalty", "Planeswalker")):
+            face[key] = obj.get(key) if card_type in kind else None
+        faces.append(face)
+    return faces
+
+
+def _parts(value: Any, n: int, separator: str = "//") -> list[str | None]:
+    if not isinstance(value, str):
+        return [None] * n
+    parts = [p.strip() for p in value.split(separator)] if separator in value else [value]
+    if len(parts) != n:  # not split the same way: the whole text stays with the front face
+        return [value] + [""] * (n - 1)
+    out: list[str | None] = [*parts]
+    return out
+
+
+def _split_layout(faces: Sequence[Mapping[str, Any]]) -> str:
+    # The back half's subtype names the layout ("Sorcery — Adventure", "Instant — Omen"); else a split card.
+    last = str(faces[-1].get("type_line") or "")
+    for word in ("Adventure", "Omen"):
+        if last.endswith(word):
+            return word.lower()
+    if faces[-1].get("mana_cost") is None:
+        return "transform"
+    return "split"
+
+
+def _stat(value: Any, field: str, name: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(int(value)) if float(value).is_integer() else str(value)
+    if not isinstance(value, str) or len(value) > 16:
+        raise BadCardRecord(f"{field} is a short string", name=name)
+    return value
 
 
 def _keywords_for_face(keywords: tuple[str, ...], face_name: str, text: str) -> tuple[str, ...]:
@@ -202,6 +276,7 @@ def card_from_mtgjson(name: str, entries: Sequence[Mapping[str, Any]]) -> Card:
         layout=layout,
         oracle_id=oracle_id,
         legalities=_sorted_legalities(legalities),
+        color_identity=_colors(first.get("colorIdentity"), card_name),
     )
 
 
@@ -216,6 +291,9 @@ def _mtgjson_face(entry: Mapping[str, Any], card_name: str, multi: bool) -> Face
         flavor_text=_opt_str(entry.get("flavorText"), "flavorText", card_name),
         keywords=_str_list(entry.get("keywords"), "keywords", card_name),
         colors=_colors(entry.get("colors"), card_name),
+        power=_stat(entry.get("power"), "power", card_name),
+        toughness=_stat(entry.get("toughness"), "toughness", card_name),
+        loyalty=_stat(entry.get("loyalty"), "loyalty", card_name),
     )
 
 
@@ -232,6 +310,8 @@ def card_to_record(card: Card) -> dict[str, Any]:
     else:
         record["card_faces"] = [_face_record(f) for f in card.faces]
     record["legalities"] = dict(sorted(legal.items()))
+    if card.color_identity is not None:
+        record["color_identity"] = list(card.color_identity)
     return _compact(record)
 
 
@@ -251,6 +331,7 @@ def _face_record(face: Face) -> dict[str, Any]:
     }
     if face.colors is not None:
         rec["colors"] = list(face.colors)
+    rec.update(power=face.power, toughness=face.toughness, loyalty=face.loyalty)
     return _compact(rec)
 
 

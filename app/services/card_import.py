@@ -10,14 +10,16 @@ never commit: the caller (the CLI, the start-up hook) owns the transaction.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import time
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Final, TextIO
+from typing import IO, Any, Final, TextIO, cast
 
 import ijson
 from sqlalchemy.orm import Session
@@ -28,7 +30,8 @@ from app.services.card_formats import IGNORED_LAYOUTS, BadCardRecord, card_from_
 
 DATA_VERSION_KEY: Final = "catalogue.data_version"
 BUNDLED_HASH_KEY: Final = "catalogue.bundled_hash"
-BUNDLED_FILE: Final = Path(__file__).resolve().parents[1] / "data" / "cards.json"
+BUNDLED_FILE: Final = Path(__file__).resolve().parents[1] / "data" / "cards.json.gz"
+_GZIP_MAGIC: Final = b"\x1f\x8b"
 BATCH_SIZE: Final = 1000
 
 SCRYFALL: Final = "scryfall"
@@ -99,9 +102,22 @@ class _CountingReader(io.RawIOBase):
         return len(data)
 
 
+@contextmanager
+def _open(path: Path) -> Iterator[IO[bytes]]:
+    """The file's bytes, decompressed when it is gzip (the bundled catalogue, a downloaded ``.gz``)."""
+    with path.open("rb") as raw:
+        if raw.read(2) == _GZIP_MAGIC:
+            raw.seek(0)
+            with gzip.GzipFile(fileobj=raw, mode="rb") as gz:
+                yield cast(IO[bytes], gz)
+            return
+        raw.seek(0)
+        yield raw
+
+
 def detect_format(path: Path) -> str:
     """``scryfall`` (a JSON array of cards), ``scryfall-list`` (an API list page) or ``mtgjson``."""
-    with path.open("rb") as fh:
+    with _open(path) as fh:
         head = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
         if head.startswith(b"["):
             return SCRYFALL
@@ -273,7 +289,12 @@ def import_cards(
 
     with path.open("rb") as raw:
         reader = _CountingReader(raw)
-        stream = io.BufferedReader(reader, buffer_size=1 << 16)
+        stream: IO[bytes] = io.BufferedReader(reader, buffer_size=1 << 16)
+        if raw.read(2) == _GZIP_MAGIC:
+            raw.seek(0)
+            stream = cast(IO[bytes], gzip.GzipFile(fileobj=stream, mode="rb"))
+        else:
+            raw.seek(0)
         try:
             for item in iter_cards(stream, report.source_format):
                 report.records += 1

@@ -18,7 +18,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -31,11 +31,15 @@ from app.rules.cards import Card
 from app.rules.costs import ManaCost
 from app.services.card_formats import MAX_NAME_LENGTH, card_from_inline, normalize_name
 from app.services.card_import import data_version as read_data_version
+from app.services.card_index import LIVE, CardIndex
 
 CHECK_INTERVAL: Final = 1.0
 CACHE_SIZE: Final = 4096
 MAX_CANDIDATES: Final = 20
 MAX_SUGGESTIONS: Final = 5
+AUTOCOMPLETE_MAX: Final = 20
+FUZZY_CUTOFF: Final = 0.8
+FUZZY_MARGIN: Final = 0.05
 LIMIT_DEFAULT: Final = 100
 LIMIT_MAX: Final = 1000
 _UUID: Final = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -118,9 +122,12 @@ class CardCache:
 _CACHE = CardCache()
 
 
-def reset_card_cache() -> None:
-    """Empty the process's card cache (tests that change the catalogue inside a rolled-back transaction)."""
+def reset_card_cache(*, drop_index: bool = False) -> None:
+    """Forget the data_version read and go back to the start-up index (tests that change the catalogue
+    inside a rolled-back transaction); ``drop_index`` also forgets that index, for tests that write
+    cards without changing the data_version."""
     _CACHE.clear()
+    LIVE.clear(drop=drop_index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,16 +151,25 @@ class Catalogue:
 
     @property
     def data_version(self) -> str:
-        """When the catalogue was last imported (ISO timestamp), or ``bundled-<hash>``."""
+        """When the catalogue was last imported (ISO timestamp), or ``bundled-<hash>``. With the refresher
+        running (the service), the in-memory index's version: no database read."""
+        live = LIVE.index
+        if LIVE.polled and live is not None:
+            return live.version
         return self.cache.version(lambda: read_data_version(self.session))
+
+    @property
+    def index(self) -> CardIndex:
+        """The in-memory name index of the current data_version (built on first use of a new version)."""
+        return LIVE.for_version(self.data_version, self.session)
 
     # -- look-ups ----------------------------------------------------------------------------------------
 
     def by_oracle_id(self, oracle_id: str, *, unknown_status: int | None = None) -> Card:
         """The card with this oracle id; ``UnknownCard`` if there is none."""
-        self.data_version  # noqa: B018  (syncs the cache with the catalogue)
+        index = self.index
         key = oracle_id.strip().lower()
-        card = self.cache.card(key)
+        card = index.card(key)
         if card is not None:
             return card
         card = repo.load_cards(self.session, [key]).get(key) if _UUID.match(key) else None
@@ -163,7 +179,7 @@ class Catalogue:
                 extra={"oracle_id": oracle_id[:64]},
                 status=unknown_status,
             )
-        self.cache.put(card)
+        index.put(card)
         return card
 
     def by_name(self, name: str, *, unknown_status: int | None = None, suggest: bool = True) -> Card:
@@ -172,7 +188,8 @@ class Catalogue:
         return self._by_name(name, prefix=True, unknown_status=unknown_status, suggest=suggest)
 
     def exact(self, name: str, *, unknown_status: int | None = None) -> Card:
-        """The card bearing exactly this name (folded) as its own or a face's name; no prefix matching."""
+        """The card bearing exactly this name (folded) as its own or a face's name; no prefix matching.
+        The answer depends on the catalogue only, never on earlier look-ups."""
         return self._by_name(name, prefix=False, unknown_status=unknown_status)
 
     def fuzzy(self, name: str, *, unknown_status: int | None = None) -> Card:
@@ -182,13 +199,17 @@ class Catalogue:
         except UnknownCard as exc:
             suggestions = exc.extra.get("suggestions") or []
             norm = normalize_name(name)
-            close = [
-                s
-                for s in suggestions
-                if difflib.SequenceMatcher(None, norm, normalize_name(s["name"])).ratio() >= 0.8
-            ]
-            if len(close) == 1:
-                return self.by_oracle_id(close[0]["oracle_id"])
+            scored = sorted(
+                (
+                    (difflib.SequenceMatcher(None, norm, normalize_name(s["name"])).ratio(), s)
+                    for s in suggestions
+                ),
+                key=lambda pair: -pair[0],
+            )
+            close = [(ratio, s) for ratio, s in scored if ratio >= FUZZY_CUTOFF]
+            # the closest name, when it is close enough and clearly closer than any other close one
+            if close and (len(close) == 1 or close[0][0] - close[1][0] >= FUZZY_MARGIN):
+                return self.by_oracle_id(close[0][1]["oracle_id"])
             raise
 
     def lookup(self, name_or_id: str, *, unknown_status: int | None = None) -> Card:
@@ -217,21 +238,12 @@ class Catalogue:
             raise UnknownCard(
                 f"No card of the catalogue is named {shown!r}.", extra={"name": shown}, status=unknown_status
             )
-        self.data_version  # noqa: B018  (syncs the cache with the catalogue)
-        oid = self.cache.oracle_id_for(norm)
-        if oid is not None:
-            cached = self.cache.card(oid)
-            if cached is not None:
-                return cached
-        hits = repo.find_by_name(self.session, norm, card_names_only=True)
-        if not hits:
-            hits = repo.find_by_name(self.session, norm, card_names_only=False)
+        index = self.index
+        hits = index.exact(norm)
         if not hits and prefix:
-            hits = repo.find_by_word_prefix(self.session, norm, limit=MAX_CANDIDATES + 1)
+            hits = index.word_prefix(norm, MAX_CANDIDATES + 1)
         if len(hits) == 1:
-            card = repo.load_cards(self.session, [hits[0].oracle_id])[hits[0].oracle_id]
-            self.cache.put(card, norm)
-            return card
+            return self.by_oracle_id(hits[0].oracle_id)
         if hits:
             more = " (and more)" if len(hits) > MAX_CANDIDATES else ""
             listed = ", ".join(f"{h.name} ({h.oracle_id})" for h in hits[:MAX_CANDIDATES])
@@ -242,7 +254,11 @@ class Catalogue:
                     "candidates": [{"name": h.name, "oracle_id": h.oracle_id} for h in hits[:MAX_CANDIDATES]],
                 },
             )
-        suggestions = self._suggestions(norm) if suggest else []
+        suggestions = (
+            [{"name": e.name, "oracle_id": e.oracle_id} for e in index.suggestions(norm, MAX_SUGGESTIONS)]
+            if suggest
+            else []
+        )
         hint = f" Did you mean {', '.join(repr(s['name']) for s in suggestions)}?" if suggestions else ""
         raise UnknownCard(
             f"No card of the catalogue is named {shown!r}.{hint}",
@@ -250,16 +266,33 @@ class Catalogue:
             status=unknown_status,
         )
 
-    def _suggestions(self, norm: str) -> list[dict[str, str]]:
-        pool = repo.names_near(self.session, norm, limit=5000)
-        close = difflib.get_close_matches(norm, pool, n=MAX_SUGGESTIONS, cutoff=0.6)
-        out: list[dict[str, str]] = []
-        for n in close:
-            for hit in repo.find_by_name(self.session, n, card_names_only=False):
-                entry = {"name": hit.name, "oracle_id": hit.oracle_id}
-                if entry not in out:
-                    out.append(entry)
-        return out[:MAX_SUGGESTIONS]
+    def autocomplete(self, query: str, *, limit: int = AUTOCOMPLETE_MAX) -> list[str]:
+        """Up to ``limit`` card names for a partial name (API.md "Card look-up"): names starting with it
+        first, shorter first, then names with a word starting with it."""
+        return self.index.autocomplete(normalize_name(query), limit)
+
+    def collection(self, identifiers: Sequence[Mapping[str, str]]) -> tuple[list[Card], list[dict[str, str]]]:
+        """The cards these identifiers (``{"name": ...}`` exact, or ``{"oracle_id": ...}``) name, in order,
+        and the identifiers that name none (or several)."""
+        found: list[Card] = []
+        missing: list[dict[str, str]] = []
+        for ident in identifiers:
+            try:
+                if "oracle_id" in ident:
+                    found.append(self.by_oracle_id(ident["oracle_id"]))
+                else:
+                    found.append(self._exact_quiet(ident["name"]))
+            except (UnknownCard, AmbiguousCard):
+                missing.append(dict(ident))
+        return found, missing
+
+    def _exact_quiet(self, name: str) -> Card:
+        # A collection's miss lists the identifier only: no suggestions to compute.
+        norm = normalize_name(name)
+        hits = self.index.exact(norm) if norm else ()
+        if len(hits) != 1:
+            raise UnknownCard(f"No single card of the catalogue is named {name[:MAX_NAME_LENGTH]!r}.")
+        return self.by_oracle_id(hits[0].oracle_id)
 
     # -- search ------------------------------------------------------------------------------------------
 

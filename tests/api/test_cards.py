@@ -40,10 +40,10 @@ def _card(client: TestClient, ref: str) -> dict[str, object]:
         ("Herald’s Horn", "Herald's Horn"),  # ’ equals '
         ("  richard   garfield, ph.d. ", "Richard Garfield, Ph.D."),
         ("Ice", "Fire // Ice"),  # a face's name finds its card
-        ("Fire", "Fire // Ice"),
+        ("Finish", "Start // Finish"),  # "Fire" and "Start" each name faces of two cards (ambiguous)
         ("Fire // Ice", "Fire // Ice"),
         ("Lim-Dul", "Lim-Dûl the Necromancer"),  # a unique word prefix; not Lim-Dûl's Vault
-        ("Thalia", "Thalia, Guardian of Thraben"),
+        ("Thalia, Guardian", "Thalia, Guardian of Thraben"),  # "Thalia" starts three cards' names
         (FIRE_ICE_ID, "Fire // Ice"),  # an oracle id
     ],
 )
@@ -134,7 +134,10 @@ def test_search_by_cost_is_a_multiset_and_color_matters(client: TestClient) -> N
     names = [c["name"] for c in braces["data"]]
     assert names == [c["name"] for c in loose["data"]]
     assert "Thalia, Guardian of Thraben" in names
-    assert all(ManaCost.parse(c["mana_cost"]) == ManaCost.parse("{1}{W}") for c in braces["data"])
+    want = ManaCost.parse("{1}{W}")
+    for c in braces["data"]:  # the card's own cost or, for a multi-face card, one face's
+        costs = [c["mana_cost"], *(f["mana_cost"] for f in c["card_faces"] or ())]
+        assert want in [ManaCost.parse(x) for x in costs if x is not None], c["name"]
     blue = [c["name"] for c in _search(client, mana_cost="{1}{U}", limit=1000)["data"]]
     assert "Thalia, Guardian of Thraben" not in blue
     assert "Fire // Ice" in blue  # found under each face's cost
@@ -158,13 +161,13 @@ def test_search_by_format(client: TestClient) -> None:
 
 
 def test_pagination_walks_every_page_once(client: TestClient) -> None:
-    whole = [c["oracle_id"] for c in _search(client, mana_cost="{1}{W}", limit=1000)["data"]]
-    assert len(whole) > 12
+    whole = [c["oracle_id"] for c in _search(client, mana_cost="{W}{W}{W}", limit=1000)["data"]]
+    assert 10 <= len(whole) < 1000
     seen: list[str] = []
     cursor: str | None = None
     pages = 0
     while True:
-        params: dict[str, Any] = {"mana_cost": "{1}{W}", "limit": 5}
+        params: dict[str, Any] = {"mana_cost": "{W}{W}{W}", "limit": 5}
         if cursor:
             params["cursor"] = cursor
         page = _search(client, **params)

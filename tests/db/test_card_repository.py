@@ -19,7 +19,7 @@ TWO = "aaaaaaaa-0000-4000-8000-000000000002"
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    reset_card_cache()
+    reset_card_cache(drop_index=True)
     yield
     reset_card_cache()
 

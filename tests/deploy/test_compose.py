@@ -144,7 +144,7 @@ def test_dockerignore_sends_only_the_build_inputs() -> None:
     assert "docker/entrypoint.sh" in sources
     for source in sources:
         assert not _ignored(source, patterns), f"{source} is copied by the Dockerfile but ignored"
-    for kept in ("app/main.py", "app/data/cards.json", "migrations/env.py", "migrations/versions/x.py"):
+    for kept in ("app/main.py", "app/data/cards.json.gz", "migrations/env.py", "migrations/versions/x.py"):
         assert not _ignored(kept, patterns), kept
     for dropped in (
         ".venv/bin/python",

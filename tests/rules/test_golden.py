@@ -1,11 +1,12 @@
 """Golden cases as data (``tests/golden/*.yaml``): every ruling of ../shared/rulings plus the CR 601.2f cases.
 
-Cards are named from the bundled catalogue (``app/data/cards.json``) or given inline; characters come from
+Cards are named from the bundled catalogue (``app/data/cards.json.gz``) or given inline; characters come from
 ``app/data/characters.json``. Each case names its rule or ruling.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 from functools import cache
 from pathlib import Path
@@ -33,7 +34,7 @@ GOLDEN = ROOT / "tests" / "golden"
 @cache
 def catalogue() -> dict[str, Card]:
     cards: dict[str, Card] = {}
-    for obj in json.loads((ROOT / "app" / "data" / "cards.json").read_text(encoding="utf-8")):
+    for obj in json.loads(gzip.decompress((ROOT / "app" / "data" / "cards.json.gz").read_bytes())):
         c = card_from_scryfall(obj)
         cards[fold_name(c.name)] = c
         for f in c.faces:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from app.services.card_formats import (
 )
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
-BUNDLED = Path(__file__).resolve().parents[2] / "app" / "data" / "cards.json"
+BUNDLED = Path(__file__).resolve().parents[2] / "app" / "data" / "cards.json.gz"
 
 FIRE_ICE: dict[str, Any] = {
     "object": "card",
@@ -173,7 +174,7 @@ def test_record_round_trip_drops_only_not_legal() -> None:
 
 
 def test_bundled_file_reads_back_and_holds_the_required_cards() -> None:
-    records = json.loads(BUNDLED.read_text(encoding="utf-8"))
+    records = json.loads(gzip.decompress(BUNDLED.read_bytes()))
     cards = [card_from_scryfall(r) for r in records]
     names = {c.name for c in cards}
     required = ("Forest", "Snow-Covered Island", "Wastes", "Savannah", "Sol Ring", "Fire // Ice",

@@ -17,7 +17,7 @@ from app.services.catalogue import CardCache, Catalogue, reset_card_cache
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    reset_card_cache()
+    reset_card_cache(drop_index=True)
     yield
     reset_card_cache()
 

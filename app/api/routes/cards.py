@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 
 from app.api.deps import SessionDep
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
@@ -13,12 +14,43 @@ from app.errors import PROBLEM_MEDIA_TYPE, InputError, from_rules_error
 from app.rules.costs import MAX_COST_LENGTH, ManaCost
 from app.rules.creature_types import CREATURE_TYPE_LIST, RULES_EDITION
 from app.rules.errors import ManaCostSyntaxError
-from app.schemas.cards import CardAnswer, CardOut, CardPage, CreatureTypes
+from app.schemas.cards import (
+    AutocompleteAnswer,
+    CardAnswer,
+    CardOut,
+    CardPage,
+    CollectionAnswer,
+    CollectionRequest,
+    CreatureTypes,
+)
 from app.schemas.common import Problem
 from app.services.card_formats import MAX_NAME_LENGTH
 from app.services.catalogue import Catalogue
 
 router = APIRouter(prefix="/v1", tags=["cards"])
+
+CACHE_CONTROL = "public, max-age=60, must-revalidate"
+"""Catalogue answers change only with the data_version: clients revalidate with If-None-Match after a
+minute and get a 304 while it is the same."""
+
+
+def _etag(data_version: str) -> str:
+    # Weak: the same answer gzip-encoded or not (RFC 9110 8.8.1); keyed to the catalogue's version only,
+    # since every catalogue GET answer is a function of its URL and the data_version.
+    return 'W/"' + hashlib.sha256(data_version.encode()).hexdigest()[:20] + '"'
+
+
+def _conditional(request: Request, response: Response, data_version: str) -> Response | None:
+    """Set ETag and Cache-Control; a 304 answer when the client's If-None-Match holds this ETag."""
+    etag = _etag(data_version)
+    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL}
+    given = request.headers.get("if-none-match")
+    if given is not None:
+        tags = {t.strip().removeprefix("W/") for t in given.split(",")}
+        if "*" in tags or etag.removeprefix("W/") in tags:
+            return Response(status_code=304, headers=headers)
+    response.headers.update(headers)
+    return None
 
 
 def get_catalogue(session: SessionDep) -> Catalogue:
@@ -43,12 +75,19 @@ _LOOKUP_RESPONSES: dict[int | str, dict[str, object]] = {
 
 @router.get(
     "/cards/named",
+    response_model=CardAnswer,
     summary="A card by exact name (case- and accent-insensitive) or, with fuzzy, by a close one",
     description="Give exactly one of `exact` and `fuzzy`. An unknown name is a 404 `unknown-card` with"
     " suggestions; a name several cards bear is a 422 `ambiguous-card` listing them.",
     responses=_LOOKUP_RESPONSES,
 )
-def named_card(catalogue: CatalogueDep, exact: ExactQuery = None, fuzzy: NameQuery = None) -> CardAnswer:
+def named_card(
+    request: Request,
+    response: Response,
+    catalogue: CatalogueDep,
+    exact: ExactQuery = None,
+    fuzzy: NameQuery = None,
+) -> CardAnswer | Response:
     if (exact is None) == (fuzzy is None):
         raise InputError(
             "Give exactly one of exact= and fuzzy=.",
@@ -61,11 +100,67 @@ def named_card(catalogue: CatalogueDep, exact: ExactQuery = None, fuzzy: NameQue
         if exact is not None
         else catalogue.fuzzy(fuzzy or "", unknown_status=404)
     )
+    if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
+        return not_modified
     return CardAnswer(**CardOut.of(card).model_dump(), data_version=catalogue.data_version)
 
 
 @router.get(
+    "/cards/autocomplete",
+    response_model=AutocompleteAnswer,
+    summary="Up to 20 card names completing a partial name",
+    description="Names starting with `q` first (shorter first), then names with a word starting with `q`;"
+    " case, accents, Æ/Ae and ’ do not matter. No match is an empty list.",
+)
+def autocomplete(
+    q: Annotated[str, Query(min_length=1, max_length=MAX_NAME_LENGTH, examples=["llanow"])],
+    catalogue: CatalogueDep,
+    request: Request,
+    response: Response,
+) -> AutocompleteAnswer | Response:
+    names = catalogue.autocomplete(q)
+    if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
+        return not_modified
+    return AutocompleteAnswer(data=names, data_version=catalogue.data_version)
+
+
+@router.post(
+    "/cards/collection",
+    summary="Up to 1,000 cards at once, by exact name or oracle id",
+    description="Each identifier is `{\"name\": ...}` (a card's or a face's full name, folded as everywhere)"
+    ' or `{"oracle_id": ...}`. Found cards come in request order in `data`; the identifiers that found no'
+    " single card are in `not_found`, as given.",
+)
+def card_collection(
+    body: Annotated[
+        CollectionRequest,
+        Body(
+            openapi_examples={
+                "names_and_ids": {
+                    "summary": "Two names and an oracle id",
+                    "value": {
+                        "identifiers": [
+                            {"name": "Llanowar Elves"},
+                            {"name": "Æther Vial"},
+                            {"oracle_id": "ae92942b-919c-4ea9-b693-85fcef765d5a"},
+                        ]
+                    },
+                }
+            }
+        ),
+    ],
+    catalogue: CatalogueDep,
+) -> CollectionAnswer:
+    idents = [i.model_dump(exclude_none=True) for i in body.identifiers]
+    found, missing = catalogue.collection(idents)
+    return CollectionAnswer(
+        data=[CardOut.of(c) for c in found], not_found=missing, data_version=catalogue.data_version
+    )
+
+
+@router.get(
     "/cards/{ref:path}",
+    response_model=CardAnswer,
     summary="A card by name (a face's name and a unique word prefix work too) or oracle id",
     description="Names are case- and accent-insensitive (`’` equals `'`); a multi-face card is found by"
     " either face's name. The answer describes every face and the card's legalities.",
@@ -74,18 +169,23 @@ def named_card(catalogue: CatalogueDep, exact: ExactQuery = None, fuzzy: NameQue
 def get_card(
     ref: Annotated[str, Path(description="A card name or oracle id.", examples=["Herald's Horn"])],
     catalogue: CatalogueDep,
-) -> CardAnswer:
+    request: Request,
+    response: Response,
+) -> CardAnswer | Response:
     if not ref or len(ref) > MAX_NAME_LENGTH:
         raise InputError(
             f"A card name is 1 to {MAX_NAME_LENGTH} characters.",
             errors=[{"loc": ["path", "ref"], "msg": "bad length", "type": "string_length"}],
         )
     card = catalogue.lookup(ref, unknown_status=404)
+    if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
+        return not_modified
     return CardAnswer(**CardOut.of(card).model_dump(), data_version=catalogue.data_version)
 
 
 @router.get(
     "/cards",
+    response_model=CardPage,
     summary="Search cards by exact mana cost (color matters; {W}{1} equals {1}{W}), format and name",
     description="Cards sorted by name, a page at a time (pass `next_cursor` back as `cursor`). The mana cost"
     " matches as a multiset of symbols, as Mental Magic compares costs.",
@@ -93,6 +193,8 @@ def get_card(
 )
 def search_cards(
     catalogue: CatalogueDep,
+    request: Request,
+    response: Response,
     mana_cost: Annotated[
         str | None,
         Query(max_length=MAX_COST_LENGTH, description="Brace or loose syntax: {1}{W}, 1W.", examples=["{W}"]),
@@ -109,7 +211,7 @@ def search_cards(
     name: Annotated[str | None, Query(max_length=MAX_NAME_LENGTH, description="Name contains.")] = None,
     limit: Annotated[int, Query(ge=1, le=LIMIT_MAX)] = LIMIT_DEFAULT,
     cursor: Annotated[str | None, Query(max_length=2048)] = None,
-) -> CardPage:
+) -> CardPage | Response:
     cost: ManaCost | None = None
     if mana_cost is not None:
         try:
@@ -117,6 +219,8 @@ def search_cards(
         except ManaCostSyntaxError as exc:
             raise from_rules_error(exc, ("query", "mana_cost")) from exc
     page = catalogue.search(mana_cost=cost, format=format, name=name, limit=limit, cursor=cursor)
+    if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
+        return not_modified
     return CardPage(
         data=[CardOut.of(c) for c in page.cards],
         has_more=page.has_more,

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Query
 
 from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
+from app.errors import from_rules_error
+from app.rules.costs import MAX_COST_LENGTH, ManaCost
+from app.rules.errors import ManaCostSyntaxError
 from app.schemas.common import Problem
 from app.schemas.mana_costs import ParsedCostOut, ParseRequest, SymbolList, SymbolOut
 from app.services import mana_costs
@@ -33,6 +36,33 @@ async def parse_mana_cost(
     settings: SettingsDep,
 ) -> ParsedCostOut:
     parsed = await compute(lambda s: mana_costs.parse_cost(session=s, text=body.mana_cost), session, size=1)
+    return ParsedCostOut.of(
+        parsed.cost, rules_edition=settings.rules_edition, data_version=parsed.data_version
+    )
+
+
+@router.get(
+    "/mana-costs/parse",
+    response_model=ParsedCostOut,
+    summary="Parse a mana cost given in the query (as the POST does)",
+    description="`GET /v1/mana-costs/parse?mana_cost=2WW`: the same answer as the POST with that body.",
+    responses={422: {"model": Problem, "content": {"application/problem+json": {}}}},
+)
+async def parse_mana_cost_get(
+    mana_cost: Annotated[
+        str,
+        Query(
+            min_length=1, max_length=MAX_COST_LENGTH, description="Loose or brace syntax.", examples=["2WW"]
+        ),
+    ],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> ParsedCostOut:
+    try:
+        ManaCost.parse_loose(mana_cost)
+    except ManaCostSyntaxError as exc:
+        raise from_rules_error(exc, ("query", "mana_cost")) from exc
+    parsed = await compute(lambda s: mana_costs.parse_cost(session=s, text=mana_cost), session, size=1)
     return ParsedCostOut.of(
         parsed.cost, rules_edition=settings.rules_edition, data_version=parsed.data_version
     )

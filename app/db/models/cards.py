@@ -31,6 +31,10 @@ class CardRow(Base):
     # The card's canonical mana cost (a split card's combined one, CR 709.4); NULL when it has none.
     mana_cost: Mapped[str | None] = mapped_column(String(COST_LENGTH))
     mana_value: Mapped[float | None] = mapped_column(Float)
+    # CR 903.4: letters in WUBRG order ("" colorless); NULL when the source does not say.
+    color_identity: Mapped[str | None] = mapped_column(String(5))
+    # The mana types (WUBRGC order) the card's abilities could ever add (app.rules.oracle_mana).
+    produced_mana: Mapped[str | None] = mapped_column(String(6))
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
 
@@ -51,6 +55,9 @@ class CardFaceRow(Base):
     keywords: Mapped[list[Any]] = mapped_column(JSON)
     # "" is colorless given explicitly; NULL means "from the mana cost" (Face.colors None).
     colors: Mapped[str | None] = mapped_column(String(5))
+    power: Mapped[str | None] = mapped_column(String(16))
+    toughness: Mapped[str | None] = mapped_column(String(16))
+    loyalty: Mapped[str | None] = mapped_column(String(16))
 
 
 class CardNameRow(Base):

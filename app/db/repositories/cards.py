@@ -21,10 +21,20 @@ from app.db.models.cards import CardCostRow, CardFaceRow, CardLegalityRow, CardN
 from app.rules.cards import Card, Face
 from app.rules.costs import ManaCost
 from app.rules.names import fold_name as normalize_name
+from app.rules.oracle_mana import card_produced_mana
 from app.rules.types import TypeLine
 
 _CHILD_TABLES = (CardFaceRow, CardNameRow, CardCostRow, CardLegalityRow)
-_CARD_UPDATE_COLUMNS = ("name", "name_norm", "layout", "mana_cost", "mana_value", "updated_at")
+_CARD_UPDATE_COLUMNS = (
+    "name",
+    "name_norm",
+    "layout",
+    "mana_cost",
+    "mana_value",
+    "color_identity",
+    "produced_mana",
+    "updated_at",
+)
 _IN_CHUNK = 500  # ids per IN (...) clause: well under SQLite's bound-parameter limit
 
 
@@ -40,11 +50,14 @@ class NameHit:
 
 
 def _insert(session: Session, table: Any) -> Any:
+    # On the Core table, not the ORM class: the ORM's bulk path ran one INSERT per row (34,000 statements
+    # for the bundled catalogue); Core sends each batch as one executemany (insertmanyvalues).
+    core = getattr(table, "__table__", table)
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
-        return postgresql.insert(table)
+        return postgresql.insert(core)
     if dialect == "sqlite":
-        return sqlite.insert(table)
+        return sqlite.insert(core)
     raise NotImplementedError(f"card upserts support PostgreSQL and SQLite, not {dialect}")
 
 
@@ -81,6 +94,8 @@ def upsert_cards(session: Session, cards: Iterable[Card]) -> tuple[int, int]:
                 "layout": card.layout,
                 "mana_cost": str(cost) if cost is not None else None,
                 "mana_value": float(mv) if mv is not None else None,
+                "color_identity": "".join(card.color_identity) if card.color_identity is not None else None,
+                "produced_mana": "".join(card_produced_mana(card)),
                 "updated_at": now,
             }
         )
@@ -100,12 +115,10 @@ def upsert_cards(session: Session, cards: Iterable[Card]) -> tuple[int, int]:
     stmt = _insert(session, CardRow)
     stmt = stmt.on_conflict_do_update(
         index_elements=[CardRow.oracle_id],
-        set_={
-            c: stmt.excluded[c]
-            for c in ("name", "name_norm", "layout", "mana_cost", "mana_value", "updated_at")
-        },
+        set_={c: stmt.excluded[c] for c in _CARD_UPDATE_COLUMNS},
     )
-    session.execute(stmt, card_rows)
+    connection = session.connection()
+    connection.execute(stmt, card_rows)
     # DO NOTHING: two processes loading the same bundled file at once must not fail on each other's rows.
     for table, rows in (
         (CardFaceRow, faces),
@@ -114,7 +127,7 @@ def upsert_cards(session: Session, cards: Iterable[Card]) -> tuple[int, int]:
         (CardLegalityRow, legal),
     ):
         if rows:
-            session.execute(_insert(session, table).on_conflict_do_nothing(), rows)
+            connection.execute(_insert(session, table).on_conflict_do_nothing(), rows)
     session.flush()
     return len(by_id) - len(existing), len(existing)
 
@@ -130,6 +143,9 @@ def _face_row(oid: str, pos: int, face: Face) -> dict[str, Any]:
         "flavor_text": face.flavor_text,
         "keywords": list(face.keywords),
         "colors": "".join(face.colors) if face.colors is not None else None,
+        "power": face.power,
+        "toughness": face.toughness,
+        "loyalty": face.loyalty,
     }
 
 
@@ -156,7 +172,9 @@ def load_cards(session: Session, oracle_ids: Sequence[str]) -> dict[str, Card]:
     out: dict[str, Card] = {}
     for chunk in _chunks(list(dict.fromkeys(oracle_ids))):
         rows = session.execute(
-            select(CardRow.oracle_id, CardRow.name, CardRow.layout).where(CardRow.oracle_id.in_(chunk))
+            select(CardRow.oracle_id, CardRow.name, CardRow.layout, CardRow.color_identity).where(
+                CardRow.oracle_id.in_(chunk)
+            )
         ).all()
         if not rows:
             continue
@@ -174,13 +192,14 @@ def load_cards(session: Session, oracle_ids: Sequence[str]) -> dict[str, Card]:
             .order_by(CardLegalityRow.oracle_id, CardLegalityRow.format)
         ):
             legal.setdefault(oid, []).append((fmt, status))
-        for oid, name, layout in rows:
+        for oid, name, layout, identity in rows:
             out[oid] = Card(
                 name=name,
                 faces=tuple(faces.get(oid, ())),
                 layout=layout,
                 oracle_id=oid,
                 legalities=tuple(legal.get(oid, ())),
+                color_identity=tuple(identity) if identity is not None else None,
             )
     return out
 
@@ -194,6 +213,9 @@ _FACE_COLUMNS = (
     CardFaceRow.flavor_text,
     CardFaceRow.keywords,
     CardFaceRow.colors,
+    CardFaceRow.power,
+    CardFaceRow.toughness,
+    CardFaceRow.loyalty,
 )
 
 
@@ -207,6 +229,9 @@ def _face(row: Any) -> Face:
         flavor_text=row.flavor_text,
         keywords=tuple(keywords),
         colors=tuple(row.colors) if row.colors is not None else None,
+        power=row.power,
+        toughness=row.toughness,
+        loyalty=row.loyalty,
     )
 
 
@@ -324,3 +349,16 @@ def set_meta(session: Session, key: str, value: str) -> None:
     )
     session.execute(stmt)
     session.flush()
+
+
+def all_names(session: Session) -> list[tuple[str, str, bool, str]]:
+    """Every folded name of the catalogue: ``(name_norm, oracle_id, is_card_name, card name)`` (the
+    in-memory name index is built from these)."""
+    stmt = select(CardNameRow.name_norm, CardNameRow.oracle_id, CardNameRow.is_card_name, CardRow.name).join(
+        CardRow, CardRow.oracle_id == CardNameRow.oracle_id
+    )
+    return [(str(n), str(o), bool(c), str(name)) for n, o, c, name in session.execute(stmt)]
+
+
+def all_oracle_ids(session: Session) -> list[str]:
+    return [str(o) for o in session.scalars(select(CardRow.oracle_id).order_by(CardRow.oracle_id))]

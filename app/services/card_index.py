@@ -1,0 +1,233 @@
+"""The catalogue's in-memory read model: every name a card is found by, and the cards themselves.
+
+Built from the database for one ``data_version`` (issue 14): the names in one query (a few hundred ms for
+the whole catalogue), the cards preloaded at start-up or loaded on first use. Look-ups by exact name, face
+name, word prefix, autocomplete and the suggestions for an unknown name then need no database round trip
+(an unknown name costs well under a millisecond instead of a few queries). A new ``data_version`` builds a
+new index, published by replacing one reference: readers never see a half-built one.
+
+``LIVE`` holds the process's current index. When the service runs, ``start_refresher`` polls the
+``data_version`` once per ``POLL_INTERVAL_S`` in a daemon thread and rebuilds on change, so compute
+requests read the catalogue without any database session.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from sqlalchemy.orm import Session
+
+from app.db.repositories import cards as repo
+from app.rules.cards import Card
+from app.services.card_import import data_version
+
+logger = logging.getLogger("manacalc.catalogue")
+
+POLL_INTERVAL_S: Final = 1.0
+SUGGESTION_POOL: Final = 2000
+_PRELOAD_CHUNK: Final = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A card a folded name finds: its oracle id, catalogue name, and whether it is the card's own name."""
+
+    oracle_id: str
+    name: str
+    is_card_name: bool
+
+
+@dataclass(slots=True)
+class CardIndex:
+    """The names (and, once loaded, the cards) of the catalogue at ``version``."""
+
+    version: str
+    entries: dict[str, tuple[Entry, ...]]
+    sorted_names: list[str]
+    words: dict[str, tuple[str, ...]]
+    cards: dict[str, Card] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def build(cls, session: Session, version: str, *, preload: bool = False) -> CardIndex:
+        grouped: dict[str, list[Entry]] = {}
+        for name_norm, oid, is_card, name in repo.all_names(session):
+            grouped.setdefault(name_norm, []).append(Entry(oid, name, is_card))
+        entries = {n: tuple(sorted(es, key=lambda e: (e.name, e.oracle_id))) for n, es in grouped.items()}
+        words: dict[str, list[str]] = {}
+        for n in entries:
+            for w in set(n.replace(",", " ").split()):
+                if len(w) >= 3:
+                    words.setdefault(w, []).append(n)
+        index = cls(version, entries, sorted(entries), {w: tuple(ns) for w, ns in words.items()})
+        if preload:
+            index.preload(session)
+        return index
+
+    def preload(self, session: Session) -> None:
+        """Load every card (start-up), so that no look-up needs the database afterwards."""
+        ids = repo.all_oracle_ids(session)
+        for i in range(0, len(ids), _PRELOAD_CHUNK):
+            loaded = repo.load_cards(session, ids[i : i + _PRELOAD_CHUNK])
+            with self.lock:
+                self.cards.update(loaded)
+
+    # -- look-ups ----------------------------------------------------------------------------------------
+
+    def exact(self, name_norm: str) -> tuple[Entry, ...]:
+        """Cards whose own name is ``name_norm``, else cards one of whose faces bears it (deduplicated)."""
+        found = self.entries.get(name_norm, ())
+        own = tuple(e for e in found if e.is_card_name)
+        return own or _distinct(found)
+
+    def with_prefix(self, prefix: str, limit: int) -> list[str]:
+        """Folded names starting with ``prefix``, in sorted order, at most ``limit``."""
+        start = bisect.bisect_left(self.sorted_names, prefix)
+        out: list[str] = []
+        for n in self.sorted_names[start:]:
+            if not n.startswith(prefix) or len(out) >= limit:
+                break
+            out.append(n)
+        return out
+
+    def word_prefix(self, name_norm: str, limit: int) -> tuple[Entry, ...]:
+        """Cards one of whose names starts with these whole words ("lim-dul" → "lim-dul the necromancer")."""
+        names = [
+            *self.with_prefix(name_norm + " ", limit * 4),
+            *self.with_prefix(name_norm + ", ", limit * 4),
+        ]
+        hits = _distinct(e for n in names for e in self.entries[n])
+        return tuple(sorted(hits, key=lambda e: (e.name, e.oracle_id)))[:limit]
+
+    def autocomplete(self, query_norm: str, limit: int) -> list[str]:
+        """Catalogue names for ``q``: names starting with it first (shorter first), then names with a word
+        starting with it (shorter first); each card once, at most ``limit``."""
+        if not query_norm:
+            return []
+        starting: dict[str, str] = {}
+        for n in self.with_prefix(query_norm, 5000):
+            for e in self.entries[n]:
+                if e.is_card_name:
+                    starting.setdefault(e.oracle_id, e.name)
+        first = sorted(starting.values(), key=lambda s: (len(s), s))[:limit]
+        if len(first) >= limit:
+            return first
+        seen = set(starting)
+        inner: dict[str, str] = {}
+        needles = (" " + query_norm, "-" + query_norm, "/" + query_norm, '"' + query_norm)
+        for n, es in self.entries.items():
+            if any(x in n for x in needles):
+                for e in es:
+                    if e.oracle_id not in seen:
+                        inner.setdefault(e.oracle_id, e.name)
+        return first + sorted(inner.values(), key=lambda s: (len(s), s))[: limit - len(first)]
+
+    def suggestions(self, name_norm: str, limit: int) -> list[Entry]:
+        """Close names (difflib) among those sharing the first letters or a word with ``name_norm``."""
+        pool: dict[str, None] = dict.fromkeys(self.with_prefix(name_norm[:3], SUGGESTION_POOL))
+        words = sorted({w for w in name_norm.replace(",", " ").split() if len(w) >= 3}, key=len, reverse=True)
+        for w in words[:3]:
+            for n in self.words.get(w, ())[:SUGGESTION_POOL]:
+                pool.setdefault(n, None)
+        close = difflib.get_close_matches(name_norm, list(pool)[: SUGGESTION_POOL * 2], n=limit, cutoff=0.6)
+        return list(_distinct(e for n in close for e in self.entries[n]))[:limit]
+
+    def card(self, oracle_id: str) -> Card | None:
+        return self.cards.get(oracle_id)
+
+    def put(self, card: Card) -> None:
+        if card.oracle_id is not None:
+            with self.lock:
+                self.cards[card.oracle_id] = card
+
+
+def _distinct(entries: object) -> tuple[Entry, ...]:
+    seen: dict[str, Entry] = {}
+    for e in entries:  # type: ignore[attr-defined]
+        seen.setdefault(e.oracle_id, e)
+    return tuple(seen.values())
+
+
+class LiveIndex:
+    """The process's current index; ``polled`` when a refresher thread keeps its version current."""
+
+    def __init__(self) -> None:
+        self.index: CardIndex | None = None
+        self.startup: CardIndex | None = None
+        self.polled = False
+        self._lock = threading.Lock()
+
+    def for_version(self, version: str, session: Session) -> CardIndex:
+        """The index of ``version``, built from ``session`` when the current one is of another version."""
+        index = self.index
+        if index is not None and index.version == version:
+            return index
+        with self._lock:
+            index = self.index
+            if index is None or index.version != version:
+                index = CardIndex.build(session, version)
+                self.index = index
+            return index
+
+    def publish(self, index: CardIndex) -> None:
+        self.index = index
+
+    def clear(self, *, drop: bool = False) -> None:
+        """Back to the index loaded at start-up (it is rebuilt if the data_version differs); ``drop``: no
+        index at all until the next look-up builds one (tests that write cards without changing the
+        data_version)."""
+        self.index = None if drop else self.startup
+
+
+LIVE = LiveIndex()
+
+
+def load_at_startup(session: Session, version: str) -> CardIndex:
+    """Build the whole index, cards included, and publish it (the service's start-up)."""
+    index = CardIndex.build(session, version, preload=True)
+    LIVE.publish(index)
+    LIVE.startup = index
+    return index
+
+
+def start_refresher(
+    session_factory: Callable[[], Session], read_version: Callable[[Session], str]
+) -> threading.Event:
+    """Poll the data_version every ``POLL_INTERVAL_S`` in a daemon thread and publish a new index (cards
+    preloaded) when it changes. Returns the event that stops it."""
+    stop = threading.Event()
+    LIVE.polled = True
+
+    def run() -> None:
+        while not stop.wait(POLL_INTERVAL_S):
+            try:
+                with session_factory() as session:
+                    version = read_version(session)
+                    current = LIVE.index
+                    if current is None or current.version != version:
+                        LIVE.publish(CardIndex.build(session, version, preload=True))
+                        logger.info("card catalogue reloaded in memory (data_version %s)", version)
+            except Exception:  # the database is away: keep serving the index we have
+                logger.warning(
+                    "card catalogue refresh failed; keeping data_version %s", _version(), exc_info=True
+                )
+        LIVE.polled = False
+
+    threading.Thread(target=run, name="manacalc-card-index", daemon=True).start()
+    return stop
+
+
+def _version() -> str | None:
+    index = LIVE.index
+    return index.version if index is not None else None
+
+
+def card_index_hook(session: Session, _settings: object) -> None:
+    """The start-up hook (after the bundled catalogue): load the whole catalogue into memory."""
+    load_at_startup(session, data_version(session))
