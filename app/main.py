@@ -22,6 +22,7 @@ from app.api.cors import install_cors
 from app.api.docs import DESCRIPTION, TAGS, install_docs
 from app.api.limits import BodyGuardMiddleware
 from app.api.metrics import install_metrics
+from app.api.operation_ids import operation_id
 from app.api.rate_limit import RateLimitMiddleware, TokenBucketLimiter
 from app.api.router import api_router
 from app.config import Settings, get_settings
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # served by install_docs, with local assets
         redoc_url=None,
+        generate_unique_id_function=operation_id,
     )
     app.state.settings = settings
     # Dependencies read app.state.settings; no dependency_overrides here: FastAPI re-inspects every

@@ -43,4 +43,8 @@ def test_docs_are_served_without_any_other_host(client: TestClient) -> None:
     assert "cdn.jsdelivr" not in html and "googleapis" not in html and "tiangolo" not in html
     for asset in re.findall(r"""["'](/static/swagger-ui/[^"']+)["']""", html):
         assert client.get(asset).status_code == 200, asset
-    assert client.get("/redoc").status_code == 404
+    redoc = client.get("/redoc")
+    assert redoc.status_code == 200
+    assert re.findall(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//[^"'\s>]+""", redoc.text) == []
+    script = client.get("/static/redoc/redoc.standalone.js")
+    assert script.status_code == 200 and b"cdn.redoc.ly" not in script.content
