@@ -210,6 +210,33 @@ def shape_for_generators(schema: dict[str, Any]) -> None:
             },
         )
     _typed_batch_item(schemas)
+    _open_enums(schemas)
+
+
+OPEN_NOTE = (
+    " Open enumeration: the values listed are those of this version; later versions may add others,"
+    " which a client must accept."
+)
+
+
+def _open(enum_schema: dict[str, Any]) -> dict[str, Any]:
+    closed = {k: v for k, v in enum_schema.items() if k not in ("description", "title")}
+    out: dict[str, Any] = {"anyOf": [closed, {"type": "string"}]}
+    out["description"] = (enum_schema.get("description") or "").strip() + OPEN_NOTE
+    if "title" in enum_schema:
+        out["title"] = enum_schema["title"]
+    return out
+
+
+def _open_enums(schemas: dict[str, Any]) -> None:
+    """Enumerations in answers that may grow (symbol kinds, cost step kinds) are documented as open, so
+    generated clients accept a value they do not know yet. Enumerations in requests stay closed: the
+    server rejects values it does not know."""
+    if "SymbolKind" in schemas and "enum" in schemas["SymbolKind"]:
+        schemas["SymbolKind"] = _open(schemas["SymbolKind"])
+    step = schemas.get("CostStepOut", {}).get("properties", {})
+    if "enum" in step.get("kind", {}):
+        step["kind"] = _open(step["kind"])
 
 
 def _shape_operation(operation: dict[str, Any]) -> None:
