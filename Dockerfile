@@ -9,10 +9,11 @@ ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 FROM ${PYTHON_IMAGE} AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY app ./app
 COPY migrations ./migrations
-RUN pip wheel --wheel-dir /wheels .
+# constraints.txt pins every dependency: the image is built from the versions CI tested.
+RUN pip wheel --constraint constraints.txt --wheel-dir /wheels .
 
 FROM ${PYTHON_IMAGE} AS runtime
 ENV PYTHONDONTWRITEBYTECODE=1 \

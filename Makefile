@@ -5,12 +5,15 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.manacalc-installed
+DEV_STAMP := $(VENV)/.manacalc-dev-installed
+# Versions pinned for every install (Dockerfile and CI too); regenerate with `make constraints`.
+CONSTRAINTS := constraints.txt
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help install run serve migrate test lint format openapi bench clean
+.PHONY: help install install-runtime run serve migrate test lint format openapi bench clean constraints
 
 help:
 	@echo "make run      migrate the database and serve on http://$(HOST):$(PORT) (docs at /docs)"
@@ -23,11 +26,27 @@ help:
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# `make run` installs the runtime dependencies only; `make test` and the other tool targets add the dev extra.
+$(STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e .
 	@touch $(STAMP)
 
-install: $(STAMP)
+$(DEV_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[dev]'
+	@touch $(DEV_STAMP)
+
+install-runtime: $(STAMP)
+
+install: $(DEV_STAMP)
+
+# Pins every package of a clean venv with the dev extra (run after changing pyproject.toml's dependencies).
+constraints:
+	rm -rf .venv-constraints && $(PYTHON) -m venv .venv-constraints
+	.venv-constraints/bin/python -m pip install --quiet -e '.[dev]'
+	{ echo '# Pinned versions for every install (make, Dockerfile, CI): pip freeze of a clean venv with the dev extra.'; \
+	  echo '# Regenerate with `make constraints` after changing the dependencies in pyproject.toml.'; \
+	  .venv-constraints/bin/python -m pip freeze --exclude-editable | grep -v '^manacalc'; } > $(CONSTRAINTS)
+	rm -rf .venv-constraints
 
 run: $(STAMP)
 	$(BIN)/manacalc migrate
@@ -38,22 +57,22 @@ serve: run
 migrate: $(STAMP)
 	$(BIN)/manacalc migrate
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict app/rules
 
-format: $(STAMP)
+format: $(DEV_STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-openapi: $(STAMP)
+openapi: $(DEV_STAMP)
 	$(BIN)/manacalc openapi --output openapi/openapi.json
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	@set -e; for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script; done
 
 clean:

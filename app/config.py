@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+def data_dir() -> Path:
+    """The per-user data directory: ``$XDG_DATA_HOME/manacalc``, else ``~/.local/share/manacalc``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser().resolve() / "manacalc"
+
+
+def default_database_url() -> str:
+    """SQLite in the per-user data directory: the CLI and the server resolve the same file whatever the
+    working directory (a relative ``./manacalc.db`` silently forked into one database per directory)."""
+    directory = data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / 'manacalc.db'}"
 
 
 class Settings(BaseSettings):
@@ -15,7 +31,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="MANACALC_", extra="ignore", frozen=True)
 
-    database_url: str = "sqlite:///./manacalc.db"
+    database_url: str = Field(default_factory=default_database_url)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_json: bool = False
     migrate_on_start: bool = True

@@ -23,6 +23,7 @@ from app.api.cors import cors_factory
 from app.api.docs import DESCRIPTION, TAGS, install_docs
 from app.api.metrics import install_metrics
 from app.api.middleware import ServiceMiddleware
+from app.api.operation_ids import operation_id
 from app.api.rate_limit import RateLimiter, RedisTokenBucketLimiter, TokenBucketLimiter
 from app.api.router import api_router
 from app.config import Settings, get_settings
@@ -134,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         # No trailing-slash redirects: Starlette's echo the Host header into Location (issue 15).
         redirect_slashes=False,
+        generate_unique_id_function=operation_id,
     )
     app.state.settings = settings
     # Dependencies read app.state.settings; no dependency_overrides here: FastAPI re-inspects every

@@ -1,19 +1,19 @@
-"""The docs explorer (Swagger UI served from the ``swagger_ui_bundle`` package: no request to any other
-host) and the OpenAPI document, in which every error response is described as problem+json.
+"""The docs explorer (Swagger UI 5 and ReDoc, served from the ``fastapi-offline`` package: no request to
+any other host) and the OpenAPI document, in which every error response is described as problem+json.
 
 Routes list their errors with ``responses=problem_responses(UnknownCard, MalformedCost)``.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
-from swagger_ui_bundle import swagger_ui_path
 
 from app.errors import (
     PROBLEM_BASE,
@@ -29,10 +29,20 @@ from app.errors import (
 from app.schemas.common import Problem
 
 ASSETS_PATH = "/static/swagger-ui"
+REDOC_CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self' 'unsafe-inline'; worker-src 'self' blob:; font-src 'self' data:"
+)
 PROBLEM_REF = "#/components/schemas/Problem"
 
 TAGS: list[dict[str, str]] = [
-    {"name": "health", "description": "Liveness and readiness probes."},
+    {"name": "mana costs", "description": "Parse mana costs and list the mana symbols (CR 107.4)."},
+    {"name": "cards", "description": "The card catalogue: look-up by name or id, search, creature types."},
+    {"name": "boards", "description": "What the permanents on a board could produce (CR 106.7)."},
+    {"name": "spells", "description": "The total cost of a spell on a board (CR 601.2f), one or in a batch."},
+    {"name": "payments", "description": "Whether and how a cost can be paid from a board's mana."},
+    {"name": "mental magic", "description": "Which cards could be cast as Mental Magic's copy."},
+    {"name": "health", "description": "Liveness and readiness probes, and Prometheus metrics."},
     {"name": "problems", "description": "What each problem type (the `type` of an error answer) means."},
     {
         "name": "scenarios",
@@ -97,6 +107,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
             if isinstance(operation, dict) and "responses" in operation:
                 _problem_errors(operation["responses"])
     _drop_unused(schema, ("HTTPValidationError", "ValidationError"))
+    shape_for_generators(schema)
     app.openapi_schema = schema
     return schema
 
@@ -122,9 +133,209 @@ def _drop_unused(schema: dict[str, Any], names: tuple[str, ...]) -> None:
             components.pop(name, None)
 
 
+COMMON_PROBLEMS: dict[str, str] = {
+    "400": "Malformed request: bad JSON, NUL characters, a bad cursor (`/problems/bad-request`)",
+    "413": "The body is larger than the server accepts (`/problems/payload-too-large`)",
+    "415": "The body is not `application/json` (`/problems/unsupported-media-type`)",
+    "422": "Invalid input (`/problems/validation-error` or a more specific type)",
+    "429": "Too many requests from this client: wait `Retry-After` seconds (`/problems/rate-limited`)",
+    "503": "Overloaded, or the database is not reachable: retry after `Retry-After` seconds",
+}
+"""Answers any operation may give (body guard, rate limiter, overload), documented on every operation."""
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "X-Request-ID": {
+        "description": "The request's id (the client's `X-Request-ID` when it sent a sane one);"
+        " also in the logs.",
+        "schema": {"type": "string"},
+    },
+    "ETag": {
+        "description": 'The scenario\'s version tag (`"<id>-v<version>"`): send it back as `If-Match`.',
+        "schema": {"type": "string"},
+    },
+    "Location": {"description": "The new scenario's URL.", "schema": {"type": "string"}},
+    "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+}
+
+COLOR_ENUM = ["W", "U", "B", "R", "G"]
+CARD_REF = {
+    "type": "object",
+    "description": "A card named in a problem: its name and Oracle id.",
+    "properties": {"name": {"type": "string"}, "oracle_id": {"type": "string"}},
+    "required": ["name"],
+}
+
+
+def shape_for_generators(schema: dict[str, Any]) -> None:
+    """Make the document generator-friendly: unique operationIds, documented headers and common problem
+    answers, security per operation, one ``Color`` schema, a typed ``oneOf`` batch item, typed problem
+    extensions, a ``servers`` entry. Runs on every build, so later endpoints get the same treatment."""
+    schema["servers"] = [{"url": "/", "description": "This server (the address the document was read from)."}]
+    components = schema["components"]
+    schemas = components["schemas"]
+    seen: dict[str, int] = {}
+    for path_item in schema.get("paths", {}).values():
+        for method, operation in path_item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            op_id = operation.get("operationId", "")
+            if op_id in seen:  # one function on two methods (GET and HEAD): make the second unique
+                operation["operationId"] = op_id + method.capitalize()
+            seen[operation.get("operationId", "")] = 1
+            _shape_operation(operation)
+    schemas["Color"] = {
+        "type": "string",
+        "enum": COLOR_ENUM,
+        "description": "A color (CR 105.1): W white, U blue, B black, R red, G green.",
+    }
+    _share_color(schemas)
+    problem = schemas.get("Problem")
+    if problem is not None:
+        schemas["CardRef"] = CARD_REF
+        props = problem.setdefault("properties", {})
+        props.setdefault(
+            "candidates",
+            {
+                "type": "array",
+                "items": {"$ref": "#/components/schemas/CardRef"},
+                "description": "With `/problems/ambiguous-card`: the cards the name could mean.",
+            },
+        )
+        props.setdefault(
+            "suggestions",
+            {
+                "type": "array",
+                "items": {"$ref": "#/components/schemas/CardRef"},
+                "description": "With `/problems/unknown-card`: close names that do exist.",
+            },
+        )
+    _typed_batch_item(schemas)
+    _open_enums(schemas)
+
+
+OPEN_NOTE = (
+    " Open enumeration: the values listed are those of this version; later versions may add others,"
+    " which a client must accept."
+)
+
+
+def _open(enum_schema: dict[str, Any]) -> dict[str, Any]:
+    closed = {k: v for k, v in enum_schema.items() if k not in ("description", "title")}
+    out: dict[str, Any] = {"anyOf": [closed, {"type": "string"}]}
+    out["description"] = (enum_schema.get("description") or "").strip() + OPEN_NOTE
+    if "title" in enum_schema:
+        out["title"] = enum_schema["title"]
+    return out
+
+
+def _open_enums(schemas: dict[str, Any]) -> None:
+    """Enumerations in answers that may grow (symbol kinds, cost step kinds) are documented as open, so
+    generated clients accept a value they do not know yet. Enumerations in requests stay closed: the
+    server rejects values it does not know."""
+    if "SymbolKind" in schemas and "enum" in schemas["SymbolKind"]:
+        schemas["SymbolKind"] = _open(schemas["SymbolKind"])
+    step = schemas.get("CostStepOut", {}).get("properties", {})
+    if "enum" in step.get("kind", {}):
+        step["kind"] = _open(step["kind"])
+
+
+def _shape_operation(operation: dict[str, Any]) -> None:
+    responses: dict[str, Any] = operation["responses"]
+    scenario = "scenarios" in operation.get("tags", [])
+    if scenario:
+        operation.setdefault("security", [{"ApiKey": []}])
+    else:
+        operation["security"] = []
+    for status, description in COMMON_PROBLEMS.items():
+        responses.setdefault(
+            status,
+            {"description": description, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": PROBLEM_REF}}}},
+        )
+    for status, response in responses.items():
+        headers = response.setdefault("headers", {})
+        headers["X-Request-ID"] = HEADERS["X-Request-ID"]
+        if status in ("429", "503"):
+            headers["Retry-After"] = HEADERS["Retry-After"]
+        if scenario and status in ("200", "201"):
+            headers["ETag"] = HEADERS["ETag"]
+        if status == "201":
+            headers["Location"] = HEADERS["Location"]
+    if "428" in responses:
+        for parameter in operation.get("parameters", []):
+            if parameter.get("in") == "header" and parameter.get("name") == "If-Match":
+                parameter["required"] = True
+                parameter["schema"] = {"type": "string", "maxLength": 2000}
+
+
+def _share_color(node: Any) -> None:
+    """Every inline copy of the W/U/B/R/G enum becomes a reference to ``Color``."""
+    if isinstance(node, dict):
+        for key, value in list(node.items()):
+            if isinstance(value, dict) and value.get("enum") == COLOR_ENUM and key != "Color":
+                node[key] = {"$ref": "#/components/schemas/Color"}
+            else:
+                _share_color(value)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            if isinstance(value, dict) and value.get("enum") == COLOR_ENUM:
+                node[i] = {"$ref": "#/components/schemas/Color"}
+            else:
+                _share_color(value)
+
+
+def _typed_batch_item(schemas: dict[str, Any]) -> None:
+    """``SpellCostBatchItem`` is one of: a computed ``result`` or a ``problem``, never both."""
+    if "SpellCostBatchItem" not in schemas or "SpellCostOut" not in schemas:
+        return
+    index = {"type": "integer", "description": "The spell's position in the request (from 0)."}
+    schemas["SpellCostBatchResult"] = {
+        "type": "object",
+        "title": "SpellCostBatchResult",
+        "description": "A spell whose cost was computed.",
+        "properties": {"index": index, "result": {"$ref": "#/components/schemas/SpellCostOut"}},
+        "required": ["index", "result"],
+    }
+    schemas["SpellCostBatchFailure"] = {
+        "type": "object",
+        "title": "SpellCostBatchFailure",
+        "description": "A spell whose cost could not be computed: the problem+json it would have answered.",
+        "properties": {"index": index, "problem": {"$ref": PROBLEM_REF}},
+        "required": ["index", "problem"],
+    }
+    schemas["SpellCostBatchItem"] = {
+        "title": "SpellCostBatchItem",
+        "description": "One spell of a batch: `result` or `problem`, never both.",
+        "oneOf": [
+            {"$ref": "#/components/schemas/SpellCostBatchResult"},
+            {"$ref": "#/components/schemas/SpellCostBatchFailure"},
+        ],
+    }
+
+
+def _assets_dir() -> Path:
+    """Swagger UI 5 and ReDoc 2 as shipped inside the ``fastapi-offline`` package (no CDN)."""
+    import fastapi_offline
+
+    return Path(fastapi_offline.__file__).resolve().parent / "static"
+
+
+REDOC_JS_PATH = "/static/redoc/redoc.standalone.js"
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+
+
+def _local_redoc_js() -> bytes:
+    """ReDoc's bundle with its one remote asset (the footer logo) replaced by an empty inline image, so
+    the page makes no request to another host."""
+    script = (_assets_dir() / "redoc.standalone.js").read_bytes()
+    return script.replace(
+        REDOC_LOGO.encode(), b"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E"
+    )
+
+
 def install_docs(app: FastAPI) -> None:
-    """Serve ``/docs`` and its assets locally and install the problem+json-aware OpenAPI builder."""
-    app.mount(ASSETS_PATH, StaticFiles(directory=str(swagger_ui_path)), name="swagger-ui-assets")
+    """Serve ``/docs`` (Swagger UI 5), ``/redoc`` and their assets locally, and install the
+    problem+json-aware OpenAPI builder."""
+    app.mount(ASSETS_PATH, StaticFiles(directory=str(_assets_dir())), name="swagger-ui-assets")
     oauth2_redirect = "/docs/oauth2-redirect"
 
     @app.get("/docs", include_in_schema=False)
@@ -134,9 +345,28 @@ def install_docs(app: FastAPI) -> None:
             title=f"{app.title} — API explorer",
             swagger_js_url=f"{ASSETS_PATH}/swagger-ui-bundle.js",
             swagger_css_url=f"{ASSETS_PATH}/swagger-ui.css",
-            swagger_favicon_url=f"{ASSETS_PATH}/favicon-32x32.png",
+            swagger_favicon_url=f"{ASSETS_PATH}/favicon.png",
             oauth2_redirect_url=oauth2_redirect,
         )
+
+    redoc_js = _local_redoc_js()
+
+    @app.get(REDOC_JS_PATH, include_in_schema=False)
+    def redoc_script() -> Response:
+        return Response(redoc_js, media_type="text/javascript", headers={"Cache-Control": "max-age=3600"})
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        page = get_redoc_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=f"{app.title} — API reference",
+            redoc_js_url=REDOC_JS_PATH,
+            redoc_favicon_url=f"{ASSETS_PATH}/favicon.png",
+            with_google_fonts=False,
+        )
+        # ReDoc's footer logo is an image on another host: the policy keeps the page on this one.
+        page.headers["Content-Security-Policy"] = REDOC_CSP
+        return page
 
     @app.get(oauth2_redirect, include_in_schema=False)
     def swagger_ui_redirect() -> HTMLResponse:

@@ -43,4 +43,53 @@ def test_docs_are_served_without_any_other_host(client: TestClient) -> None:
     assert "cdn.jsdelivr" not in html and "googleapis" not in html and "tiangolo" not in html
     for asset in re.findall(r"""["'](/static/swagger-ui/[^"']+)["']""", html):
         assert client.get(asset).status_code == 200, asset
-    assert client.get("/redoc").status_code == 404
+    redoc = client.get("/redoc")
+    assert redoc.status_code == 200
+    assert re.findall(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//[^"'\s>]+""", redoc.text) == []
+    script = client.get("/static/redoc/redoc.standalone.js")
+    assert script.status_code == 200 and b"cdn.redoc.ly" not in script.content
+
+
+def test_document_is_shaped_for_client_generators() -> None:
+    """What generators need (issue 13): unique schema names, short operationIds, declared tags, security,
+    servers, documented headers and common problems, required If-Match where 428 is answered."""
+    document = json.loads(openapi_json())
+    schemas = document["components"]["schemas"]
+    assert not [name for name in schemas if "__" in name], "duplicate model names leak module paths"
+    declared = {tag["name"] for tag in document["tags"]}
+    assert all(tag.get("description") for tag in document["tags"])
+    assert document["servers"]
+    ids = []
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            where = (method, path)
+            op_id = operation["operationId"]
+            ids.append(op_id)
+            assert re.fullmatch(r"[a-z][a-zA-Z]{2,30}", op_id), where
+            assert set(operation["tags"]) <= declared, where
+            bearer = [{"ApiKey": []}]
+            assert operation["security"] == (bearer if path.startswith("/v1/scenarios") else []), where
+            for status in ("400", "413", "415", "422", "429", "503"):
+                assert status in operation["responses"], (where, status)
+            for status, response in operation["responses"].items():
+                assert "X-Request-ID" in response["headers"], (where, status)
+            assert "Retry-After" in operation["responses"]["429"]["headers"]
+            if "428" in operation["responses"]:
+                if_match = [p for p in operation["parameters"] if p["name"] == "If-Match"]
+                assert if_match and if_match[0]["required"] is True, where
+    assert len(ids) == len(set(ids))
+    assert {"spellCost", "boardAnalyze", "paymentPlan", "scenarioCreate"} <= set(ids)
+    create = document["paths"]["/v1/scenarios"]["post"]["responses"]["201"]["headers"]
+    assert {"Location", "ETag"} <= set(create)
+    # One Color schema, referenced wherever a color is; the batch item is a typed oneOf.
+    text = json.dumps(document)
+    assert text.count('["W", "U", "B", "R", "G"]') == 1
+    assert "#/components/schemas/Color" in text
+    batch_item = schemas["SpellCostBatchItem"]
+    assert [ref["$ref"].rsplit("/", 1)[1] for ref in batch_item["oneOf"]] == [
+        "SpellCostBatchResult",
+        "SpellCostBatchFailure",
+    ]
+    problem = schemas["Problem"]["properties"]
+    assert problem["candidates"]["items"]["$ref"].endswith("/CardRef")
+    assert problem["suggestions"]["items"]["$ref"].endswith("/CardRef")
