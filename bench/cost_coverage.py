@@ -170,7 +170,8 @@ def main() -> None:
                 if not verdicts:
                     continue
                 kinds = {v for _s, v in verdicts}
-                per_face["silent" if "silent" in kinds else "warned" if "warned" in kinds else "understood"] += 1
+                worst = "silent" if "silent" in kinds else "warned" if "warned" in kinds else "understood"
+                per_face[worst] += 1
                 for s, v in verdicts:
                     per_sentence[v] += 1
                     if args.list == v and len(listed) < args.limit:

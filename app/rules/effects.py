@@ -33,6 +33,7 @@ class CountKind(StrEnum):
     PARTY = "party"
     DOMAIN = "domain"
     OPPONENTS = "opponents"
+    COUNTERS_ON_SOURCE = "counters_on_source"  # "for each +1/+1 counter on ~" (CR 122.1); text: the kind
 
 
 class ConditionKind(StrEnum):
@@ -41,6 +42,8 @@ class ConditionKind(StrEnum):
     YOUR_TURN = "your_turn"
     NOT_YOUR_TURN = "not_your_turn"
     CONTROLS = "controls"
+    CLASS_LEVEL = "class_level"  # a Class's level ability (CR 716.2a): the source is at least ``at_least``
+    NOT_CASTERS_TURN = "not_casters_turn"  # "except during its controller's turn" (the spell's, CR 601.2f)
 
 
 HISTORIC_TYPES = ("Artifact",)
@@ -125,6 +128,7 @@ class SpellFilter:
     not_from_zone: str | None = None
     chosen_name: bool = False
     character: bool = False
+    targets_source: bool = False  # "spells ... that target ~" (CR 115.1, 601.2c: the spell's targets)
 
     @property
     def needs_choice(self) -> bool:
@@ -140,6 +144,7 @@ class Count:
     text: str
     quality: Quality | None = None
     whose: Who = Who.YOU
+    counter: str | None = None  # the counter kind for COUNTERS_ON_SOURCE, lowercase as printed
 
 
 @dataclass(frozen=True, slots=True)
