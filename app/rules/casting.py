@@ -290,6 +290,10 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
         return _party_size(board, controller)
     if count.kind is CountKind.OPPONENTS:
         return len(board.opponents_of(controller))
+    if count.kind is CountKind.GRAVEYARD_CARDS:
+        quality = count.quality or Quality()
+        yard = board.player(controller).graveyard if controller in {p.name for p in board.players} else ()
+        return sum(1 for c in yard if quality.matches(c.front, Choices()))
     if count.kind is CountKind.COUNTERS_ON_SOURCE:
         return source.counter(count.counter or "") if source is not None else 0
     if count.kind is CountKind.DOMAIN:
@@ -401,7 +405,12 @@ def _amount(
 ) -> tuple[ManaCost, str | None]:
     if effect.per is None:
         return effect.amount, None
-    n = _count(ctx.board, effect.per, controller, source)
+    if effect.per.kind is CountKind.TARGETS:
+        n = len(ctx.spell.targets)  # CR 601.2c: targets are chosen before the total (601.2f)
+    elif effect.per.kind is CountKind.TARGETS_BEYOND_FIRST:
+        n = max(0, len(ctx.spell.targets) - 1)
+    else:
+        n = _count(ctx.board, effect.per, controller, source)
     what = f"{effect.amount} for each {effect.per.text}: {n}"
     if n == 0:
         return ManaCost.zero(), f"{what}, so nothing to reduce"
@@ -797,6 +806,14 @@ def _judge(
     if covered and isinstance(effect, CostEffect) and effect.per is not None:
         counts = effect.per.kind is CountKind.COUNTERS_ON_SOURCE
         _warn_unknown_fact(ctx, source, counts, "counters", card_name)
+        if effect.per.kind is CountKind.GRAVEYARD_CARDS:
+            players = {p.name: p for p in ctx.board.players}
+            holder = players.get(controller)
+            if holder is None or not holder.knows("graveyard"):
+                message = f"{controller}'s graveyard was not given: taken as empty"
+                ctx.warnings.append(
+                    CostWarning(source.id if source else None, card_name, "graveyard", message)
+                )
     return covered, why
 
 

@@ -34,6 +34,9 @@ class CountKind(StrEnum):
     DOMAIN = "domain"
     OPPONENTS = "opponents"
     COUNTERS_ON_SOURCE = "counters_on_source"  # "for each +1/+1 counter on ~" (CR 122.1); text: the kind
+    GRAVEYARD_CARDS = "graveyard_cards"  # "for each [quality] card in your graveyard" (CR 404)
+    TARGETS = "targets"  # "for each target" (CR 601.2c)
+    TARGETS_BEYOND_FIRST = "targets_beyond_first"  # "for each target beyond the first"
 
 
 class ConditionKind(StrEnum):

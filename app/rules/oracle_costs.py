@@ -557,6 +557,13 @@ def _count(text: str) -> Count:
         return Count(CountKind.DOMAIN, t)
     if t in ("opponent you have",):
         return Count(CountKind.OPPONENTS, t)
+    if t == "target beyond the first":
+        return Count(CountKind.TARGETS_BEYOND_FIRST, t)
+    if t == "target":
+        return Count(CountKind.TARGETS, t)
+    if t.endswith(" card in your graveyard") and len(t) <= 80:
+        what = t[: -len(" card in your graveyard")]
+        return Count(CountKind.GRAVEYARD_CARDS, t, _quality(what, plural=False), Who.YOU)
     if t.endswith(" counter on ~") and len(t) <= 40:
         kind = t[: -len(" counter on ~")]
         if kind and " " not in kind.strip():

@@ -136,3 +136,37 @@ def test_granted_affinity_tezzeret(client: TestClient) -> None:
 def test_granted_convoke_is_warned_not_silent(client: TestClient) -> None:
     r = cost(client, [{"id": "chief", "card": CHIEF_ENGINEER}], {"card": "Myr Enforcer"})
     assert any("convoke" in w["text"].casefold() for w in r["warnings"]), r["warnings"]
+
+
+GHOULTREE = {
+    "name": "Ghoultree",
+    "mana_cost": "{7}{G}",
+    "type_line": "Creature — Zombie Treefolk",
+    "oracle_text": "This spell costs {1} less to cast for each creature card in your graveyard.",
+}
+FIREBALL = {
+    "name": "Fireball",
+    "mana_cost": "{X}{R}",
+    "type_line": "Sorcery",
+    "oracle_text": "This spell costs {1} more to cast for each target beyond the first.\nFireball deals X "
+    "damage divided evenly, rounded down, among any number of targets.",
+}
+
+
+def test_graveyard_count(client: TestClient) -> None:
+    # Two creature cards (Llanowar Elves, Craw Wurm) and one instant: {7}{G} - 2 = {5}{G}.
+    players = {"you": {"graveyard": ["Llanowar Elves", "Craw Wurm", "Lightning Bolt"]}}
+    r = cost(client, [], {"card": GHOULTREE}, players=players)
+    assert r["total_cost"] == "{5}{G}"
+    unknown = cost(client, [], {"card": GHOULTREE})
+    assert unknown["total_cost"] == "{7}{G}"
+    assert any("graveyard" in w["message"] for w in unknown["warnings"]), unknown["warnings"]
+
+
+def test_targets_beyond_the_first(client: TestClient) -> None:
+    # X=2 with three targets: {2}{R} + {1} for each of the two targets beyond the first = {4}{R}.
+    board = [{"id": "a", "card": "Llanowar Elves"}, {"id": "b", "card": "Llanowar Elves"}]
+    three = cost(client, board, {"card": FIREBALL, "x": 2, "targets": ["a", "b", "you"]})
+    assert three["total_cost"] == "{4}{R}"
+    one = cost(client, board, {"card": FIREBALL, "x": 2, "targets": ["a"]})
+    assert one["total_cost"] == "{2}{R}"
