@@ -290,6 +290,9 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
         return _party_size(board, controller)
     if count.kind is CountKind.OPPONENTS:
         return len(board.opponents_of(controller))
+    if count.kind is CountKind.THIS_TURN:
+        holders = [p for p in board.players if _relative(count.whose, controller, p.name)]
+        return sum(p.this_turn.count(count.fact or "spells_cast") for p in holders)
     if count.kind is CountKind.GRAVEYARD_CARDS:
         quality = count.quality or Quality()
         yard = board.player(controller).graveyard if controller in {p.name for p in board.players} else ()
@@ -321,6 +324,15 @@ def _condition_holds(board: Board, cond: Condition, controller: str, source: Per
         return board.active_player == controller
     if kind is ConditionKind.NOT_YOUR_TURN:
         return board.active_player != controller
+    if kind is ConditionKind.THIS_TURN:
+        fact = cond.fact or "spells_cast"
+        names = [controller] if cond.whose is Who.YOU else list(board.opponents_of(controller))
+        for player in board.players:
+            if player.name in names:
+                n = player.this_turn.count(fact)
+                if n >= cond.at_least and (cond.at_most is None or n <= cond.at_most):
+                    return True
+        return False
     if kind is ConditionKind.CLASS_LEVEL:
         return source is not None and source.class_level >= cond.at_least
     none = Choices()
@@ -801,11 +813,15 @@ def _judge(
         else:
             holds = _condition_holds(ctx.board, cond, controller, source)
         _warn_unknown_fact(ctx, source, cond.kind is ConditionKind.CLASS_LEVEL, "class_level", card_name)
+        if cond.kind is ConditionKind.THIS_TURN:
+            _warn_this_turn(ctx, source, controller, cond.whose, cond.fact, card_name)
         if not holds:
             return False, f"condition not met: {cond.text.replace('~', card_name)}"
     if covered and isinstance(effect, CostEffect) and effect.per is not None:
         counts = effect.per.kind is CountKind.COUNTERS_ON_SOURCE
         _warn_unknown_fact(ctx, source, counts, "counters", card_name)
+        if effect.per.kind is CountKind.THIS_TURN:
+            _warn_this_turn(ctx, source, controller, effect.per.whose, effect.per.fact, card_name)
         if effect.per.kind is CountKind.GRAVEYARD_CARDS:
             players = {p.name: p for p in ctx.board.players}
             holder = players.get(controller)
@@ -815,6 +831,17 @@ def _judge(
                     CostWarning(source.id if source else None, card_name, "graveyard", message)
                 )
     return covered, why
+
+
+def _warn_this_turn(
+    ctx: _Ctx, source: Permanent | None, controller: str, whose: Who, fact: str | None, card_name: str
+) -> None:
+    """Nothing silent: a this-turn fact not given is taken as 0, with a warning naming it."""
+    fact = fact or "spells_cast"
+    for player in ctx.board.players:
+        if _relative(whose, controller, player.name) and not player.this_turn.knows(fact):
+            message = f"{player.name}'s this_turn.{fact} was not given: taken as 0"
+            ctx.warnings.append(CostWarning(source.id if source else None, card_name, "this_turn", message))
 
 
 def _warn_unknown_fact(ctx: _Ctx, source: Permanent | None, needed: bool, fact: str, card_name: str) -> None:

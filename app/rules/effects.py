@@ -37,6 +37,7 @@ class CountKind(StrEnum):
     GRAVEYARD_CARDS = "graveyard_cards"  # "for each [quality] card in your graveyard" (CR 404)
     TARGETS = "targets"  # "for each target" (CR 601.2c)
     TARGETS_BEYOND_FIRST = "targets_beyond_first"  # "for each target beyond the first"
+    THIS_TURN = "this_turn"  # a count of the current turn (CR 500.1), ``fact`` of the players' this_turn
 
 
 class ConditionKind(StrEnum):
@@ -46,6 +47,7 @@ class ConditionKind(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     CONTROLS = "controls"
     CLASS_LEVEL = "class_level"  # a Class's level ability (CR 716.2a): the source is at least ``at_least``
+    THIS_TURN = "this_turn"  # ``fact`` of this turn between at_least and at_most (whose: the players)
     NOT_CASTERS_TURN = "not_casters_turn"  # "except during its controller's turn" (the spell's, CR 601.2f)
 
 
@@ -148,6 +150,7 @@ class Count:
     quality: Quality | None = None
     whose: Who = Who.YOU
     counter: str | None = None  # the counter kind for COUNTERS_ON_SOURCE, lowercase as printed
+    fact: str | None = None  # the this-turn fact for THIS_TURN ("spells_cast", ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,7 @@ class Condition:
     whose: Who = Who.YOU
     at_least: int = 1
     at_most: int | None = None
+    fact: str | None = None  # the this-turn fact for THIS_TURN
 
 
 @dataclass(frozen=True, slots=True)

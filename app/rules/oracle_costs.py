@@ -179,6 +179,14 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
         looks = _LESS_MORE.search(low) is not None or "would cost less than" in low
         if not looks:
             continue
+        if ("this turn" in low or "each turn" in low) and not _TRIGGER_OR_ACTIVATED.search(low):
+            try:
+                turn = _this_turn_effect(low, sentence, colored_only)
+            except _NotUnderstood:
+                turn = None
+            if turn is not None:
+                (own if turn.own else effects).append(turn)
+                continue
         if _TRIGGER_OR_ACTIVATED.search(low) or "this turn" in low or "until " in low:
             target = own_unsupported if "this spell" in low else unsupported
             target.append(Unsupported(sentence, "a triggered, activated or temporary effect; not tracked"))
@@ -232,6 +240,84 @@ def _sentences(name: str, text: str) -> list[tuple[str, bool, int]]:
                 continue
             out.append((s, False, level))
     return out
+
+
+# Counts and conditions of the current turn (CR 500.1) that the board's ``this_turn`` facts answer.
+_TURN_COUNTS: Final = {
+    "instant and sorcery spell you've cast this turn": ("instant_sorcery_spells_cast", Who.YOU),
+    "instant or sorcery spell you've cast this turn": ("instant_sorcery_spells_cast", Who.YOU),
+    "spell you've cast this turn": ("spells_cast", Who.YOU),
+    "other spell you've cast this turn": ("spells_cast", Who.YOU),
+    "other spell cast this turn": ("spells_cast", Who.ANY),
+    "spell cast this turn": ("spells_cast", Who.ANY),
+    "creature spell you've cast this turn": ("creature_spells_cast", Who.YOU),
+    "noncreature spell you've cast this turn": ("noncreature_spells_cast", Who.YOU),
+}
+_TURN_CONDITIONS: Final = {
+    "if you've cast another spell this turn": ("spells_cast", Who.YOU, 1),
+    "if you've cast a spell this turn": ("spells_cast", Who.YOU, 1),
+    "if you've cast an instant or sorcery spell this turn": ("instant_sorcery_spells_cast", Who.YOU, 1),
+    "if you've cast another instant or sorcery spell this turn": ("instant_sorcery_spells_cast", Who.YOU, 1),
+    "if you've cast a creature spell this turn": ("creature_spells_cast", Who.YOU, 1),
+    "if you've cast a noncreature spell this turn": ("noncreature_spells_cast", Who.YOU, 1),
+    "if an opponent cast two or more spells this turn": ("spells_cast", Who.OPPONENTS, 2),
+    "if an opponent lost life this turn": ("life_lost", Who.OPPONENTS, 1),
+    "if you've played a land this turn": ("lands_played", Who.YOU, 1),
+}
+# "The first [kind] spell you cast each turn": the fact that counts the earlier spells of that kind.
+_FIRST_KIND: Final = {
+    "": "spells_cast",
+    "creature ": "creature_spells_cast",
+    "noncreature ": "noncreature_spells_cast",
+    "instant or sorcery ": "instant_sorcery_spells_cast",
+    "instant and sorcery ": "instant_sorcery_spells_cast",
+}
+_ORDINALS: Final = {"first": 0, "second": 1, "third": 2}
+
+
+def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect | None:
+    """Cost sentences that read this turn's facts (CR 500.1; a spell being cast is not yet cast, 601.2i)."""
+    if len(low) > 200:
+        return None
+    m = _OWN.match(low)
+    if m and not m.group("pre") and m.group("tail"):
+        tail = m.group("tail")
+        direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
+        amount = _cost(m.group("amt"))
+        per: Count | None = None
+        condition: Condition | None = None
+        if tail.startswith("for each ") and tail[len("for each ") :] in _TURN_COUNTS:
+            fact, whose = _TURN_COUNTS[tail[len("for each ") :]]
+            per = Count(CountKind.THIS_TURN, tail[len("for each ") :], None, whose, fact=fact)
+        elif tail in _TURN_CONDITIONS:
+            fact, whose, least = _TURN_CONDITIONS[tail]
+            condition = Condition(ConditionKind.THIS_TURN, tail, (), whose, least, None, fact)
+        else:
+            return None
+        rule = _rule_for(amount, direction)
+        return CostEffect(
+            direction, amount, SpellFilter(), rule, sentence, per, condition, colored_only, own=True
+        )
+    for ordinal, earlier in _ORDINALS.items():
+        for kind, fact in _FIRST_KIND.items():
+            head = f"the {ordinal} {kind}spell you cast each turn costs "
+            if not low.startswith(head):
+                continue
+            rest = low[len(head) :]
+            for direction, word in (
+                (Direction.REDUCTION, " less to cast."),
+                (Direction.INCREASE, " more to cast."),
+            ):
+                if rest.endswith(word):
+                    amount = _cost(rest[: -len(word)])
+                    spells = _spell_subject(f"{kind}spells you cast", False)
+                    text = f"the {ordinal} {kind}spell you cast each turn"
+                    condition = Condition(ConditionKind.THIS_TURN, text, (), Who.YOU, earlier, earlier, fact)
+                    rule = _rule_for(amount, direction)
+                    return CostEffect(
+                        direction, amount, spells, rule, sentence, None, condition, colored_only
+                    )
+    return None
 
 
 def _at_level(effect: CostEffect, level: int) -> CostEffect:

@@ -170,3 +170,49 @@ def test_targets_beyond_the_first(client: TestClient) -> None:
     assert three["total_cost"] == "{4}{R}"
     one = cost(client, board, {"card": FIREBALL, "x": 2, "targets": ["a"]})
     assert one["total_cost"] == "{2}{R}"
+
+
+CONDUIT_OF_RUIN = {
+    "name": "Conduit of Ruin",
+    "mana_cost": "{6}",
+    "type_line": "Creature — Eldrazi",
+    "oracle_text": "The first creature spell you cast each turn costs {2} less to cast.",
+}
+DEMILICH = {
+    "name": "Demilich",
+    "mana_cost": "{U}{U}{U}{U}",
+    "type_line": "Creature — Skeleton Wizard",
+    "oracle_text": "This spell costs {U} less to cast for each instant and sorcery spell you've cast this "
+    "turn.",
+}
+THRASTA = {
+    "name": "Thrasta, Tempest's Roar",
+    "mana_cost": "{10}{G}{G}",
+    "type_line": "Legendary Creature — Dinosaur",
+    "oracle_text": "This spell costs {3} less to cast for each other spell cast this turn.\nTrample, haste",
+}
+
+
+def test_first_creature_spell_each_turn(client: TestClient) -> None:
+    conduit = [{"id": "conduit", "card": CONDUIT_OF_RUIN}]
+    first = cost(
+        client, conduit, {"card": "Craw Wurm"}, players={"you": {"this_turn": {"creature_spells_cast": 0}}}
+    )
+    assert first["total_cost"] == "{2}{G}{G}"  # {4}{G}{G} - {2}
+    second = cost(
+        client, conduit, {"card": "Craw Wurm"}, players={"you": {"this_turn": {"creature_spells_cast": 1}}}
+    )
+    assert second["total_cost"] == "{4}{G}{G}"
+    unknown = cost(client, conduit, {"card": "Craw Wurm"})
+    assert unknown["total_cost"] == "{2}{G}{G}"  # not given: taken as 0 earlier creature spells, and warned
+    assert any("creature_spells_cast" in w["message"] for w in unknown["warnings"]), unknown["warnings"]
+
+
+def test_counts_of_spells_cast_this_turn(client: TestClient) -> None:
+    you = {"this_turn": {"instant_sorcery_spells_cast": 3}}
+    r = cost(client, [], {"card": DEMILICH}, players={"you": you})
+    assert r["total_cost"] == "{U}"  # {U}{U}{U}{U} less {U} three times
+    # Thrasta: every player's spells count (two of yours, one of theirs): {10}{G}{G} - {9} = {1}{G}{G}
+    players = {"you": {"this_turn": {"spells_cast": 2}}, "opp": {"this_turn": {"spells_cast": 1}}}
+    r = cost(client, [], {"card": THRASTA}, players=players)
+    assert r["total_cost"] == "{1}{G}{G}"
