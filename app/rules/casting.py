@@ -366,6 +366,8 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
     chosen = source.chosen if source is not None else Choices()
     face = ctx.face
     if f.qualities:
+        if any(q.chosen_card_type for q in f.qualities) and chosen.card_type is None:
+            return False, "no card type was chosen, so no spell costs less (CR 205.2a)"
         if any(q.chosen_creature_type for q in f.qualities) and chosen.creature_type is None:
             return False, "no creature type was chosen, so no spell costs less (ruling:heralds-horn)"
         if not any(q.matches(face, chosen) for q in f.qualities):

@@ -75,6 +75,7 @@ class Quality:
     historic: bool = False
     chosen_creature_type: bool = False
     keyword: str | None = None
+    chosen_card_type: bool = False  # "of the chosen type" where a card type was chosen (Cloud Key)
 
     def matches(self, face: Face, chosen: Choices) -> bool:
         """Whether an object with the characteristics ``face`` has this quality (CR 105, 205, 700.6)."""
@@ -112,6 +113,8 @@ class Quality:
             chosen.creature_type is None or not face.has_creature_type(chosen.creature_type)
         ):
             return False
+        if self.chosen_card_type and (chosen.card_type is None or chosen.card_type not in tl.types):
+            return False
         return not (self.keyword is not None and not face.has_keyword(self.keyword))
 
 
@@ -137,7 +140,11 @@ class SpellFilter:
 
     @property
     def needs_choice(self) -> bool:
-        return self.chosen_name or self.character or any(q.chosen_creature_type for q in self.qualities)
+        return (
+            self.chosen_name
+            or self.character
+            or any(q.chosen_creature_type or q.chosen_card_type for q in self.qualities)
+        )
 
 
 @dataclass(frozen=True, slots=True)

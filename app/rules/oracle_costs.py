@@ -163,6 +163,7 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
     unsupported: list[Unsupported] = []
     own_unsupported: list[Unsupported] = []
     chooses_type = "choose a creature type" in oracle_text
+    chooses_card_type = _chooses_card_type(oracle_text)
     for sentence, colored_only, level in _sentences(name, oracle_text):
         low = sentence.casefold()
         if len(low) > _MAX_SENTENCE:
@@ -207,7 +208,10 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
             if m:
                 effects.append(_minimum(m, sentence))
                 continue
-            effects.append(_at_level(_static_effect(low, sentence, colored_only, chooses_type), level))
+            effect = _static_effect(low, sentence, colored_only, chooses_type or chooses_card_type)
+            if chooses_card_type and not chooses_type:
+                effect = _card_type_chosen(effect)
+            effects.append(_at_level(effect, level))
         except _NotUnderstood as exc:
             target = own_unsupported if "this spell" in low else unsupported
             target.append(Unsupported(sentence, str(exc)))
@@ -326,6 +330,21 @@ def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect
                         direction, amount, spells, rule, sentence, None, condition, colored_only
                     )
     return None
+
+
+def _chooses_card_type(text: str) -> bool:
+    """ "choose artifact, creature, enchantment, instant, or sorcery" / "choose a card type" (Cloud Key)."""
+    low = text.casefold()
+    return "choose a card type" in low or "choose artifact, creature, enchantment, instant, or sorcery" in low
+
+
+def _card_type_chosen(effect: CostEffect) -> CostEffect:
+    """ "of the chosen type" where the source chose a card type (CR 205.2a), not a creature type."""
+    qualities = tuple(
+        replace(q, chosen_creature_type=False, chosen_card_type=True) if q.chosen_creature_type else q
+        for q in effect.spells.qualities
+    )
+    return replace(effect, spells=replace(effect.spells, qualities=qualities))
 
 
 def _at_level(effect: CostEffect, level: int) -> CostEffect:
