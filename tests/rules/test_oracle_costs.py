@@ -72,8 +72,9 @@ def test_chosen_creature_type_needs_a_creature_type_choice() -> None:
         "As Cloud Key enters the battlefield, choose artifact, creature, enchantment, instant, or sorcery.\n"
         "Spells you cast of the chosen type cost {1} less to cast.",
     )
-    assert not cloud_key.effects
-    assert len(cloud_key.unsupported) == 1
+    (key,) = cloud_key.effects  # a chosen card type (CR 205.2a), never a creature type
+    assert key.spells.qualities[0].chosen_card_type and not key.spells.qualities[0].chosen_creature_type
+    assert not cloud_key.unsupported
 
 
 def test_trinisphere_form_with_untapped_condition() -> None:
