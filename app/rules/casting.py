@@ -284,12 +284,21 @@ def _relative(whose: Who, controller: str, who: str) -> bool:
     return (who == controller) if whose is Who.YOU else (who != controller)
 
 
-def _count(board: Board, count: Count, controller: str) -> int:
+def _count(board: Board, count: Count, controller: str, source: Permanent | None = None) -> int:
     """CR 601.2f "for each": counted on the board as the cost is determined."""
     if count.kind is CountKind.PARTY:
         return _party_size(board, controller)
     if count.kind is CountKind.OPPONENTS:
         return len(board.opponents_of(controller))
+    if count.kind is CountKind.THIS_TURN:
+        holders = [p for p in board.players if _relative(count.whose, controller, p.name)]
+        return sum(p.this_turn.count(count.fact or "spells_cast") for p in holders)
+    if count.kind is CountKind.GRAVEYARD_CARDS:
+        quality = count.quality or Quality()
+        yard = board.player(controller).graveyard if controller in {p.name for p in board.players} else ()
+        return sum(1 for c in yard if quality.matches(c.front, Choices()))
+    if count.kind is CountKind.COUNTERS_ON_SOURCE:
+        return source.counter(count.counter or "") if source is not None else 0
     if count.kind is CountKind.DOMAIN:
         kinds: set[str] = set()
         for p in board.permanents:
@@ -315,6 +324,17 @@ def _condition_holds(board: Board, cond: Condition, controller: str, source: Per
         return board.active_player == controller
     if kind is ConditionKind.NOT_YOUR_TURN:
         return board.active_player != controller
+    if kind is ConditionKind.THIS_TURN:
+        fact = cond.fact or "spells_cast"
+        names = [controller] if cond.whose is Who.YOU else list(board.opponents_of(controller))
+        for player in board.players:
+            if player.name in names:
+                n = player.this_turn.count(fact)
+                if n >= cond.at_least and (cond.at_most is None or n <= cond.at_most):
+                    return True
+        return False
+    if kind is ConditionKind.CLASS_LEVEL:
+        return source is not None and source.class_level >= cond.at_least
     none = Choices()
     holders = [o for o in board.opponents_of(controller)] if cond.whose is Who.OPPONENTS else [controller]
     for holder in holders:
@@ -346,6 +366,8 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
     chosen = source.chosen if source is not None else Choices()
     face = ctx.face
     if f.qualities:
+        if any(q.chosen_card_type for q in f.qualities) and chosen.card_type is None:
+            return False, "no card type was chosen, so no spell costs less (CR 205.2a)"
         if any(q.chosen_creature_type for q in f.qualities) and chosen.creature_type is None:
             return False, "no creature type was chosen, so no spell costs less (ruling:heralds-horn)"
         if not any(q.matches(face, chosen) for q in f.qualities):
@@ -358,6 +380,8 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
         return False, None
     if f.not_from_zone is not None and ctx.spell.cast_from == f.not_from_zone:
         return False, None
+    if f.targets_source and (source is None or source.id not in ctx.spell.targets):
+        return False, None  # CR 601.2c: the targets are chosen before the total is determined
     if f.chosen_name:
         if chosen.card_name is None:
             return False, "no card name was chosen"
@@ -390,10 +414,17 @@ def _character_covers(ctx: _Ctx, chosen: Choices) -> tuple[bool, str | None]:
     return False, f"{chosen.character} is not in {card.name}'s name, flavor text or art"
 
 
-def _amount(ctx: _Ctx, effect: CostEffect, controller: str) -> tuple[ManaCost, str | None]:
+def _amount(
+    ctx: _Ctx, effect: CostEffect, controller: str, source: Permanent | None = None
+) -> tuple[ManaCost, str | None]:
     if effect.per is None:
         return effect.amount, None
-    n = _count(ctx.board, effect.per, controller)
+    if effect.per.kind is CountKind.TARGETS:
+        n = len(ctx.spell.targets)  # CR 601.2c: targets are chosen before the total (601.2f)
+    elif effect.per.kind is CountKind.TARGETS_BEYOND_FIRST:
+        n = max(0, len(ctx.spell.targets) - 1)
+    else:
+        n = _count(ctx.board, effect.per, controller, source)
     what = f"{effect.amount} for each {effect.per.text}: {n}"
     if n == 0:
         return ManaCost.zero(), f"{what}, so nothing to reduce"
@@ -777,13 +808,53 @@ def _judge(
 ) -> tuple[bool, str | None]:
     """Whether ``effect`` applies to this spell (its filter, then its condition), and a note of why not."""
     covered, why = _covers(ctx, effect.spells, source, controller)
-    if (
-        covered
-        and effect.condition is not None
-        and not _condition_holds(ctx.board, effect.condition, controller, source)
-    ):
-        return False, f"condition not met: {effect.condition.text.replace('~', card_name)}"
+    cond = effect.condition
+    if covered and cond is not None:
+        if cond.kind is ConditionKind.NOT_CASTERS_TURN:
+            holds = ctx.board.active_player != ctx.caster  # the spell's controller is its caster (601.2a)
+        else:
+            holds = _condition_holds(ctx.board, cond, controller, source)
+        _warn_unknown_fact(ctx, source, cond.kind is ConditionKind.CLASS_LEVEL, "class_level", card_name)
+        if cond.kind is ConditionKind.THIS_TURN:
+            _warn_this_turn(ctx, source, controller, cond.whose, cond.fact, card_name)
+        if not holds:
+            return False, f"condition not met: {cond.text.replace('~', card_name)}"
+    if covered and isinstance(effect, CostEffect) and effect.per is not None:
+        counts = effect.per.kind is CountKind.COUNTERS_ON_SOURCE
+        _warn_unknown_fact(ctx, source, counts, "counters", card_name)
+        if effect.per.kind is CountKind.THIS_TURN:
+            _warn_this_turn(ctx, source, controller, effect.per.whose, effect.per.fact, card_name)
+        if effect.per.kind is CountKind.GRAVEYARD_CARDS:
+            players = {p.name: p for p in ctx.board.players}
+            holder = players.get(controller)
+            if holder is None or not holder.knows("graveyard"):
+                message = f"{controller}'s graveyard was not given: taken as empty"
+                ctx.warnings.append(
+                    CostWarning(source.id if source else None, card_name, "graveyard", message)
+                )
     return covered, why
+
+
+def _warn_this_turn(
+    ctx: _Ctx, source: Permanent | None, controller: str, whose: Who, fact: str | None, card_name: str
+) -> None:
+    """Nothing silent: a this-turn fact not given is taken as 0, with a warning naming it."""
+    fact = fact or "spells_cast"
+    for player in ctx.board.players:
+        if _relative(whose, controller, player.name) and not player.this_turn.knows(fact):
+            message = f"{player.name}'s this_turn.{fact} was not given: taken as 0"
+            ctx.warnings.append(CostWarning(source.id if source else None, card_name, "this_turn", message))
+
+
+def _warn_unknown_fact(ctx: _Ctx, source: Permanent | None, needed: bool, fact: str, card_name: str) -> None:
+    """Nothing silent: a board fact an effect reads but the request did not state is taken as the least
+    (level 1, no counters) and the answer warns."""
+    if not needed or source is None or source.knows(fact):
+        return
+    least = "level 1" if fact == "class_level" else "no counters"
+    ctx.warnings.append(
+        CostWarning(source.id, card_name, fact, f"{source.id}'s {fact} was not given: taken as {least}")
+    )
 
 
 def cost_increases(
@@ -818,7 +889,7 @@ def cost_increases(
                     CostStep(kind, run.current, effect.rule, src_id, card_name, effect.amount, False, why)
                 )
             continue
-        amount, amount_note = _amount(ctx, effect, controller)
+        amount, amount_note = _amount(ctx, effect, controller, source)
         if why:
             amount_note = f"{why}; {amount_note}" if amount_note else why
         if amount.is_zero:

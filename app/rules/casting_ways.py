@@ -270,10 +270,10 @@ def _after_keyword(line: str, keyword: str) -> str | None:
         return rest
     if rest[0] == " ":
         nxt = rest[1:2]
-        if nxt in ("{", "") or nxt.isdigit() or rest[1:].casefold() in ("x",):
+        if nxt in ("{", "", "—") or nxt.isdigit():
             return rest
-        first = rest[1:].split(" ", 1)[0].split("—", 1)[0]
-        if number_word(first) is not None or first.casefold() in ("a", "an"):
+        first = rest[1:].split(" ", 1)[0].split("—", 1)[0].rstrip(".")
+        if number_word(first) is not None or first.casefold() in ("a", "an", "x"):
             return rest
     return None
 

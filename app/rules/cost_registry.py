@@ -56,7 +56,7 @@ def is_heralds_horn(face: Face) -> bool:
 def cost_effects(face: Face) -> CardEffects:
     """The cost effects of a face: the registry's for the cards that need code, else the oracle reader's."""
     text = face.oracle_text
-    if "cost" not in text and "ffinity" not in text:
+    if not any(w in text for w in ("cost", "ffinity", "have convoke", "have improvise", "have delve")):
         return NO_EFFECTS
     if is_vorthos(face):
         return _VORTHOS_EFFECTS

@@ -33,6 +33,11 @@ class CountKind(StrEnum):
     PARTY = "party"
     DOMAIN = "domain"
     OPPONENTS = "opponents"
+    COUNTERS_ON_SOURCE = "counters_on_source"  # "for each +1/+1 counter on ~" (CR 122.1); text: the kind
+    GRAVEYARD_CARDS = "graveyard_cards"  # "for each [quality] card in your graveyard" (CR 404)
+    TARGETS = "targets"  # "for each target" (CR 601.2c)
+    TARGETS_BEYOND_FIRST = "targets_beyond_first"  # "for each target beyond the first"
+    THIS_TURN = "this_turn"  # a count of the current turn (CR 500.1), ``fact`` of the players' this_turn
 
 
 class ConditionKind(StrEnum):
@@ -41,6 +46,9 @@ class ConditionKind(StrEnum):
     YOUR_TURN = "your_turn"
     NOT_YOUR_TURN = "not_your_turn"
     CONTROLS = "controls"
+    CLASS_LEVEL = "class_level"  # a Class's level ability (CR 716.2a): the source is at least ``at_least``
+    THIS_TURN = "this_turn"  # ``fact`` of this turn between at_least and at_most (whose: the players)
+    NOT_CASTERS_TURN = "not_casters_turn"  # "except during its controller's turn" (the spell's, CR 601.2f)
 
 
 HISTORIC_TYPES = ("Artifact",)
@@ -67,6 +75,7 @@ class Quality:
     historic: bool = False
     chosen_creature_type: bool = False
     keyword: str | None = None
+    chosen_card_type: bool = False  # "of the chosen type" where a card type was chosen (Cloud Key)
 
     def matches(self, face: Face, chosen: Choices) -> bool:
         """Whether an object with the characteristics ``face`` has this quality (CR 105, 205, 700.6)."""
@@ -104,6 +113,8 @@ class Quality:
             chosen.creature_type is None or not face.has_creature_type(chosen.creature_type)
         ):
             return False
+        if self.chosen_card_type and (chosen.card_type is None or chosen.card_type not in tl.types):
+            return False
         return not (self.keyword is not None and not face.has_keyword(self.keyword))
 
 
@@ -125,10 +136,15 @@ class SpellFilter:
     not_from_zone: str | None = None
     chosen_name: bool = False
     character: bool = False
+    targets_source: bool = False  # "spells ... that target ~" (CR 115.1, 601.2c: the spell's targets)
 
     @property
     def needs_choice(self) -> bool:
-        return self.chosen_name or self.character or any(q.chosen_creature_type for q in self.qualities)
+        return (
+            self.chosen_name
+            or self.character
+            or any(q.chosen_creature_type or q.chosen_card_type for q in self.qualities)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +156,8 @@ class Count:
     text: str
     quality: Quality | None = None
     whose: Who = Who.YOU
+    counter: str | None = None  # the counter kind for COUNTERS_ON_SOURCE, lowercase as printed
+    fact: str | None = None  # the this-turn fact for THIS_TURN ("spells_cast", ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +170,7 @@ class Condition:
     whose: Who = Who.YOU
     at_least: int = 1
     at_most: int | None = None
+    fact: str | None = None  # the this-turn fact for THIS_TURN
 
 
 @dataclass(frozen=True, slots=True)

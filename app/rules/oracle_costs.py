@@ -16,6 +16,7 @@ then gives it no effect and warns, never a silent wrong answer.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Final
 
@@ -125,12 +126,22 @@ _OWN = re.compile(
 _STATIC = re.compile(
     r"^(?:(?P<pre>as long as .+?|during your turn|if .+?), )?(?P<subject>.+?) costs? (?P<upto>up to )?"
     + _COST
-    + r" (?P<dir>less|more) to cast(?: for each (?P<each>.+?))?(?: and can't be countered)?\.$"
+    + r" (?P<dir>less|more) to cast(?: for each (?P<each>.+?))?"
+    r"(?P<except> except during its controller's turn)?"
+    r"(?: and can't be countered)?\.$"
 )
 _MINIMUM = re.compile(
     r"^(?:(?P<pre>as long as .+?), )?each spell that would cost less than (?P<n>\w+) mana to cast "
     r"costs (?P<m>\w+) mana to cast\.$"
 )
+_MAX_SENTENCE: Final = 400
+"""The longest sentence the templates read (the catalogue's longest cost sentence is far shorter)."""
+_TRIGGER_WORDS: Final = ("cost", "ffinity", "have convoke", "have improvise", "have delve")
+_GRANT = re.compile(
+    r"^(?P<subject>[a-z ,'-]{0,120}?spells[a-z ~',-]{0,120}?) ha(?:ve|s) "
+    r"(?P<kw>affinity for [a-z' -]{1,60}|convoke|improvise|delve)\.$"
+)
+_CLASS_LEVEL_LINE = re.compile(r"^(?:\{[^{}]{1,8}\}){1,12}: level (?P<n>[2-9])$")
 _AFFINITY = re.compile(r"^affinity for (?P<what>[a-z' -]+?)\.?$")
 _TRIGGER_OR_ACTIVATED = re.compile(r"^(?:when|whenever|at the beginning|at end)\b|^[^\"]*?:\s|^[ivx, ]+ — ")
 
@@ -145,15 +156,29 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
 
     Cached per (name, text), so a board of repeated cards reads each text once.
     """
-    if not oracle_text or ("cost" not in oracle_text and "ffinity" not in oracle_text):
+    if not oracle_text or not any(w in oracle_text for w in _TRIGGER_WORDS):
         return NO_EFFECTS
     effects: list[Effect] = []
     own: list[CostEffect] = []
     unsupported: list[Unsupported] = []
     own_unsupported: list[Unsupported] = []
     chooses_type = "choose a creature type" in oracle_text
-    for sentence, colored_only in _sentences(name, oracle_text):
+    chooses_card_type = _chooses_card_type(oracle_text)
+    for sentence, colored_only, level in _sentences(name, oracle_text):
         low = sentence.casefold()
+        if len(low) > _MAX_SENTENCE:
+            # Linear-time guard: the templates run only on sentences of real length, so no pattern ever
+            # sees a long hostile text; a long sentence that mentions costs is warned about, not read.
+            if "cost" in low and ("less" in low or "more" in low or "ffinity" in low or " have " in low):
+                unsupported.append(Unsupported(sentence[:200], "a sentence too long to be a cost effect"))
+            continue
+        grant = _GRANT.match(low)
+        if grant:
+            try:
+                effects.append(_granted(grant, sentence, chooses_type))
+            except _NotUnderstood as exc:
+                unsupported.append(Unsupported(sentence, str(exc)))
+            continue
         if low.startswith("affinity for"):
             try:
                 own.append(_affinity(low, sentence))
@@ -163,6 +188,14 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
         looks = _LESS_MORE.search(low) is not None or "would cost less than" in low
         if not looks:
             continue
+        if ("this turn" in low or "each turn" in low) and not _TRIGGER_OR_ACTIVATED.search(low):
+            try:
+                turn = _this_turn_effect(low, sentence, colored_only)
+            except _NotUnderstood:
+                turn = None
+            if turn is not None:
+                (own if turn.own else effects).append(turn)
+                continue
         if _TRIGGER_OR_ACTIVATED.search(low) or "this turn" in low or "until " in low:
             target = own_unsupported if "this spell" in low else unsupported
             target.append(Unsupported(sentence, "a triggered, activated or temporary effect; not tracked"))
@@ -175,7 +208,10 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
             if m:
                 effects.append(_minimum(m, sentence))
                 continue
-            effects.append(_static_effect(low, sentence, colored_only, chooses_type))
+            effect = _static_effect(low, sentence, colored_only, chooses_type or chooses_card_type)
+            if chooses_card_type and not chooses_type:
+                effect = _card_type_chosen(effect)
+            effects.append(_at_level(effect, level))
         except _NotUnderstood as exc:
             target = own_unsupported if "this spell" in low else unsupported
             target.append(Unsupported(sentence, str(exc)))
@@ -184,8 +220,9 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
     return CardEffects(tuple(effects), tuple(own), tuple(unsupported), tuple(own_unsupported))
 
 
-def _sentences(name: str, text: str) -> list[tuple[str, bool]]:
-    """Sentences with reminder text removed and the card's name (or short name) read as "~".
+def _sentences(name: str, text: str) -> list[tuple[str, bool, int]]:
+    """Sentences with reminder text removed and the card's name (or short name) read as "~", each with the
+    Class level whose ability it is (1 outside a Class's "{cost}: Level N" sections, CR 716.2a).
 
     The colored-only rider is folded into the sentence before it. Spoiler texts whose line breaks were
     lost ("character.Each spell") are split too.
@@ -197,18 +234,145 @@ def _sentences(name: str, text: str) -> list[tuple[str, bool]]:
     for n in sorted(names, key=len, reverse=True):
         text = text.replace(n, "~")
     text = re.sub(r"\.(?=[A-Z])", ". ", text)
-    out: list[tuple[str, bool]] = []
+    out: list[tuple[str, bool, int]] = []
+    level = 1
     for line in text.split("\n"):
         line = _ABILITY_WORD.sub("", line.strip())
+        if len(line) <= 120:
+            m = _CLASS_LEVEL_LINE.match(line.casefold())
+            if m:
+                level = int(m.group("n"))
+                continue
         for raw in _SENTENCE.split(line):
             s = raw.strip()
             if not s:
                 continue
             if s.casefold() == _COLORED_ONLY and out:
-                out[-1] = (out[-1][0], True)
+                out[-1] = (out[-1][0], True, out[-1][2])
                 continue
-            out.append((s, False))
+            out.append((s, False, level))
     return out
+
+
+# Counts and conditions of the current turn (CR 500.1) that the board's ``this_turn`` facts answer.
+_TURN_COUNTS: Final = {
+    "instant and sorcery spell you've cast this turn": ("instant_sorcery_spells_cast", Who.YOU),
+    "instant or sorcery spell you've cast this turn": ("instant_sorcery_spells_cast", Who.YOU),
+    "spell you've cast this turn": ("spells_cast", Who.YOU),
+    "other spell you've cast this turn": ("spells_cast", Who.YOU),
+    "other spell cast this turn": ("spells_cast", Who.ANY),
+    "spell cast this turn": ("spells_cast", Who.ANY),
+    "creature spell you've cast this turn": ("creature_spells_cast", Who.YOU),
+    "noncreature spell you've cast this turn": ("noncreature_spells_cast", Who.YOU),
+}
+_TURN_CONDITIONS: Final = {
+    "if you've cast another spell this turn": ("spells_cast", Who.YOU, 1),
+    "if you've cast a spell this turn": ("spells_cast", Who.YOU, 1),
+    "if you've cast an instant or sorcery spell this turn": ("instant_sorcery_spells_cast", Who.YOU, 1),
+    "if you've cast another instant or sorcery spell this turn": ("instant_sorcery_spells_cast", Who.YOU, 1),
+    "if you've cast a creature spell this turn": ("creature_spells_cast", Who.YOU, 1),
+    "if you've cast a noncreature spell this turn": ("noncreature_spells_cast", Who.YOU, 1),
+    "if an opponent cast two or more spells this turn": ("spells_cast", Who.OPPONENTS, 2),
+    "if an opponent lost life this turn": ("life_lost", Who.OPPONENTS, 1),
+    "if you've played a land this turn": ("lands_played", Who.YOU, 1),
+}
+# "The first [kind] spell you cast each turn": the fact that counts the earlier spells of that kind.
+_FIRST_KIND: Final = {
+    "": "spells_cast",
+    "creature ": "creature_spells_cast",
+    "noncreature ": "noncreature_spells_cast",
+    "instant or sorcery ": "instant_sorcery_spells_cast",
+    "instant and sorcery ": "instant_sorcery_spells_cast",
+}
+_ORDINALS: Final = {"first": 0, "second": 1, "third": 2}
+
+
+def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect | None:
+    """Cost sentences that read this turn's facts (CR 500.1; a spell being cast is not yet cast, 601.2i)."""
+    if len(low) > 200:
+        return None
+    m = _OWN.match(low)
+    if m and not m.group("pre") and m.group("tail"):
+        tail = m.group("tail")
+        direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
+        amount = _cost(m.group("amt"))
+        per: Count | None = None
+        condition: Condition | None = None
+        if tail.startswith("for each ") and tail[len("for each ") :] in _TURN_COUNTS:
+            fact, whose = _TURN_COUNTS[tail[len("for each ") :]]
+            per = Count(CountKind.THIS_TURN, tail[len("for each ") :], None, whose, fact=fact)
+        elif tail in _TURN_CONDITIONS:
+            fact, whose, least = _TURN_CONDITIONS[tail]
+            condition = Condition(ConditionKind.THIS_TURN, tail, (), whose, least, None, fact)
+        else:
+            return None
+        rule = _rule_for(amount, direction)
+        return CostEffect(
+            direction, amount, SpellFilter(), rule, sentence, per, condition, colored_only, own=True
+        )
+    for ordinal, earlier in _ORDINALS.items():
+        for kind, fact in _FIRST_KIND.items():
+            head = f"the {ordinal} {kind}spell you cast each turn costs "
+            if not low.startswith(head):
+                continue
+            rest = low[len(head) :]
+            for direction, word in (
+                (Direction.REDUCTION, " less to cast."),
+                (Direction.INCREASE, " more to cast."),
+            ):
+                if rest.endswith(word):
+                    amount = _cost(rest[: -len(word)])
+                    spells = _spell_subject(f"{kind}spells you cast", False)
+                    text = f"the {ordinal} {kind}spell you cast each turn"
+                    condition = Condition(ConditionKind.THIS_TURN, text, (), Who.YOU, earlier, earlier, fact)
+                    rule = _rule_for(amount, direction)
+                    return CostEffect(
+                        direction, amount, spells, rule, sentence, None, condition, colored_only
+                    )
+    return None
+
+
+def _chooses_card_type(text: str) -> bool:
+    """ "choose artifact, creature, enchantment, instant, or sorcery" / "choose a card type" (Cloud Key)."""
+    low = text.casefold()
+    return "choose a card type" in low or "choose artifact, creature, enchantment, instant, or sorcery" in low
+
+
+def _card_type_chosen(effect: CostEffect) -> CostEffect:
+    """ "of the chosen type" where the source chose a card type (CR 205.2a), not a creature type."""
+    qualities = tuple(
+        replace(q, chosen_creature_type=False, chosen_card_type=True) if q.chosen_creature_type else q
+        for q in effect.spells.qualities
+    )
+    return replace(effect, spells=replace(effect.spells, qualities=qualities))
+
+
+def _at_level(effect: CostEffect, level: int) -> CostEffect:
+    """CR 716.2a: a Class's level-N ability works only while the Class is level N or greater."""
+    if level <= 1:
+        return effect
+    if effect.condition is not None:
+        raise _NotUnderstood("a condition inside a Class level")
+    condition = Condition(
+        ConditionKind.CLASS_LEVEL, f"as long as ~ is level {level} or greater", at_least=level
+    )
+    return replace(effect, condition=condition)
+
+
+def _granted(m: re.Match[str], sentence: str, chooses_type: bool) -> CostEffect:
+    """ "[spells] you cast have affinity for [quality]" (CR 702.41a, 613.1f: granted, it counts like a
+    printed affinity). Convoke, improvise and delve are ways to pay (CR 702.51a, 702.126a, 702.66a), not
+    changes of the total: they are reported as not read here, since the total would not show them."""
+    kw = m.group("kw")
+    if not kw.startswith("affinity for "):
+        raise _NotUnderstood(
+            f"grants {kw}: a way to pay (CR 702.51a, 702.126a, 702.66a) that the total cost does not show"
+        )
+    spells = _spell_subject(m.group("subject"), chooses_type)
+    what = kw[len("affinity for ") :].strip()
+    quality = _quality(what, plural=True)
+    per = Count(CountKind.PERMANENTS, f"one of the {what} you control", quality, Who.YOU)
+    return CostEffect(Direction.REDUCTION, ManaCost.of(1), spells, "702.41a", sentence, per)
 
 
 def _cost(text: str) -> ManaCost:
@@ -297,6 +461,10 @@ def _static_effect(low: str, sentence: str, colored_only: bool, chooses_type: bo
     spells = _spell_subject(m.group("subject"), chooses_type)
     pre = m.group("pre")
     condition = _condition(pre) if pre and pre not in _ALWAYS else None
+    if m.group("except"):
+        if condition is not None:
+            raise _NotUnderstood("two conditions")
+        condition = Condition(ConditionKind.NOT_CASTERS_TURN, "except during its controller's turn")
     per = _count(m.group("each")) if m.group("each") else None
     return CostEffect(
         direction,
@@ -320,6 +488,7 @@ _SUBJECT_MODIFIERS: Final = (
     (re.compile(r"^with mana value (\d+) or greater\b"), "min_mv"),
     (re.compile(r"^from your graveyard\b"), "from_graveyard"),
     (re.compile(r"^from anywhere other than your hand\b"), "not_from_hand"),
+    (re.compile(r"^that targets? ~(?= |$)"), "targets_source"),
     (re.compile(r"^with ([a-z ]+?)(?= you cast\b| your opponents cast\b| of the\b|$)"), "keyword"),
 )
 
@@ -343,7 +512,7 @@ def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
     min_mv: int | None = None
     from_zone: str | None = None
     not_from: str | None = None
-    chosen_type = chosen_name = False
+    chosen_type = chosen_name = targets_source = False
     keyword: str | None = None
     while rest:
         for pattern, tag in _SUBJECT_MODIFIERS:
@@ -366,6 +535,8 @@ def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
                 from_zone = "graveyard"
             elif tag == "not_from_hand":
                 not_from = "hand"
+            elif tag == "targets_source":
+                targets_source = True
             elif tag == "keyword":
                 if mm.group(1) not in _KEYWORDS_WITH:
                     raise _NotUnderstood(f"spells with {mm.group(1)}")
@@ -399,7 +570,16 @@ def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
             )
             for q in base
         ]
-    return SpellFilter(caster, tuple(qualities), min_mv, from_zone, not_from, chosen_name, False)
+    return SpellFilter(
+        caster,
+        tuple(qualities),
+        min_mv,
+        from_zone,
+        not_from,
+        chosen_name,
+        False,
+        targets_source=targets_source,
+    )
 
 
 def _singular(word: str) -> str:
@@ -490,6 +670,17 @@ def _count(text: str) -> Count:
         return Count(CountKind.DOMAIN, t)
     if t in ("opponent you have",):
         return Count(CountKind.OPPONENTS, t)
+    if t == "target beyond the first":
+        return Count(CountKind.TARGETS_BEYOND_FIRST, t)
+    if t == "target":
+        return Count(CountKind.TARGETS, t)
+    if t.endswith(" card in your graveyard") and len(t) <= 80:
+        what = t[: -len(" card in your graveyard")]
+        return Count(CountKind.GRAVEYARD_CARDS, t, _quality(what, plural=False), Who.YOU)
+    if t.endswith(" counter on ~") and len(t) <= 40:
+        kind = t[: -len(" counter on ~")]
+        if kind and " " not in kind.strip():
+            return Count(CountKind.COUNTERS_ON_SOURCE, t, counter=kind)
     for suffix, whose in (
         (" you control", Who.YOU),
         (" your opponents control", Who.OPPONENTS),

@@ -303,7 +303,11 @@ def test_unknown_cost_text_on_the_board_is_a_warning_and_has_no_effect() -> None
     assert str(r.total_cost) == "{R}"
     (w,) = r.warnings
     assert w.source == "odd" and w.card == "Odd Thing"
-    own = cost(Board(), SpellToCast(FIREBALL, x=1))
+    odd_spell = card(
+        "Odd Spell", "{3}{R}", "Instant", "This spell costs {1} less to cast for each attacking creature."
+    )
+    own = cost(Board(), SpellToCast(odd_spell))
+    assert str(own.total_cost) == "{3}{R}"
     assert any(w.source is None for w in own.warnings)
 
 

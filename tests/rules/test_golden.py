@@ -16,9 +16,9 @@ import pytest
 import yaml
 
 from app.rules import mental_magic
-from app.rules.board import Board, Choices, Permanent, Player
+from app.rules.board import Board, Choices, Permanent, Player, ThisTurn
 from app.rules.cards import Card
-from app.rules.casting import CastAs, SpellToCast, StepKind, total_cost
+from app.rules.casting import CastAs, OptionalChoice, SpellToCast, StepKind, total_cost
 from app.rules.characters import CharacterIndex
 from app.rules.cost_registry import heralds_horn_reveal
 from app.rules.costs import ManaCost
@@ -68,10 +68,28 @@ def board(case: dict[str, Any]) -> Board:
                 face=p.get("face"),
                 chosen=Choices(**chosen),
                 played_as=tuple(p.get("played_as", ())),
+                counters=tuple((p.get("counters") or {}).items()),
+                class_level=p.get("class_level", 1),
+                given=frozenset(k for k in ("counters", "class_level", "level") if k in p),
             )
         )
-    names = dict.fromkeys(["you", case.get("caster", "you"), *(p.controller for p in perms)])
-    return Board(tuple(perms), tuple(Player(n) for n in names), case.get("active_player", "you"))
+    facts = case.get("players") or {}
+    names = dict.fromkeys(["you", case.get("caster", "you"), *(p.controller for p in perms), *facts])
+    return Board(
+        tuple(perms), tuple(player(n, facts.get(n) or {}) for n in names), case.get("active_player", "you")
+    )
+
+
+def player(name: str, facts: dict[str, Any]) -> Player:
+    """A player with the zones and this-turn facts a case states (the rest: not given)."""
+    turn = facts.get("this_turn") or {}
+    zones = {z: tuple(card(c) for c in facts[z]) for z in ("graveyard", "exile", "hand") if z in facts}
+    return Player(
+        name,
+        **zones,
+        this_turn=ThisTurn(**turn, given=frozenset(turn)),
+        given=frozenset(zones),
+    )
 
 
 def spell(s: dict[str, Any]) -> SpellToCast:
@@ -88,6 +106,9 @@ def spell(s: dict[str, Any]) -> SpellToCast:
         cast_as=CastAs(card(cast_as["card"]), cast_as["via"]) if cast_as else None,
         flavor_text=printing.get("flavor_text"),
         art_characters=tuple(printing.get("art_characters", ())),
+        targets=tuple(s.get("targets", ())),
+        method=s.get("method"),
+        optional_costs=tuple(OptionalChoice(**o) for o in s.get("optional_costs", ())),
     )
 
 
@@ -147,6 +168,12 @@ def test_golden(case: dict[str, Any]) -> None:
     for field in ("mana_value", "mana_value_on_stack", "x_for_etb"):
         if field in expect:
             assert getattr(r, field) == expect[field], explained
+    if "other_costs" in expect:
+        assert [o.text for o in r.other_costs] == expect["other_costs"], explained
+    if "warns" in expect:
+        messages = " ".join(f"{w.text} {w.message}" for w in r.warnings)
+        for needle in expect["warns"]:
+            assert needle in messages, messages
     if "cast_as" in expect:
         assert r.cast_as is not None and r.cast_as.name == expect["cast_as"]
     changes = [x for x in r.steps if x.kind in (StepKind.REDUCTION, StepKind.INCREASE, StepKind.TOTAL)]

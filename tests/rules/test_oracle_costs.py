@@ -72,8 +72,9 @@ def test_chosen_creature_type_needs_a_creature_type_choice() -> None:
         "As Cloud Key enters the battlefield, choose artifact, creature, enchantment, instant, or sorcery.\n"
         "Spells you cast of the chosen type cost {1} less to cast.",
     )
-    assert not cloud_key.effects
-    assert len(cloud_key.unsupported) == 1
+    (key,) = cloud_key.effects  # a chosen card type (CR 205.2a), never a creature type
+    assert key.spells.qualities[0].chosen_card_type and not key.spells.qualities[0].chosen_creature_type
+    assert not cloud_key.unsupported
 
 
 def test_trinisphere_form_with_untapped_condition() -> None:
@@ -110,7 +111,7 @@ def test_own_reductions_party_affinity_and_conditions() -> None:
     "text",
     [
         "Spells your opponents cast that target Kami of False Hope cost {2} more to cast.",
-        "This spell costs {1} less to cast for each creature card in your graveyard.",
+        "This spell costs {1} less to cast for each creature card in an opponent's graveyard.",
         "Whenever this creature attacks, the next spell you cast this turn costs {1} less to cast.",
         "This spell costs {X} less to cast, where X is your devotion to black.",
         "Creature spells you cast cost {1} less to cast for each +1/+1 counter on Animar.",
