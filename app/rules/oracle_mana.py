@@ -816,6 +816,7 @@ _IGNORABLE = re.compile(
 )
 
 
+_PRODUCES_INSTEAD = re.compile(r"\bproduces?\b[^.]{0,80}\binstead\b", re.IGNORECASE)
 _ABILITY_WORD = re.compile(r"^(?:• )?[A-Z][A-Za-z'’ -]{0,30} — (?=\S)")
 """An ability word or a mode label before an ability (CR 207.2c, 700.2): "Metalcraft — ", "• Khans — "."""
 _ADDS_MANA = re.compile(r"\badds?\b[^.]{0,200}?(?:\{[WUBRGCX]\}|\bmana\b)", re.IGNORECASE)
@@ -867,6 +868,12 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
             activated.append(ability)
             if ability.problem is not None:
                 problems.append((raw.strip(), ability.problem))
+                lines.append((raw.strip(), "problem"))
+            elif ability.mana is None and _PRODUCES_INSTEAD.search(line):
+                # CR 106.12b, 614.1a: an activated ability whose effect replaces what lands produce
+                # (Deep Water, Harvest Mage): not read here, so said ("nothing silent").
+                why = "an ability whose effect changes the mana lands produce: not read here"
+                problems.append((raw.strip(), why))
                 lines.append((raw.strip(), "problem"))
             else:
                 lines.append((raw.strip(), "mana" if ability.mana is not None else "ability"))

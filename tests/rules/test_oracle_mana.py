@@ -136,3 +136,17 @@ def test_unknown_mana_statics_are_problems_and_reminders_are_ignored() -> None:
     odd = read_text('As long as you control six or more lands, lands you control have "{T}: Add {G}."')
     assert odd.problems and not odd.grants
     assert read_text("Flying\nCreatures you control get +1/+1.").problems == ()
+
+
+def test_activated_ability_changing_what_lands_produce_is_a_problem_not_silence() -> None:
+    # Deep Water: the ability's effect is a replacement on lands' mana (CR 106.12b, 614.1a), not read here.
+    text = "{U}: Until end of turn, if you tap a land you control for mana, it produces {U} instead of any other type."
+    read = read_text(text, "Deep Water")
+    assert [why for _line, why in read.problems] == [
+        "an ability whose effect changes the mana lands produce: not read here"
+    ]
+    assert dict(read.lines)[text] == "problem"
+    # An ordinary non-mana activated ability stays "ability".
+    assert [kind for _l, kind in read_text("{1}: ~ gets +1/+1 until end of turn.", "Bear").lines] == [
+        "ability"
+    ]
