@@ -140,7 +140,10 @@ def test_unknown_mana_statics_are_problems_and_reminders_are_ignored() -> None:
 
 def test_activated_ability_changing_what_lands_produce_is_a_problem_not_silence() -> None:
     # Deep Water: the ability's effect is a replacement on lands' mana (CR 106.12b, 614.1a), not read here.
-    text = "{U}: Until end of turn, if you tap a land you control for mana, it produces {U} instead of any other type."
+    text = (
+        "{U}: Until end of turn, if you tap a land you control for mana, "
+        "it produces {U} instead of any other type."
+    )
     read = read_text(text, "Deep Water")
     assert [why for _line, why in read.problems] == [
         "an ability whose effect changes the mana lands produce: not read here"
