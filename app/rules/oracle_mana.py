@@ -486,6 +486,7 @@ _HARMLESS = re.compile(
     r"|(?:If|When) (?:that|this) mana is spent .*|You can't spend this mana .*"
     r"|Spend this mana only .*)$"
 )
+_SPENT_TRIGGER = re.compile(r"^(?:If|When|Whenever) (?:that|this) mana is spent\b")
 _INSTEAD = re.compile(r"^If (?P<cond>[^,]+), (?:add (?P<a>.+) instead|instead add (?P<b>.+))$")
 
 
@@ -504,7 +505,10 @@ def read_effect(effect: str) -> EffectReading:
     Read beside it: "Activate only ..." (CR 602.5b), spending restrictions and riders (CR 106.6), and an
     "If ..., add ... instead" (CR 614.1a)."""
     sentences = [s.strip().rstrip(".") for s in _SENTENCE.split(effect.strip()) if s.strip()]
-    targets = bool(re.search(r"\btargets?\b", effect))
+    # CR 605.1a, 603.7: a target of the delayed trigger the mana sets up ("When that mana is spent to cast
+    # ..., copy that spell and you may choose new targets", Pyromancer's Goggles) is not the ability's.
+    own = [s for s in sentences if not _SPENT_TRIGGER.match(s)]
+    targets = any(re.search(r"\btargets?\b", s) for s in own)
     conditions = tuple(
         parse_condition(s.removeprefix("Activate only ")) for s in sentences if s.startswith("Activate only ")
     )

@@ -153,3 +153,13 @@ def test_activated_ability_changing_what_lands_produce_is_a_problem_not_silence(
     assert [kind for _l, kind in read_text("{1}: ~ gets +1/+1 until end of turn.", "Bear").lines] == [
         "ability"
     ]
+
+
+def test_pyromancers_goggles_is_a_mana_ability() -> None:
+    # CR 605.1a: no target of its own; the copy's new targets belong to the delayed trigger (CR 603.7).
+    text = (
+        "{T}: Add {R}. When that mana is spent to cast a red instant or sorcery spell, copy that spell "
+        "and you may choose new targets for the copy."
+    )
+    assert parse_activated(text, "~").is_mana_ability is True
+    assert parse_activated("{T}: Add {R}. ~ deals 1 damage to target player.", "~").is_mana_ability is False
