@@ -876,8 +876,9 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
             elif ability.mana is None and _PRODUCES_INSTEAD.search(line):
                 # CR 106.12b, 614.1a: an activated ability whose effect replaces what lands produce
                 # (Deep Water, Harvest Mage): not read here, so said ("nothing silent").
-                why = "an ability whose effect changes the mana lands produce: not read here"
-                problems.append((raw.strip(), why))
+                problems.append(
+                    (raw.strip(), "an ability whose effect changes the mana lands produce: not read here")
+                )
                 lines.append((raw.strip(), "problem"))
             else:
                 lines.append((raw.strip(), "mana" if ability.mana is not None else "ability"))
