@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from typing import Final
 
 from app.rules.cards import Face
@@ -463,6 +463,20 @@ def parse_add(sentence: str) -> ManaEffect | None:
         return ManaEffect(
             tuple(ManaOption(fixed=combo) for combo in combinations_with_replacement(COLORS, n))
         )
+    if m2 := re.fullmatch(r"(\w+) \{([WUBRGC])\}", body):  # "Add six {G}" (Castle Garenbrig)
+        n = NUMBER_WORDS.get(m2.group(1))
+        return None if n is None or n > 100 else ManaEffect((ManaOption(fixed=(m2.group(2),) * n),))
+    if m2 := re.fullmatch(r"(\w+) mana in any combination of \{([WUBRGC])\} and/or \{([WUBRGC])\}", body):
+        n = NUMBER_WORDS.get(m2.group(1))  # Goblin Clearcutter: every split of n between the two types
+        if n is None or n > 20:
+            return None
+        pair = sort_mana((m2.group(2), m2.group(3)))
+        return ManaEffect(tuple(ManaOption(fixed=c) for c in combinations_with_replacement(pair, n)))
+    if m2 := re.fullmatch(r"(\w+) mana of different colors", body):  # Firemind Vessel, Guild Globe
+        n = NUMBER_WORDS.get(m2.group(1))
+        if n is None or n > len(COLORS):
+            return None
+        return ManaEffect(tuple(ManaOption(fixed=c) for c in combinations(COLORS, n)))
     if m2 := re.fullmatch(r"one mana of any (type|color) (?:that )?(.+) could produce", body):
         phrase = m2.group(2)
         if phrase == "the sacrificed land":

@@ -163,3 +163,19 @@ def test_pyromancers_goggles_is_a_mana_ability() -> None:
     )
     assert parse_activated(text, "~").is_mana_ability is True
     assert parse_activated("{T}: Add {R}. ~ deals 1 damage to target player.", "~").is_mana_ability is False
+
+
+def test_number_word_templates() -> None:
+    from app.rules.oracle_mana import parse_add
+
+    six = parse_add("Add six {G}")
+    assert six is not None and [o.fixed for o in six.options] == [("G",) * 6]
+    split = parse_add("Add three mana in any combination of {R} and/or {G}")
+    assert split is not None
+    assert {o.fixed for o in split.options} == {
+        ("R", "R", "R"), ("R", "R", "G"), ("R", "G", "G"), ("G", "G", "G")
+    }  # fmt: skip
+    different = parse_add("Add two mana of different colors")
+    assert different is not None and len(different.options) == 10  # C(5, 2): never two of one color
+    assert all(len(set(o.fixed)) == 2 for o in different.options)
+    assert parse_add("Add umpteen {G}") is None
