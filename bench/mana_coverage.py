@@ -31,8 +31,10 @@ sys.path.insert(0, str(ROOT))
 
 from app.rules.board import Board, Choices, Permanent, Player  # noqa: E402
 from app.rules.cards import Card, Face  # noqa: E402
+from app.rules.costs import ManaCost  # noqa: E402
 from app.rules.oracle_mana import read_face, strip_reminder  # noqa: E402
 from app.rules.production import analyze_board  # noqa: E402
+from app.rules.types import TypeLine  # noqa: E402
 from app.services.card_formats import BadCardRecord, card_from_scryfall  # noqa: E402
 
 PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
@@ -55,16 +57,40 @@ def mana_lines(face: Face) -> list[str]:
     return out
 
 
+COUNTER_KIND = re.compile(r"\b([a-z+/\-0-9]{1,20}) counters? on\b")
+# The context a commander deck gives (CR 903.4): a two-color commander, so "your commander's color
+# identity" names W and U.
+CONTEXT_COMMANDER = Card(
+    "Context Commander",
+    (Face("Context Commander", ManaCost.parse("{W}{U}"), TypeLine.parse("Legendary Creature — Human")),),
+)
+
+
 def context_permanent(card: Card, face: Face) -> Permanent:
+    """The permanent alone on its board, with what its text reads: a chosen color and creature type, and
+    two of each kind of counter its text names (stated, so they are read rather than warned about)."""
     subtypes = [s for s in face.type_line.subtypes if face.type_line.has_creature_types]
     chosen = Choices(creature_type=subtypes[0] if subtypes else "Elf", color="G")
     face_name = None if face is card.front else face.name
-    return Permanent("card", card, "you", face=face_name, chosen=chosen)
+    kinds = dict.fromkeys(COUNTER_KIND.findall(face.oracle_text))
+    return Permanent(
+        "card",
+        card,
+        "you",
+        face=face_name,
+        chosen=chosen,
+        counters=tuple((k, 2) for k in kinds),
+        given=frozenset({"counters"}),
+    )
+
+
+def context_players() -> tuple[Player, Player]:
+    return (Player("you", commander=(CONTEXT_COMMANDER,), given=frozenset({"commander"})), Player("opponent"))
 
 
 def classify(card: Card, face: Face) -> tuple[str, list[tuple[str, str]]]:
     lines = mana_lines(face)
-    board = Board((context_permanent(card, face),), (Player("you"), Player("opponent")))
+    board = Board((context_permanent(card, face),), context_players())
     analysis = analyze_board(board)
     warned_texts = {w.text.strip() for w in analysis.warnings}
     disposition = dict(read_face(face).lines)

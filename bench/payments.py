@@ -1,7 +1,8 @@
 """Payment solver timing against the brute-force reference, measured in the same run.
 
 Boards of 10, 20, 40 and 80 mixed sources (basics, duals, any-color lands, filter lands, Sol Rings,
-"could produce" lands, signets, Gilded Lotus), each with payable and unpayable costs of 6, 12 and 24 mana.
+"could produce" lands, signets, Gilded Lotus, convoke creatures and delve cards), each with payable and
+unpayable costs of 6, 12 and 24 mana.
 Prints the median time of ours (``plan_payment`` when payable, ``can_pay`` proving it is not), the brute
 force's time where it finishes within its cap, and their ratio (">" when brute force hit the cap).
 Targets: 80 sources and a 24-mana cost under 10 ms; an unpayable cost proven under 10 ms; at least 100x
@@ -68,6 +69,13 @@ def make_board(n: int, seed: int) -> tuple[ManaSource, ...]:
     for pid in dependent:
         types = sorted(land_types, key="WUBRGC".index) or ["C"]
         sources.append(ManaSource(pid, 0, _alts(*types)))
+    # Convoke and delve (app.rules.sources: mana only the spell can use): a creature in eight may be
+    # tapped for convoke ({1} or its color), and the graveyard holds one card in eight to delve.
+    for i in range(0, n, 8):
+        c = rng.choice(COLORS)
+        sources.append(ManaSource(f"p{i}", -1, _alts(c, "C"), spell_only=True))
+    for i in range(n // 8):
+        sources.append(ManaSource(f"graveyard:{i}", -3, _alts("C"), spell_only=True))
     return tuple(sources)
 
 

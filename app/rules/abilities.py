@@ -431,7 +431,7 @@ def amount_of(
     board_state: BoardState, state: PermanentState, amount: Amount, color: str | None
 ) -> int | None:
     """The number an ``Amount`` stands for on this board (``color``: the color of the mana chosen, for
-    "your devotion to that color"); None when the board does not give the fact (counters, for now)."""
+    "your devotion to that color"); None when the board does not give the fact (counters not stated)."""
     if amount.fixed is not None:
         return amount.fixed
     if amount.filter is not None:
@@ -448,6 +448,8 @@ def amount_of(
             if t in BASIC_LAND_TYPES
         }
         return len(found)
+    if amount.counter is not None and state.permanent.knows("counters"):
+        return state.permanent.counter(amount.counter)  # CR 122.1: counters the request stated
     return None
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from typing import Final
 
 from app.rules.cards import Card, Face
@@ -463,6 +463,20 @@ def parse_add(sentence: str) -> ManaEffect | None:
         return ManaEffect(
             tuple(ManaOption(fixed=combo) for combo in combinations_with_replacement(COLORS, n))
         )
+    if m2 := re.fullmatch(r"(\w+) \{([WUBRGC])\}", body):  # "Add six {G}" (Castle Garenbrig)
+        n = NUMBER_WORDS.get(m2.group(1))
+        return None if n is None or n > 100 else ManaEffect((ManaOption(fixed=(m2.group(2),) * n),))
+    if m2 := re.fullmatch(r"(\w+) mana in any combination of \{([WUBRGC])\} and/or \{([WUBRGC])\}", body):
+        n = NUMBER_WORDS.get(m2.group(1))  # Goblin Clearcutter: every split of n between the two types
+        if n is None or n > 20:
+            return None
+        pair = sort_mana((m2.group(2), m2.group(3)))
+        return ManaEffect(tuple(ManaOption(fixed=c) for c in combinations_with_replacement(pair, n)))
+    if m2 := re.fullmatch(r"(\w+) mana of different colors", body):  # Firemind Vessel, Guild Globe
+        n = NUMBER_WORDS.get(m2.group(1))
+        if n is None or n > len(COLORS):
+            return None
+        return ManaEffect(tuple(ManaOption(fixed=c) for c in combinations(COLORS, n)))
     if m2 := re.fullmatch(r"one mana of any (type|color) (?:that )?(.+) could produce", body):
         phrase = m2.group(2)
         if phrase == "the sacrificed land":
@@ -486,6 +500,7 @@ _HARMLESS = re.compile(
     r"|(?:If|When) (?:that|this) mana is spent .*|You can't spend this mana .*"
     r"|Spend this mana only .*)$"
 )
+_SPENT_TRIGGER = re.compile(r"^(?:If|When|Whenever) (?:that|this) mana is spent\b")
 _INSTEAD = re.compile(r"^If (?P<cond>[^,]+), (?:add (?P<a>.+) instead|instead add (?P<b>.+))$")
 
 
@@ -504,7 +519,10 @@ def read_effect(effect: str) -> EffectReading:
     Read beside it: "Activate only ..." (CR 602.5b), spending restrictions and riders (CR 106.6), and an
     "If ..., add ... instead" (CR 614.1a)."""
     sentences = [s.strip().rstrip(".") for s in _SENTENCE.split(effect.strip()) if s.strip()]
-    targets = bool(re.search(r"\btargets?\b", effect))
+    # CR 605.1a, 603.7: a target of the delayed trigger the mana sets up ("When that mana is spent to cast
+    # ..., copy that spell and you may choose new targets", Pyromancer's Goggles) is not the ability's.
+    own = [s for s in sentences if not _SPENT_TRIGGER.match(s)]
+    targets = any(re.search(r"\btargets?\b", s) for s in own)
     conditions = tuple(
         parse_condition(s.removeprefix("Activate only ")) for s in sentences if s.startswith("Activate only ")
     )
@@ -816,6 +834,7 @@ _IGNORABLE = re.compile(
 )
 
 
+_PRODUCES_INSTEAD = re.compile(r"\bproduces?\b[^.]{0,80}\binstead\b", re.IGNORECASE)
 _ABILITY_WORD = re.compile(r"^(?:• )?[A-Z][A-Za-z'’ -]{0,30} — (?=\S)")
 """An ability word or a mode label before an ability (CR 207.2c, 700.2): "Metalcraft — ", "• Khans — "."""
 _ADDS_MANA = re.compile(r"\badds?\b[^.]{0,200}?(?:\{[WUBRGCX]\}|\bmana\b)", re.IGNORECASE)
@@ -867,6 +886,13 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
             activated.append(ability)
             if ability.problem is not None:
                 problems.append((raw.strip(), ability.problem))
+                lines.append((raw.strip(), "problem"))
+            elif ability.mana is None and _PRODUCES_INSTEAD.search(line):
+                # CR 106.12b, 614.1a: an activated ability whose effect replaces what lands produce
+                # (Deep Water, Harvest Mage): not read here, so said ("nothing silent").
+                problems.append(
+                    (raw.strip(), "an ability whose effect changes the mana lands produce: not read here")
+                )
                 lines.append((raw.strip(), "problem"))
             else:
                 lines.append((raw.strip(), "mana" if ability.mana is not None else "ability"))

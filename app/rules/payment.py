@@ -58,6 +58,7 @@ from app.rules.symbols import MANA_TYPES, ManaSymbol, SymbolKind, generic_symbol
 _BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
 _ANY: Final = (1 << len(MANA_TYPES)) - 1
 _LIFE: Final = 1 << len(MANA_TYPES)
+_SPELL_ONLY: Final = 1 << (len(MANA_TYPES) + 1)  # a unit's mask bit: restricted mana (CR 106.6)
 _SPELL_POS: Final = 1 << 30
 _LIFE_PER_SYMBOL: Final = 2  # CR 107.4f
 
@@ -67,7 +68,9 @@ class ManaSource:
     """One activatable mana ability of a permanent, as the board analysis finds it (CR 605.1a).
 
     ``outputs`` are the alternatives it may add, each a multiset of mana types; ``activation_cost`` is mana
-    paid to activate it (a filter land's {W/U}); ``uses_permanent``: it has {T} or {Q} in its cost.
+    paid to activate it (a filter land's {W/U}); ``uses_permanent``: it has {T} or {Q} in its cost;
+    ``spell_only``: its mana has a spending restriction (CR 106.6) the spell being paid for meets, so it
+    pays the spell's cost but never another mana ability's activation cost.
     """
 
     permanent: str
@@ -77,6 +80,7 @@ class ManaSource:
     life_cost: int = 0
     snow: bool = False
     uses_permanent: bool = True
+    spell_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,8 +240,10 @@ def _add_cost(cost: ManaCost, pos: int, dem: dict[_Key, int], monos: dict[tuple[
 def _compatible(smask: int, ssnow: bool, spos: int, dmask: int, dsnow: bool, dpos: int, relax: int) -> bool:
     """Can a unit at ``spos`` pay a slot at ``dpos``? Earlier positions pay later ones (CR 605.3a order);
     positions from ``relax`` on are not yet ordered: any of them pays any other, never itself."""
-    if not smask & dmask or (dsnow and not ssnow):
+    if not smask & dmask & ~_SPELL_ONLY or (dsnow and not ssnow):
         return False
+    if smask & _SPELL_ONLY and dpos != _SPELL_POS:
+        return False  # CR 106.6: restricted mana pays only the spell that meets the restriction
     return spos < dpos or (spos >= relax and dpos >= relax and spos != dpos)
 
 
@@ -350,7 +356,7 @@ class _Prepared:
             for o in options:
                 for u in o.units:
                     mask |= u
-            self.flex.append(_popcount(mask) + (1 if any(o.snow for o in options) else 0))
+            self.flex.append(_popcount(mask & _ANY) + (1 if any(o.snow for o in options) else 0))
             self.groups.append(options)
         # Base: groups with one free option. Batches: identical groups with a real choice.
         self.base: list[int] = []
@@ -381,6 +387,8 @@ class _Prepared:
             for o in options:
                 for u in o.units:
                     mask |= u
+            if any(not u & _SPELL_ONLY for o in options for u in o.units):
+                mask &= ~_SPELL_ONLY  # some option's mana pays anything: the relaxation must allow it
             self.relaxed.append((max(len(o.units) for o in options), mask, any(o.snow for o in options)))
         # Per set of mana types T (a bitmask): the most that one member of each batch, with one option,
         # adds to the mana of a type in T, less the symbols of its activation cost only such mana can pay
@@ -402,23 +410,24 @@ class _Prepared:
 
     def _options(self, members: list[int]) -> list[_Option]:
         options: list[_Option] = []
-        simple: dict[bool, dict[str, int]] = {}
+        simple: dict[tuple[bool, bool], dict[str, int]] = {}
         for idx in members:
             src = self.sources[idx]
+            only = _SPELL_ONLY if src.spell_only else 0
             cost = src.activation_cost
             if cost is not None and cost.is_infinite:
                 continue
             prod = _is_product(src.outputs)
             free = (cost is None or cost.is_zero) and src.life_cost == 0
             if prod is not None and prod[0] == 1 and free:
-                table = simple.setdefault(src.snow, {})
+                table = simple.setdefault((src.snow, src.spell_only), {})
                 for t in _types_of(prod[1]):
                     table.setdefault(t, idx)
                 continue
             if prod is not None:
                 n, mask = prod
                 by_type = tuple((t, idx) for t in _types_of(mask))
-                options.append(_Option((mask,) * n, src.snow, cost, src.life_cost, idx, by_type, None))
+                options.append(_Option((mask | only,) * n, src.snow, cost, src.life_cost, idx, by_type, None))
                 continue
             seen: set[tuple[str, ...]] = set()
             for alt in src.outputs:
@@ -426,11 +435,11 @@ class _Prepared:
                 if key in seen:
                     continue
                 seen.add(key)
-                units = tuple(_BIT[t] for t in key)
+                units = tuple(_BIT[t] | only for t in key)
                 options.append(_Option(units, src.snow, cost, src.life_cost, idx, (), alt))
         merged = []
-        for snow, table in sorted(simple.items()):
-            mask = 0
+        for (snow, spell_only), table in sorted(simple.items()):
+            mask = _SPELL_ONLY if spell_only else 0
             for t in table:
                 mask |= _BIT[t]
             first = min(table.values())

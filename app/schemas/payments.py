@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.schemas.board import BoardIn, PlayerName
 from app.schemas.common import ComputedAnswer, CostText, StrictModel
-from app.schemas.spells import Spell
+from app.schemas.spells import CostWarningOut, Spell
 
 
 class PaymentPlanRequest(StrictModel):
@@ -28,9 +28,20 @@ class PaymentPlanRequest(StrictModel):
 
 
 class PlanStepOut(BaseModel):
-    permanent: str = Field(examples=["forest-1"])
-    ability: int = Field(description="Index of the ability in the permanent's ability list (boards/analyze).")
-    adds: str = Field(description="The mana this activation adds.", examples=["{G}"])
+    """A mana ability activated (``ability``, ``adds``), or a creature tapped for convoke, an artifact
+    tapped for improvise (``permanent`` with ``convoke``/``improvise``: what it pays), or a graveyard card
+    exiled for delve (``delve``: the card's name)."""
+
+    permanent: str | None = Field(None, examples=["forest-1"])
+    ability: int | None = Field(
+        None, description="Index of the ability in the permanent's ability list (boards/analyze)."
+    )
+    adds: str | None = Field(None, description="The mana this activation adds.", examples=["{G}"])
+    convoke: str | None = Field(
+        None, description="Convoke (CR 702.51a): what tapping it pays.", examples=["{G}"]
+    )
+    improvise: str | None = Field(None, description="Improvise (CR 702.126a): what tapping it pays.")
+    delve: str | None = Field(None, description="Delve (CR 702.66a): the graveyard card exiled to pay {1}.")
     activation_cost: str | None = Field(None, description="Mana paid to activate it (a filter land's).")
     life_paid: int = 0
 
@@ -51,4 +62,7 @@ class PaymentPlanOut(ComputedAnswer):
     from_pool: str | None = Field(None, description="Mana already in the pool that the plan spends.")
     short: str | None = Field(
         None, description="Not payable: the least part of the cost that cannot be paid.", examples=["{G}"]
+    )
+    warnings: list[CostWarningOut] = Field(
+        [], description="Permanents and texts not understood, and payment options left out: not used here."
     )

@@ -6,11 +6,15 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import from_rules_error
+from app.rules.abilities import Warning
+from app.rules.board import Board
+from app.rules.cards import Face
 from app.rules.costs import ManaCost
 from app.rules.errors import RulesError
-from app.rules.payment import UnpayableError, plan_payment
-from app.rules.sources import payment_sources
+from app.rules.payment import PlanStep, UnpayableError, plan_payment
+from app.rules.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, payment_inputs
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
+from app.schemas.spells import CostWarningOut
 from app.services.boards import build_board
 from app.services.catalogue import Catalogue
 from app.services.spells import compute, spell_to_cast
@@ -20,42 +24,90 @@ def _mana(types: tuple[str, ...]) -> str:
     return "".join(f"{{{t}}}" for t in types)
 
 
+def _generic(types: tuple[str, ...]) -> str:
+    """Convoke/improvise/delve mana modelled as {C} pays generic mana (``sources``)."""
+    return "".join("{1}" if t == "C" else f"{{{t}}}" for t in types)
+
+
+def _step(board: Board, player: str, s: PlanStep, paid: list[str]) -> PlanStepOut:
+    """``paid``: the symbols its mana paid (a green creature convoked for generic mana paid ``{1}``)."""
+    if s.ability == CONVOKE:
+        return PlanStepOut(permanent=s.permanent, convoke="".join(paid) or _generic(s.adds))
+    if s.ability == IMPROVISE:
+        return PlanStepOut(permanent=s.permanent, improvise="".join(paid) or _generic(s.adds))
+    if s.ability == DELVE:
+        index = int(s.permanent.removeprefix(GRAVEYARD_PREFIX))
+        return PlanStepOut(delve=board.player(player).graveyard[index].name)
+    return PlanStepOut(
+        permanent=s.permanent,
+        ability=s.ability,
+        adds=_mana(s.adds),
+        activation_cost=str(s.activation_cost) if s.activation_cost is not None else None,
+        life_paid=s.life_paid,
+    )
+
+
+def _warning(board: Board, w: Warning) -> CostWarningOut:
+    names = {p.id: p.card.name for p in board.permanents}
+    return CostWarningOut(
+        source=w.permanent if w.permanent in names else None,
+        card=names.get(w.permanent, w.permanent),
+        text=w.text,
+        message=w.reason,
+    )
+
+
 def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -> PaymentPlanOut:
     """A plan paying the cost (or the spell's total cost) from ``player``'s sources, pool and life."""
     catalogue = Catalogue(session)
     player = request.player
     board = build_board(request.board, catalogue=catalogue, extra_players=(player,))
+    face: Face | None = None
     if request.spell is not None:
-        cost = compute(board, player, spell_to_cast(request.spell, catalogue=catalogue)).total_cost
+        to_cast = spell_to_cast(request.spell, catalogue=catalogue)
+        cost = compute(board, player, to_cast).total_cost
         loc: tuple[str, ...] = ("body", "spell")
+        try:
+            card = to_cast.card
+            face = (
+                card.fused()
+                if to_cast.face == "fuse"
+                else card.face(to_cast.face)
+                if to_cast.face
+                else card.front
+            )
+        except RulesError as exc:
+            raise from_rules_error(exc, ("body", "spell", "face")) from exc
     else:
         assert request.cost is not None  # the schema requires one of them
         cost = ManaCost.parse(request.cost)
         loc = ("body", "cost")
     answer = {"rules_edition": settings.rules_edition, "data_version": catalogue.data_version}
-    sources = payment_sources(board, player)
+    inputs = payment_inputs(board, player, cost, face)
+    warnings = [_warning(board, w) for w in inputs.warnings]
     pool = board.pool_of(player)
     try:
-        found = plan_payment(cost, sources, pool=pool, life=board.player(player).life)
+        found = plan_payment(cost, inputs.sources, pool=pool, life=board.player(player).life)
     except UnpayableError as exc:
-        return PaymentPlanOut(**answer, payable=False, cost=str(cost), plan=[], short=str(exc.short))
+        return PaymentPlanOut(
+            **answer, payable=False, cost=str(cost), plan=[], short=str(exc.short), warnings=warnings
+        )
     except RulesError as exc:
         where = ("body", "board", "mana_pool", player) if getattr(exc, "field", None) == "mana_pool" else loc
         raise from_rules_error(exc, where) from exc
-    owners = [s.permanent for s in found.steps]
+    owners = [
+        board.player(player).graveyard[int(s.permanent.removeprefix(GRAVEYARD_PREFIX))].name
+        if s.ability == DELVE
+        else s.permanent
+        for s in found.steps
+    ]
     return PaymentPlanOut(
         **answer,
         payable=True,
         cost=str(cost),
         plan=[
-            PlanStepOut(
-                permanent=s.permanent,
-                ability=s.ability,
-                adds=_mana(s.adds),
-                activation_cost=str(s.activation_cost) if s.activation_cost is not None else None,
-                life_paid=s.life_paid,
-            )
-            for s in found.steps
+            _step(board, player, s, [p.symbol for p in found.payments if p.step == i])
+            for i, s in enumerate(found.steps)
         ],
         payments=[
             SymbolPaymentOut(
@@ -68,4 +120,5 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         ],
         life_paid=found.life_paid,
         from_pool=_mana(found.from_pool) if found.from_pool else None,
+        warnings=warnings,
     )

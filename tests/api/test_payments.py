@@ -48,7 +48,16 @@ def test_tapped_and_summoning_sick_sources_are_not_used(client: TestClient) -> N
     body = post(client, {"board": board, "cost": "{G}{G}"}).json()
     assert body["payable"] is False and body["short"] == "{G}"
     assert post(client, {"board": board, "cost": "{U}"}).json()["plan"] == [
-        {"permanent": "birds", "ability": 0, "adds": "{U}", "activation_cost": None, "life_paid": 0}
+        {
+            "permanent": "birds",
+            "ability": 0,
+            "adds": "{U}",
+            "activation_cost": None,
+            "life_paid": 0,
+            "convoke": None,
+            "improvise": None,
+            "delve": None,
+        }
     ]
 
 
@@ -78,8 +87,8 @@ def test_spell_total_cost_is_paid(client: TestClient) -> None:
     }
     body = post(client, {"board": board, "spell": {"card": "Avacynian Priest"}}).json()
     assert body["payable"] is True and body["cost"] == "{W}"
-    assert body["plan"] == [
-        {"permanent": "plains", "ability": 0, "adds": "{W}", "activation_cost": None, "life_paid": 0}
+    assert [(s["permanent"], s["ability"], s["adds"], s["convoke"]) for s in body["plan"]] == [
+        ("plains", 0, "{W}", None)
     ]
 
 

@@ -25,25 +25,33 @@ class TimeUp(Exception):
     """The brute force ran past its deadline."""
 
 
-def _requirements(cost: ManaCost) -> tuple[tuple[str, frozenset[str], bool], ...]:
-    """Each symbol as (kind, accepted types, needs snow); kinds: unit, life (Phyrexian), mono, never."""
-    reqs: list[tuple[str, frozenset[str], bool]] = [("unit", frozenset(MANA_TYPES), False)] * cost.generic
+def _requirements(cost: ManaCost, *, spell: bool = True) -> tuple[tuple[str, frozenset[str], bool], ...]:
+    """Each symbol as (kind, accepted types, needs snow); kinds: unit, life (Phyrexian), mono, never.
+
+    Restricted mana (``ManaSource.spell_only``) is the type with a ``*``: it pays the spell (``spell``)
+    and never an activation cost (CR 106.6)."""
+
+    def ok(types: frozenset[str]) -> frozenset[str]:
+        return types | {t + "*" for t in types} if spell else types
+
+    anything = frozenset(MANA_TYPES)
+    reqs: list[tuple[str, frozenset[str], bool]] = [("unit", ok(anything), False)] * cost.generic
     for s in cost.others:
         colors = frozenset(s.colors)
         if s.kind in (SymbolKind.COLORED, SymbolKind.HYBRID):
-            reqs.append(("unit", colors, False))
+            reqs.append(("unit", ok(colors), False))
         elif s.kind is SymbolKind.COLORLESS:
-            reqs.append(("unit", frozenset("C"), False))
+            reqs.append(("unit", ok(frozenset("C")), False))
         elif s.kind is SymbolKind.COLORLESS_HYBRID:
-            reqs.append(("unit", colors | {"C"}, False))
+            reqs.append(("unit", ok(colors | {"C"}), False))
         elif s.kind is SymbolKind.SNOW:
-            reqs.append(("unit", frozenset(MANA_TYPES), True))
+            reqs.append(("unit", ok(anything), True))
         elif s.kind is SymbolKind.HALF:
-            reqs.append(("unit", colors or frozenset(MANA_TYPES), False))
+            reqs.append(("unit", ok(colors or anything), False))
         elif s.kind in (SymbolKind.PHYREXIAN, SymbolKind.HYBRID_PHYREXIAN):
-            reqs.append(("life", colors, False))
+            reqs.append(("life", ok(colors), False))
         elif s.kind is SymbolKind.MONO_HYBRID:
-            reqs.append(("mono", colors, False))
+            reqs.append(("mono" if spell else "mono-ability", ok(colors), False))
         else:
             reqs.append(("never", frozenset(), False))
     return tuple(reqs)
@@ -69,9 +77,12 @@ def _pay(
         out |= _pay(rest, left, life)
     if kind == "life" and life >= 2:
         out |= {(p, lp + 2) for p, lp in _pay(rest, pool, life - 2)}
-    if kind == "mono":
-        for first in take(pool, frozenset(MANA_TYPES), False):
-            for second in take(first, frozenset(MANA_TYPES), False):
+    if kind in ("mono", "mono-ability"):
+        anything = frozenset(MANA_TYPES) | (
+            frozenset(t + "*" for t in MANA_TYPES) if kind == "mono" else set()
+        )
+        for first in take(pool, anything, False):
+            for second in take(first, anything, False):
                 out |= _pay(rest, second, life)
     return frozenset(out)
 
@@ -100,10 +111,12 @@ def brute_min_life(
             if i in used or (s.uses_permanent and s.permanent in busy) or s.life_cost > life_left:
                 continue
             after_life = life_left - s.life_cost
-            act = _requirements(s.activation_cost) if s.activation_cost is not None else ()
+            act = _requirements(s.activation_cost, spell=False) if s.activation_cost is not None else ()
             for left, paid in _pay(act, p, after_life):
                 for alt in set(s.outputs):
-                    new_pool = tuple(sorted(left + tuple((t, s.snow) for t in alt)))
+                    new_pool = tuple(
+                        sorted(left + tuple((t + ("*" if s.spell_only else ""), s.snow) for t in alt))
+                    )
                     r = explore(new_pool, used | {i}, after_life - paid)
                     if r is not None:
                         total = s.life_cost + paid + r
@@ -212,6 +225,8 @@ def check_plan(
         for p in records:
             if p.mana is not None and ManaSymbol.parse(p.symbol).kind is SymbolKind.SNOW:
                 assert p.step is not None and step_sources[p.step].snow, "{S} paid with non-snow mana"
+            if target is not None and p.step is not None:
+                assert not step_sources[p.step].spell_only, "restricted mana paid an activation cost"
         _check_cost_paid(c, records)
     assert {p.target for p in plan.payments} <= set(costs)
     life_symbols = sum(1 for p in plan.payments if p.mana is None)

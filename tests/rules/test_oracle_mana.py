@@ -136,3 +136,46 @@ def test_unknown_mana_statics_are_problems_and_reminders_are_ignored() -> None:
     odd = read_text('As long as you control six or more lands, lands you control have "{T}: Add {G}."')
     assert odd.problems and not odd.grants
     assert read_text("Flying\nCreatures you control get +1/+1.").problems == ()
+
+
+def test_activated_ability_changing_what_lands_produce_is_a_problem_not_silence() -> None:
+    # Deep Water: the ability's effect is a replacement on lands' mana (CR 106.12b, 614.1a), not read here.
+    text = (
+        "{U}: Until end of turn, if you tap a land you control for mana, "
+        "it produces {U} instead of any other type."
+    )
+    read = read_text(text, "Deep Water")
+    assert [why for _line, why in read.problems] == [
+        "an ability whose effect changes the mana lands produce: not read here"
+    ]
+    assert dict(read.lines)[text] == "problem"
+    # An ordinary non-mana activated ability stays "ability".
+    assert [kind for _l, kind in read_text("{1}: ~ gets +1/+1 until end of turn.", "Bear").lines] == [
+        "ability"
+    ]
+
+
+def test_pyromancers_goggles_is_a_mana_ability() -> None:
+    # CR 605.1a: no target of its own; the copy's new targets belong to the delayed trigger (CR 603.7).
+    text = (
+        "{T}: Add {R}. When that mana is spent to cast a red instant or sorcery spell, copy that spell "
+        "and you may choose new targets for the copy."
+    )
+    assert parse_activated(text, "~").is_mana_ability is True
+    assert parse_activated("{T}: Add {R}. ~ deals 1 damage to target player.", "~").is_mana_ability is False
+
+
+def test_number_word_templates() -> None:
+    from app.rules.oracle_mana import parse_add
+
+    six = parse_add("Add six {G}")
+    assert six is not None and [o.fixed for o in six.options] == [("G",) * 6]
+    split = parse_add("Add three mana in any combination of {R} and/or {G}")
+    assert split is not None
+    assert {o.fixed for o in split.options} == {
+        ("R", "R", "R"), ("R", "R", "G"), ("R", "G", "G"), ("G", "G", "G")
+    }  # fmt: skip
+    different = parse_add("Add two mana of different colors")
+    assert different is not None and len(different.options) == 10  # C(5, 2): never two of one color
+    assert all(len(set(o.fixed)) == 2 for o in different.options)
+    assert parse_add("Add umpteen {G}") is None

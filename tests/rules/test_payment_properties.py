@@ -47,6 +47,8 @@ def permanent(draw: st.DrawFn, pid: str) -> list[ManaSource]:
                 "signet",
                 "pain",
                 "converter",
+                "cavern",
+                "workshop",
             ]
         )
     )
@@ -76,6 +78,10 @@ def permanent(draw: st.DrawFn, pid: str) -> list[ManaSource]:
         return [ManaSource(pid, 0, _alts(a + b), activation_cost=ManaCost.parse("{1}"))]
     if kind == "pain":
         return [ManaSource(pid, 0, _alts("C")), ManaSource(pid, 1, _alts(a, b), life_cost=1)]
+    if kind == "cavern":  # {T}: Add {C}. {T}: Add one mana of any color (restricted, the spell meets it).
+        return [ManaSource(pid, 0, _alts("C")), ManaSource(pid, 1, _alts(*COLORS), spell_only=True)]
+    if kind == "workshop":  # {T}: Add {C}{C}{C} (restricted, the spell meets it).
+        return [ManaSource(pid, 0, _alts("CCC"), spell_only=True)]
     # A repeatable converter with no {T}: "{1}: Add one mana of any color", listed once.
     return [ManaSource(pid, 0, _alts(*COLORS), activation_cost=ManaCost.parse("{1}"), uses_permanent=False)]
 

@@ -318,3 +318,14 @@ def test_urza_lands_and_devotion() -> None:
     a = analyze_board(board(perm("n", "Nykthos, Shrine to Nyx"), perm("e", "Llanowar Elves")))
     assert a.could_produce["n"] == ("G", "C")  # CR 700.5: devotion to green is 1
     assert (a.amount("n", 1), prod(a, ("n", 1))) == (1, (("G",),))
+
+
+def test_counters_stated_on_the_board_set_the_amount() -> None:
+    # Everflowing Chalice: "{T}: Add {C} for each charge counter on ~" (CR 122.1): two counters, {C}{C}.
+    two = analyze_board(
+        board(perm("c", "Everflowing Chalice", counters=(("charge", 2),), given=frozenset({"counters"})))
+    )
+    assert prod(two, ("c", 0)) == (("C", "C"),) and not two.warnings
+    # Counters not stated: the least (none) and a warning, never a silent guess.
+    unsaid = analyze_board(board(perm("c", "Everflowing Chalice")))
+    assert prod(unsaid, ("c", 0)) == () and [w.permanent for w in unsaid.warnings] == ["c"]
