@@ -41,6 +41,10 @@ TAGS: list[dict[str, str]] = [
     {"name": "boards", "description": "What the permanents on a board could produce (CR 106.7)."},
     {"name": "spells", "description": "The total cost of a spell on a board (CR 601.2f), one or in a batch."},
     {"name": "payments", "description": "Whether and how a cost can be paid from a board's mana."},
+    {
+        "name": "decks",
+        "description": "Deck analysis: curve, colors, sources, legality and the odds of casting each spell on curve.",
+    },
     {"name": "mental magic", "description": "Which cards could be cast as Mental Magic's copy."},
     {"name": "health", "description": "Liveness and readiness probes, and Prometheus metrics."},
     {"name": "problems", "description": "What each problem type (the `type` of an error answer) means."},

@@ -33,6 +33,10 @@ NAMES: dict[str, str] = {
     "add_played_as": "scenarioPlayedAsAdd",
     "scenario_spell_cost": "scenarioSpellCost",
     "payment_plan": "paymentPlan",
+    "parse_mana_cost_get": "manaCostParseQuery",
+    "autocomplete": "cardAutocomplete",
+    "card_collection": "cardCollection",
+    "analyze_deck": "deckAnalyze",
 }
 
 
