@@ -233,21 +233,27 @@ def serving_two_workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 @pytest.mark.slow
 def test_metrics_add_up_every_workers_requests(tmp_path: Path) -> None:
-    sent = 60
+    sent = 0
     with serving_two_workers(tmp_path) as (base, temp):
         directories = list(temp.glob("manacalc-metrics-*"))
         assert len(directories) == 1
-        for _ in range(sent):
-            # A new connection each time, so that both workers get some of them.
+
+        def writers() -> set[str]:
+            return {path.name.rsplit("_", 1)[-1] for path in directories[0].glob("counter_*.db")}
+
+        # A new connection each time, so that both workers get some of them. A worker still loading the
+        # catalogue accepts nothing yet, so keep sending (bounded) until both have counted requests.
+        deadline = time.monotonic() + 60
+        while sent < 60 or (len(writers()) < 2 and time.monotonic() < deadline):
             with httpx.Client(base_url=base, headers={"Connection": "close"}) as one:
                 assert one.get("/v1/symbols").status_code == 200
+            sent += 1
         for _ in range(6):
             with httpx.Client(base_url=base, headers={"Connection": "close"}) as one:
                 text = one.get("/metrics").text
             # Whichever worker answers the scrape, it reports every worker's requests.
             assert requests_total(samples(text), method="GET", route="/v1/symbols", status="200") == sent
-        writers = {path.name.rsplit("_", 1)[-1] for path in directories[0].glob("counter_*.db")}
-        assert len(writers) == 2, writers  # both workers counted requests: the sum above is theirs
+        assert len(writers()) == 2, writers()  # both workers counted requests: the sum above is theirs
     assert not list(temp.glob("manacalc-metrics-*"))  # removed when serve stopped
 
 
