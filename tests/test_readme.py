@@ -54,14 +54,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 @pytest.mark.parametrize(
     ("line", "code", "skipped"), readme_blocks(), ids=[f"README.md:{b[0]}" for b in readme_blocks()]
 )
-def test_readme_block_runs(line: int, code: str, skipped: bool, server: LiveServer) -> None:
+def test_readme_block_runs(line: int, code: str, skipped: bool, server: LiveServer, tmp_path: Path) -> None:
     if skipped:
         pytest.skip(f"README.md:{line} is marked readme-test: skip")
     assert shutil.which("curl"), "curl is needed"
     script = PRELUDE + code.replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
+    # A checkout-like directory (the blocks say .venv/bin/...), so that files a block writes, such as the
+    # chart, land there and not in the repository.
+    for name in (".venv", "tools"):
+        (tmp_path / name).symlink_to(REPO / name)
     done = subprocess.run(
         ["bash", "-c", script],
-        cwd=REPO,
+        cwd=tmp_path,
         env=server.env,
         capture_output=True,
         text=True,
