@@ -43,7 +43,7 @@ TAGS: list[dict[str, str]] = [
     {"name": "payments", "description": "Whether and how a cost can be paid from a board's mana."},
     {
         "name": "decks",
-        "description": "Deck analysis: curve, colors, sources, legality and the odds of casting each spell on curve.",
+        "description": "Decklists: curve, colors, sources, legality, odds of casting each spell on curve.",
     },
     {"name": "mental magic", "description": "Which cards could be cast as Mental Magic's copy."},
     {"name": "health", "description": "Liveness and readiness probes, and Prometheus metrics."},

@@ -239,7 +239,8 @@ def test_entrypoint_migrates_serves_and_stops_on_sigterm(fresh_database_url: str
 
 def test_entrypoint_gives_up_when_the_database_never_answers(tmp_path: Path) -> None:
     closed = free_port()
-    env = child_env(f"postgresql+psycopg://postgres@127.0.0.1:{closed}/nowhere", MANACALC_DB_WAIT_SECONDS="12")
+    nowhere = f"postgresql+psycopg://postgres@127.0.0.1:{closed}/nowhere"
+    env = child_env(nowhere, MANACALC_DB_WAIT_SECONDS="12")
     started = time.monotonic()
     result = subprocess.run(
         ["sh", str(ENTRYPOINT), "serve", "--port", str(free_port())],
