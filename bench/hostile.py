@@ -12,6 +12,7 @@ given as a ratio to it. Goals (issue 15): each attack 2 s or less, ``/healthz`` 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import socket
 import threading
@@ -71,6 +72,25 @@ def unknown_names() -> tuple[str, str, Any]:
     return "POST", "/v1/spells/cost", {"board": {"permanents": permanents}, "spell": {"card": "Forest"}}
 
 
+def nul_byte() -> tuple[str, str, Any]:
+    return "POST", "/v1/spells/cost", '{"board": {"permanents": []}, "spell": {"card": "For\\u0000est"}}'
+
+
+def deep_cursor() -> tuple[str, str, Any]:
+    nested = "[" * 1_500 + "]" * 1_500
+    cursor = base64.urlsafe_b64encode(nested.encode()).decode().rstrip("=")
+    return "GET", f"/v1/cards?mana_cost=%7BW%7D&cursor={cursor}", None
+
+
+def negative_life() -> tuple[str, str, Any]:
+    board = {"players": {"you": {"life": -5}}, "permanents": []}
+    return "POST", "/v1/payments/plan", {"board": board, "player": "you", "cost": "{W/P}{W/P}{U}"}
+
+
+def no_content_type() -> tuple[str, str, Any]:
+    return "POST", "/v1/mana-costs/parse", '{"mana_cost": "{W}"}'
+
+
 def baseline() -> tuple[str, str, Any]:
     board = {"permanents": [{"id": "f1", "card": "Forest"}, {"id": "f2", "card": "Forest"}]}
     return "POST", "/v1/spells/cost", {"board": board, "spell": {"card": "Grizzly Bears"}}
@@ -85,19 +105,90 @@ ATTACKS: dict[str, Callable[[], tuple[str, str, Any]]] = {
     "lone surrogate": surrogate,
     "NaN": nan,
     "1,000 unknown names": unknown_names,
+    "NUL in a card name": nul_byte,
+    "cursor nested 1,500 deep": deep_cursor,
+    "life -5, unpayable Phyrexian cost": negative_life,
+    "body without Content-Type": no_content_type,
 }
+# Attacks whose request carries no JSON media type on purpose.
+NO_MEDIA_TYPE = {"body without Content-Type"}
 
 
 def raw_attack(url: str, name: str, payload: bytes, timeout: float) -> str:
     """Attacks below HTTP parsing: a 1 MiB header line, a trickled body. Returns what the server did."""
     parts = urlsplit(url)
+    started = time.perf_counter()
     with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), timeout=timeout) as sock:
-        sock.sendall(payload)
         try:
+            sock.sendall(payload)
             answer = sock.recv(64)
         except TimeoutError:
             return f"held open > {timeout:.0f}s"
-    return answer.split(b"\r\n", 1)[0].decode(errors="replace") or "closed"
+        except (BrokenPipeError, ConnectionResetError):
+            answer = b""  # the server closed the connection before reading it all: refused, as it should
+    took = time.perf_counter() - started
+    first_line = answer.split(b"\r\n", 1)[0].decode(errors="replace") or "closed"
+    return f"{first_line} after {took:.2f}s"
+
+
+def log_line_forgery(url: str) -> str:
+    """A %0A in the path must not start a line of its own in the access log: the server answers; the log
+    is checked by tests/api/test_middleware.py (the bench cannot read the server's log)."""
+    response = httpx.get(url + "/v1/cards/Forest%0AINFO%20forged%20line", timeout=5)
+    return str(response.status_code)
+
+
+def forwarded_for_bypass(url: str) -> str:
+    """X-Forwarded-For from an untrusted peer must not pick the rate-limit key: the same answer with or
+    without it (tests/api/test_rate_limit.py asserts the limit itself)."""
+    plain = httpx.get(url + "/v1/symbols", timeout=5).status_code
+    spoofed = httpx.get(url + "/v1/symbols", headers={"X-Forwarded-For": "10.9.9.9"}, timeout=5).status_code
+    return f"{plain} / {spoofed}"
+
+
+def host_echo(url: str) -> str:
+    response = httpx.get(url + "/v1/symbols/", headers={"Host": "evil.example"}, timeout=5)
+    echoed = "evil.example" in response.headers.get("location", "") + response.text
+    return f"{response.status_code}{' HOST ECHOED' if echoed else ', no Host echo'}"
+
+
+def two_at_once(url: str, timeout: float) -> tuple[float, float]:
+    """Two hostile requests at once; meanwhile the worst latency of /healthz and of an ordinary
+    spells/cost (issue 15: both within 100 ms)."""
+    heavy = [payment(), oracle_text()]
+    done = threading.Event()
+    worst = {"healthz": 0.0, "cost": 0.0}
+
+    def attack(request: tuple[str, str, Any]) -> None:
+        method, path, body = request
+        with httpx.Client(base_url=url, timeout=timeout) as c:
+            c.request(method, path, content=json.dumps(body).encode(), headers=JSON)
+
+    def probe() -> None:
+        method, path, body = baseline()
+        content = json.dumps(body).encode()
+        with httpx.Client(base_url=url, timeout=timeout) as c:
+            while not done.is_set():
+                for key, call in (
+                    ("healthz", lambda: c.get("/healthz")),
+                    ("cost", lambda: c.request(method, path, content=content, headers=JSON)),
+                ):
+                    started = time.perf_counter()
+                    call()
+                    worst[key] = max(worst[key], time.perf_counter() - started)
+                time.sleep(0.02)
+
+    attackers = [threading.Thread(target=attack, args=(r,)) for r in heavy]
+    prober = threading.Thread(target=probe)
+    prober.start()
+    time.sleep(0.1)
+    for thread in attackers:
+        thread.start()
+    for thread in attackers:
+        thread.join()
+    done.set()
+    prober.join()
+    return worst["healthz"], worst["cost"]
 
 
 def vm_hwm_mib(pid: int | None) -> str:
@@ -141,21 +232,32 @@ def main() -> int:
     with httpx.Client(base_url=ns.url, timeout=ns.timeout) as client:
         for name, build in ATTACKS.items():
             method, path, body = build()
-            content = body.encode() if isinstance(body, str) else json.dumps(body).encode()
+            content = (
+                body.encode()
+                if isinstance(body, str)
+                else None
+                if body is None
+                else json.dumps(body).encode()
+            )
+            headers = {} if name in NO_MEDIA_TYPE else JSON
             worst[0] = 0.0
             stop.clear()
             poller = threading.Thread(target=poll, daemon=True)
             poller.start()
             started = time.perf_counter()
             try:
-                status = str(client.request(method, path, content=content, headers=JSON).status_code)
+                if name == "baseline":  # warm caches first: the baseline is an ordinary, warm request
+                    for _ in range(5):
+                        client.request(method, path, content=content, headers=headers)
+                    started = time.perf_counter()
+                status = str(client.request(method, path, content=content, headers=headers).status_code)
             except httpx.TimeoutException:
                 status = "TIMEOUT"
             elapsed = time.perf_counter() - started
             stop.set()
             poller.join()
             base_s = elapsed if name == "baseline" else base_s
-            ratio = f"{elapsed / base_s:.0f}" if base_s else "-"
+            ratio = f"{elapsed / base_s:.1f}" if base_s else "-"
             bad = status == "TIMEOUT" or status.startswith("5") or elapsed > 2.0 or worst[0] > 0.1
             failures += bad and name != "baseline"
             peak = vm_hwm_mib(ns.pid)
@@ -168,6 +270,16 @@ def main() -> int:
     trickle = f"POST /v1/spells/cost HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n".encode()
     trickled = raw_attack(ns.url, "trickle", trickle + b"Content-Length: 100\r\n\r\n{", 15)
     print(f"{'trickled body (never sent)':34} {trickled}")
+    print(f"{'%0A in the path (log forgery)':34} {log_line_forgery(ns.url)}")
+    print(f"{'X-Forwarded-For, untrusted peer':34} {forwarded_for_bypass(ns.url)}")
+    print(f"{'trailing slash, forged Host':34} {host_echo(ns.url)}")
+    healthz_s, cost_s = two_at_once(ns.url, ns.timeout)
+    both_ok = healthz_s <= 0.1 and cost_s <= 0.1
+    failures += not both_ok
+    print(
+        f"{'2 hostile requests at once':34} worst /healthz {healthz_s * 1000:.1f} ms, "
+        f"worst spells/cost {cost_s * 1000:.1f} ms{'' if both_ok else '  <- goal missed'}"
+    )
     print(f"{failures} attack(s) missed the goals")
     return 1 if failures else 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import and_, delete, func, or_, select
@@ -171,37 +172,53 @@ def load_cards(session: Session, oracle_ids: Sequence[str]) -> dict[str, Card]:
     """The cards with these oracle ids (those that exist), each with its faces and legalities."""
     out: dict[str, Card] = {}
     for chunk in _chunks(list(dict.fromkeys(oracle_ids))):
-        rows = session.execute(
-            select(CardRow.oracle_id, CardRow.name, CardRow.layout, CardRow.color_identity).where(
-                CardRow.oracle_id.in_(chunk)
-            )
-        ).all()
-        if not rows:
-            continue
-        faces: dict[str, list[Face]] = {}
-        for f in session.execute(
-            select(*_FACE_COLUMNS)
-            .where(CardFaceRow.oracle_id.in_(chunk))
-            .order_by(CardFaceRow.oracle_id, CardFaceRow.position)
-        ):
-            faces.setdefault(f.oracle_id, []).append(_face(f))
-        legal: dict[str, list[tuple[str, str]]] = {}
-        for oid, fmt, status in session.execute(
-            select(CardLegalityRow.oracle_id, CardLegalityRow.format, CardLegalityRow.status)
-            .where(CardLegalityRow.oracle_id.in_(chunk))
-            .order_by(CardLegalityRow.oracle_id, CardLegalityRow.format)
-        ):
-            legal.setdefault(oid, []).append((fmt, status))
-        for oid, name, layout, identity in rows:
-            out[oid] = Card(
-                name=name,
-                faces=tuple(faces.get(oid, ())),
-                layout=layout,
-                oracle_id=oid,
-                legalities=tuple(legal.get(oid, ())),
-                color_identity=tuple(identity) if identity is not None else None,
-            )
+        out.update(_assemble(session, chunk))
     return out
+
+
+def load_all_cards(session: Session) -> dict[str, Card]:
+    """Every card of the catalogue (start-up's in-memory index): three scans of whole tables, with no
+    ``IN`` lists of ids, whose hundreds of bound parameters per query cost PostgreSQL start-up seconds
+    (issue 14: ready in 5 s)."""
+    return _assemble(session, None)
+
+
+def _assemble(session: Session, ids: Sequence[str] | None) -> dict[str, Card]:
+    """The cards with these oracle ids (all of them for ``None``), faces and legalities attached."""
+
+    def only(stmt: Any, column: Any) -> Any:
+        return stmt if ids is None else stmt.where(column.in_(ids))
+
+    card_columns = select(CardRow.oracle_id, CardRow.name, CardRow.layout, CardRow.color_identity)
+    rows = session.execute(only(card_columns, CardRow.oracle_id)).all()
+    if not rows:
+        return {}
+    faces: dict[str, list[Face]] = {}
+    for f in session.execute(
+        only(select(*_FACE_COLUMNS), CardFaceRow.oracle_id).order_by(
+            CardFaceRow.oracle_id, CardFaceRow.position
+        )
+    ):
+        faces.setdefault(f.oracle_id, []).append(_face(f))
+    legal: dict[str, list[tuple[str, str]]] = {}
+    for oid, fmt, status in session.execute(
+        only(
+            select(CardLegalityRow.oracle_id, CardLegalityRow.format, CardLegalityRow.status),
+            CardLegalityRow.oracle_id,
+        ).order_by(CardLegalityRow.oracle_id, CardLegalityRow.format)
+    ):
+        legal.setdefault(oid, []).append((fmt, status))
+    return {
+        oid: Card(
+            name=name,
+            faces=tuple(faces.get(oid, ())),
+            layout=layout,
+            oracle_id=oid,
+            legalities=tuple(legal.get(oid, ())),
+            color_identity=tuple(identity) if identity is not None else None,
+        )
+        for oid, name, layout, identity in rows
+    }
 
 
 _FACE_COLUMNS = (
@@ -219,12 +236,18 @@ _FACE_COLUMNS = (
 )
 
 
+# The catalogue's 30,000 faces share a few thousand costs and type lines; both values are frozen, so one
+# parsed instance serves every face (a third of the start-up's card loading, issue 14).
+_parse_cost = lru_cache(maxsize=65_536)(ManaCost.parse)
+_parse_type_line = lru_cache(maxsize=65_536)(TypeLine.parse)
+
+
 def _face(row: Any) -> Face:
     keywords = row.keywords if isinstance(row.keywords, list) else json.loads(row.keywords or "[]")
     return Face(
         name=row.name,
-        mana_cost=ManaCost.parse(row.mana_cost) if row.mana_cost is not None else None,
-        type_line=TypeLine.parse(row.type_line),
+        mana_cost=_parse_cost(row.mana_cost) if row.mana_cost is not None else None,
+        type_line=_parse_type_line(row.type_line),
         oracle_text=row.oracle_text,
         flavor_text=row.flavor_text,
         keywords=tuple(keywords),
@@ -358,7 +381,3 @@ def all_names(session: Session) -> list[tuple[str, str, bool, str]]:
         CardRow, CardRow.oracle_id == CardNameRow.oracle_id
     )
     return [(str(n), str(o), bool(c), str(name)) for n, o, c, name in session.execute(stmt)]
-
-
-def all_oracle_ids(session: Session) -> list[str]:
-    return [str(o) for o in session.scalars(select(CardRow.oracle_id).order_by(CardRow.oracle_id))]
