@@ -115,6 +115,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             logger.critical("manacalc refuses to start: %s", exc)
             raise
         stop_refresh = start_refresher(get_sessionmaker(get_engine(settings)), read_data_version)
+        # Built now, not on the first request that needs it: the OpenAPI document (which the metrics
+        # read for answers given before routing) and FastAPI's per-route contexts, built lazily, held the
+        # event loop for 0.7 s on the first such answer (a /healthz stall, issue 15).
+        _app.openapi()
         logger.info("manacalc %s ready (rules edition %s)", __version__, settings.rules_edition)
         yield
         stop_refresh.set()
