@@ -39,6 +39,7 @@ from app.rules.oracle_mana import (
     parse_activated,
     read_face,
 )
+from app.rules.party import party_size
 from app.rules.symbols import COLORS
 from app.rules.types import BASIC_LAND_TYPES
 
@@ -159,7 +160,32 @@ class PermanentState:
             return False
         if flt.other and source.id == self.permanent.id:
             return False
+        if flt.itself and source.id != self.permanent.id:
+            return False
+        if flt.keyword is not None and not self.face.has_keyword(flt.keyword):
+            return False  # CR 702: "with defender"
+        if flt.named is not None and self.face.name != source.name:
+            return False  # CR 201.2: "named ~", the source's name
+        if flt.counter is not None and not self._has_counter(flt.counter):
+            return False
+        if flt.min_power is not None and (self.power or 0) < flt.min_power:
+            return False
         return flt.matches_types(self.types, self.subtypes, self.supertypes, self.face.is_changeling)
+
+    def _has_counter(self, kind: str) -> bool:
+        """CR 122.1: "with a [kind] counter on it"; ``""``: any counter. Counters not stated: none."""
+        counters = self.permanent.counters if self.permanent.knows("counters") else ()
+        return any(n > 0 and (not kind or k == kind) for k, n in counters)
+
+    @property
+    def power(self) -> int | None:
+        """CR 208.1, 613.4c: the printed power plus its +1/+1 counters minus its -1/-1 counters (other
+        power changes are not modelled); None when it is not a creature or the printed power is not a
+        number ("*", CR 208.2: a characteristic-defining ability not read here)."""
+        printed = self.face.power
+        if not self.is_creature or printed is None or not printed.lstrip("-").isdigit():
+            return None
+        return int(printed) + self.permanent.counter("+1/+1") - self.permanent.counter("-1/-1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,8 +458,22 @@ def amount_of(
 ) -> int | None:
     """The number an ``Amount`` stands for on this board (``color``: the color of the mana chosen, for
     "your devotion to that color"); None when the board does not give the fact (counters not stated)."""
+    base = _base_amount(board_state, state, amount, color)
+    return None if base is None else base + amount.offset
+
+
+def _base_amount(
+    board_state: BoardState, state: PermanentState, amount: Amount, color: str | None
+) -> int | None:
     if amount.fixed is not None:
         return amount.fixed
+    if amount.power == "self":  # CR 208.1: "~'s power"
+        return state.power
+    if amount.power == "greatest" and amount.filter is not None:  # "the greatest power among ..."
+        powers = [s.power for s in board_state.states if s.matches(amount.filter, state.permanent)]
+        if any(p is None for p in powers):
+            return None
+        return max((p for p in powers if p is not None), default=0)
     if amount.filter is not None:
         return board_state.count(state, amount.filter)
     if amount.devotion:
@@ -448,6 +488,10 @@ def amount_of(
             if t in BASIC_LAND_TYPES
         }
         return len(found)
+    if amount.life:  # CR 119.1: the controller's life total
+        return max(0, board_state.board.player(state.controller).life)
+    if amount.party:  # CR 700.8
+        return party_size(board_state.board, state.controller)
     if amount.counter is not None and state.permanent.knows("counters"):
         return state.permanent.counter(amount.counter)  # CR 122.1: counters the request stated
     return None

@@ -55,6 +55,21 @@ LAND_TYPES: Final = frozenset(
     }
 )
 """CR 205.3i: the land types (a set land type replaces all of these, CR 305.7)."""
+ARTIFACT_TYPES: Final = frozenset(
+    {
+        "Attraction", "Blood", "Bobblehead", "Clue", "Contraption", "Equipment", "Food", "Fortification",
+        "Gold", "Incubator", "Infinity", "Junk", "Lander", "Map", "Powerstone", "Spacecraft", "Stone",
+        "Treasure", "Vehicle",
+    }
+)  # fmt: skip
+"""CR 205.3g: the artifact types."""
+ENCHANTMENT_TYPES: Final = frozenset(
+    {
+        "Aura", "Background", "Cartouche", "Case", "Class", "Curse", "Role", "Room", "Rune", "Saga",
+        "Shard", "Shrine",
+    }
+)  # fmt: skip
+"""CR 205.3h: the enchantment types."""
 
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 _SYMBOL_RUN = re.compile(r"^(?:\{[WUBRGC]\})+$")
@@ -92,6 +107,16 @@ class Filter:
     other: bool = False
     all_subtypes: tuple[str, ...] = ()
     """Subtypes all required ("an Urza's Power-Plant": both Urza's and Power-Plant)."""
+    keyword: str | None = None
+    """ "creatures with defender": a keyword the permanent has (CR 702)."""
+    min_power: int | None = None
+    """ "creature with power 4 or greater" (CR 208.1; checked on the board)."""
+    named: str | None = None
+    """ "named ~": the permanent has the name of the filter's source (CR 201.2)."""
+    counter: str | None = None
+    """ "with a +1/+1 counter on it" (that kind) or "with a counter on it" (``""``: any kind, CR 122.1)."""
+    itself: bool = False
+    """The source itself ("it" after "As long as ~ is ...")."""
 
     def matches_types(
         self,
@@ -120,6 +145,9 @@ class Filter:
 
 
 _TYPE_NOUNS: Final = {t.casefold(): t for t in CARD_TYPES}
+_OTHER_SUBTYPES: Final = {t.casefold(): t for t in ARTIFACT_TYPES | ENCHANTMENT_TYPES} | {
+    t.casefold() + "s": t for t in ARTIFACT_TYPES | ENCHANTMENT_TYPES
+}
 _BASIC_PLURALS: Final = {
     "plains": "Plains",
     "islands": "Island",
@@ -146,7 +174,11 @@ def _subtype_word(word: str) -> str | None:
         return _BASIC_PLURALS[low]
     if low in _LAND_SUBTYPES:
         return _LAND_SUBTYPES[low]
+    if low in _OTHER_SUBTYPES:
+        return _OTHER_SUBTYPES[low]
     candidates = [word]
+    if low.endswith("ies"):
+        candidates.append(word[:-3] + "y")  # Allies
     if low.endswith("ves"):
         candidates.append(word[:-3] + "f")
     if low.endswith("es"):
@@ -162,20 +194,75 @@ def _subtype_word(word: str) -> str | None:
     return None
 
 
+def _with_extra(extra: dict[str, str | int | None], flt: Filter) -> Filter:
+    """The filter with the qualities read after its nouns ("with defender", "named ~")."""
+    keyword, named, counter = extra["keyword"], extra["named"], extra["counter"]
+    power = extra["min_power"]
+    return replace(
+        flt,
+        keyword=keyword if isinstance(keyword, str) else None,
+        min_power=power if isinstance(power, int) else None,
+        named=named if isinstance(named, str) else None,
+        counter=counter if isinstance(counter, str) else None,
+    )
+
+
+_FILTER_SUFFIX = re.compile(
+    r" (?:named (?P<named>~)|with (?P<kw>defender|flying|haste|vigilance|reach|trample)"
+    r"|with power (?P<power>\w+) or greater|with an? (?:(?P<counter>[a-z+/\-0-9]{1,20}) )?counter on it)$"
+)
+
+
 def parse_filter(phrase: str) -> Filter | None:
     """Read a permanent phrase ("a land an opponent controls", "Elves you control", "enchanted Forest")."""
     text = " ".join(phrase.strip().rstrip(".").split())
     controller = "any"
-    for suffix, who in _CONTROLLERS:
-        if text.endswith(suffix):
-            text, controller = text[: -len(suffix)], who
+    keyword: str | None = None
+    min_power: int | None = None
+    named: str | None = None
+    counter: str | None = None
+    for _ in range(2):  # "creatures with defender you control", "artifact you control named ~"
+        if m := _FILTER_SUFFIX.search(text):
+            text = text[: m.start()]
+            if m.group("named"):
+                named = "~"
+            elif m.group("kw"):
+                keyword = m.group("kw").capitalize()
+            elif m.group("power"):
+                word = m.group("power")
+                min_power = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+                if min_power is None:
+                    return None
+            else:
+                counter = m.group("counter") or ""
+        hit = False
+        for suffix, who in _CONTROLLERS:
+            if text.endswith(suffix):
+                text, controller, hit = text[: -len(suffix)], who, True
+                break
+        if not hit and not _FILTER_SUFFIX.search(text):
             break
+    extra: dict[str, str | int | None] = {
+        "keyword": keyword,
+        "min_power": min_power,
+        "named": named,
+        "counter": counter,
+    }
     words = text.split(" ")
     other = enchanted = False
-    while words and words[0].casefold() in {"a", "an", "each", "all", "another", "other", "enchanted"}:
+    while words and words[0].casefold() in {
+        "a",
+        "an",
+        "each",
+        "all",
+        "another",
+        "other",
+        "enchanted",
+        "equipped",
+    }:
         first = words.pop(0).casefold()
         other = other or first in {"another", "other"}
-        enchanted = enchanted or first == "enchanted"
+        enchanted = enchanted or first in {"enchanted", "equipped"}  # CR 301.5, 303.4: attached to it
     supertypes: list[str] = []
     not_supertypes: list[str] = []
     not_types: list[str] = []
@@ -188,8 +275,11 @@ def parse_filter(phrase: str) -> Filter | None:
         found = [_subtype_word(w) for w in listed]
         if any(f is None for f in found):
             return None
-        return Filter(
-            subtypes=tuple(f for f in found if f), controller=controller, enchanted=enchanted, other=other
+        return _with_extra(
+            extra,
+            Filter(
+                subtypes=tuple(f for f in found if f), controller=controller, enchanted=enchanted, other=other
+            ),
         )
     for word in words:
         low = word.casefold()
@@ -210,15 +300,18 @@ def parse_filter(phrase: str) -> Filter | None:
             subtypes.append(sub)
     if not (types or subtypes or supertypes or not_supertypes or not_types) and "permanent" not in text:
         return None
-    return Filter(
-        tuple(types),
-        tuple(subtypes),
-        tuple(supertypes),
-        tuple(not_supertypes),
-        tuple(not_types),
-        controller,
-        enchanted,
-        other,
+    return _with_extra(
+        extra,
+        Filter(
+            tuple(types),
+            tuple(subtypes),
+            tuple(supertypes),
+            tuple(not_supertypes),
+            tuple(not_types),
+            controller,
+            enchanted,
+            other,
+        ),
     )
 
 
@@ -228,13 +321,22 @@ def parse_filter(phrase: str) -> Filter | None:
 @dataclass(frozen=True, slots=True)
 class CostPart:
     """One part of an activation cost (CR 602.1a, 118). ``kind``: tap, untap, mana, life, sacrifice_self,
-    sacrifice, loyalty or other (a cost this reader keeps as text: discard, tap another creature...)."""
+    sacrifice, remove_counters (any number or X of its own counters), loyalty or other (a cost this
+    reader keeps as text: discard, tap another creature...)."""
 
     kind: str
     text: str
     mana: ManaCost | None = None
     amount: int = 0
     filter: Filter | None = None
+    counter: str | None = None
+    """``remove_counters``: the kind of counter removed from the permanent itself."""
+
+
+_REMOVE_COUNTERS = re.compile(
+    r"Remove (?:any number of|X) (?P<kind>[a-z+/\-0-9]{1,20}) counters from (?:~|this [a-z]{1,20})"
+)
+"""CR 118.3, 122.1: removing its own counters; the number removed is chosen as the cost is paid."""
 
 
 def parse_cost(text: str, self_name: str) -> tuple[CostPart, ...]:
@@ -254,6 +356,8 @@ def parse_cost(text: str, self_name: str) -> tuple[CostPart, ...]:
                 parts.append(CostPart("mana", raw, mana=ManaCost.parse(raw)))
             except RulesError:
                 parts.append(CostPart("other", raw))
+        elif m := _REMOVE_COUNTERS.fullmatch(raw.replace(self_name, "~")):
+            parts.append(CostPart("remove_counters", raw, counter=m.group("kind")))
         elif m := re.fullmatch(r"Pay (\d+) life", raw):
             parts.append(CostPart("life", raw, amount=int(m.group(1))))
         elif m := re.fullmatch(r"Sacrifice (.+)", raw):
@@ -315,8 +419,9 @@ class Condition:
 class Amount:
     """How many times an "Add" happens, read from the board: "for each <filter>", "equal to the number of
     <filter>", devotion (CR 700.5; ``devotion == ("*",)``: to the color of the mana chosen, Nykthos),
-    domain (the number of basic land types among lands you control, CR 305.6), or counters on the
-    permanent itself (``counter``). ``fixed`` is a plain number."""
+    domain (the number of basic land types among lands you control, CR 305.6), counters on the
+    permanent itself (``counter``), power (CR 208.1), the life total (CR 119.1) or the party (CR 700.8).
+    ``fixed`` is a plain number."""
 
     text: str
     filter: Filter | None = None
@@ -324,6 +429,14 @@ class Amount:
     domain: bool = False
     counter: str | None = None
     fixed: int | None = None
+    power: str | None = None
+    """CR 208.1: ``"self"`` ("~'s power") or ``"greatest"`` ("the greatest power among <filter>")."""
+    life: bool = False
+    """CR 119.1: "your life total"."""
+    party: bool = False
+    """CR 700.8: "creature in your party"."""
+    offset: int = 0
+    """Added to the amount read ("X plus one"; "Add {B}, then add an additional {B} for each ...")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,7 +445,8 @@ class ManaEffect:
     control"); ``undefined`` names the rule under which it adds nothing (CR 106.5, 903.4f); ``restriction``
     is a spending restriction (CR 106.6: it does not change the mana's type); ``instead`` is what it adds
     when a condition holds ("If you control an Urza's Mine and an Urza's Tower, add {C}{C} instead",
-    CR 614.1a); ``commander`` marks "any color in your commander's color identity" (CR 903.4)."""
+    CR 614.1a); ``commander`` marks "any color in your commander's color identity" (CR 903.4); ``split`` and
+    ``colors_of`` are described below."""
 
     options: tuple[ManaOption, ...]
     count: Amount | None = None
@@ -340,6 +454,13 @@ class ManaEffect:
     restriction: str | None = None
     instead: tuple[Condition, ManaEffect] | None = None
     commander: bool = False
+    split: tuple[str, ...] = ()
+    """ "X mana in any combination of {R} and/or {G}": the ``count`` is split in any way among these
+    types (each option is then one of them)."""
+    colors_of: tuple[str, Filter | None] | None = None
+    """CR 105.2: the colors of permanents: ``("any", filter)`` "one mana of any color among <filter>",
+    ``("each", filter)`` "one mana of each color among <filter>"; a None filter is the permanent itself
+    ("one mana of any of this creature's colors")."""
 
 
 _ANY_COLOR: Final = tuple(ManaOption(fixed=(c,)) for c in COLORS)
@@ -364,8 +485,15 @@ def _fixed_alternatives(text: str) -> tuple[ManaOption, ...] | None:
 
 def parse_amount(text: str) -> Amount | None:
     """ "the number of Elves you control", "your devotion to black", "charge counter on ~", "creature you
-    control" (after "for each"). None when the amount is not one read here."""
+    control" (after "for each"), "~'s power", "your life total", "X plus one". None when the amount is not
+    one read here."""
     text = text.strip()
+    if m := re.fullmatch(r"(.+) plus (one|two|three|\d+)", text):
+        base = parse_amount(m.group(1))
+        extra = NUMBER_WORDS.get(m.group(2)) if not m.group(2).isdigit() else int(m.group(2))
+        if base is None or extra is None:
+            return None
+        return replace(base, text=text, offset=base.offset + extra)
     if text.startswith("the number of basic land types among lands you control"):
         return Amount(text, domain=True)
     if m := re.fullmatch(
@@ -374,7 +502,16 @@ def parse_amount(text: str) -> Amount | None:
         return Amount(text, devotion=tuple(_COLOR_WORDS[w] for w in m.group(1).split(" and ")))
     if text == "your devotion to that color":
         return Amount(text, devotion=("*",))
-    if m := re.fullmatch(r"([a-z+/\-0-9]+) counters? on ~", text):
+    if text in {"~'s power", "~’s power"}:
+        return Amount(text, power="self")
+    if m := re.fullmatch(r"the greatest power among (.+)", text):
+        flt = parse_filter(m.group(1))
+        return None if flt is None else Amount(text, filter=flt, power="greatest")
+    if text == "your life total":
+        return Amount(text, life=True)
+    if text == "creature in your party":
+        return Amount(text, party=True)
+    if m := re.fullmatch(r"(?:the number of )?([a-z+/\-0-9]+) counters? on ~", text):
         return Amount(text, counter=m.group(1))
     if m := re.fullmatch(r"the number of (.+)", text):
         text = m.group(1)
@@ -435,6 +572,10 @@ def parse_add(sentence: str) -> ManaEffect | None:
         if each is None:
             return None
         return ManaEffect((ManaOption(fixed=sort_mana(re.findall(r"[WUBRGC]", m2.group(1)))),), count=each)
+    if (m2 := re.fullmatch(r"(one mana of any color) for each (.+)", body)) and (
+        each := parse_amount(m2.group(2))
+    ):
+        return ManaEffect(_ANY_COLOR, count=each)
     if m2 := re.fullmatch(r"(?:an amount of|a number of) (\{[WUBRGC]\}) equal to (.+)", body):
         amount = parse_amount(m2.group(2))
         return None if amount is None else ManaEffect((ManaOption(fixed=(m2.group(1)[1],)),), count=amount)
@@ -446,8 +587,29 @@ def parse_add(sentence: str) -> ManaEffect | None:
             return None
         kinds = COLORS if "color" in m2.group(1) else MANA_TYPES
         options = tuple(ManaOption(fixed=(c,)) for c in kinds)
-        # "any combination" is one of many splits; every one-color split is among them (see production)
-        return ManaEffect(options, count=amount)
+        # "any combination": the amount is split among the colors in any way (see production)
+        return ManaEffect(options, count=amount, split=COLORS if "combination" in m2.group(1) else ())
+    if m2 := re.fullmatch(
+        r"X mana in any combination of \{([WUBRGC])\} and/or \{([WUBRGC])\}, where X is (.+)", body
+    ):
+        amount = parse_amount(m2.group(3))
+        if amount is None:
+            return None
+        pair = sort_mana((m2.group(1), m2.group(2)))
+        return ManaEffect(tuple(ManaOption(fixed=(c,)) for c in pair), count=amount, split=pair)
+    if m2 := re.fullmatch(
+        r"((?:\{[WUBRGC]\})+), then add an additional ((?:\{[WUBRGC]\})+) for each (.+)", body
+    ):
+        each = parse_amount(m2.group(3))  # the mana batteries: one, plus one more for each
+        if each is None or m2.group(1) != m2.group(2):
+            return None
+        symbols = sort_mana(re.findall(r"[WUBRGC]", m2.group(1)))
+        return ManaEffect((ManaOption(fixed=symbols),), count=replace(each, offset=each.offset + 1))
+    if m2 := re.fullmatch(r"one mana of (any|each) color among (.+)", body):
+        among = parse_filter(m2.group(2))  # Mox Amber, Bloom Tender
+        return None if among is None else ManaEffect(_ANY_COLOR, colors_of=(m2.group(1), among))
+    if body in {"one mana of any of this creature's colors", "one mana of any of ~'s colors"}:
+        return ManaEffect(_ANY_COLOR, colors_of=("any", None))  # Katilda's grant
     if m2 := re.fullmatch(
         r"(?:an amount of mana of that color equal to|one mana of that color for each) (.+)", body
     ):  # after "Choose a color." (Nykthos, Astral Cornucopia)
@@ -497,10 +659,39 @@ _SENTENCE = re.compile(r"(?<=[.])\s+(?=[A-Z\"~])")
 _HARMLESS = re.compile(
     r"^(?:~ deals \d+ damage to you|It deals \d+ damage to you|You lose \d+ life|You gain \d+ life"
     r"|Until end of turn, you don't lose this mana as steps and phases end"
-    r"|(?:If|When) (?:that|this) mana is spent .*|You can't spend this mana .*"
+    r"|(?:If|When) (?:that|this) mana is spent .*|(?:If|When) you spend this mana .*"
+    r"|You can't spend this mana .*"
     r"|Spend this mana only .*)$"
 )
 _SPENT_TRIGGER = re.compile(r"^(?:If|When|Whenever) (?:that|this) mana is spent\b")
+_DELAYED = re.compile(r"^When you (?:next )?cast your next spell this turn\b")
+"""CR 603.7a: a delayed triggered ability the effect creates; it and the sentences after it are its own."""
+_EFFECT_FORMS: Final = (
+    # CR 106.4: the player who adds the mana may be chosen: choosing oneself, it is one's own mana
+    (re.compile(r"^(?:Choose a player\. That player|A player of your choice) adds "), "Add "),
+    (re.compile(r" they choose(?=\.|$)"), ""),
+    # "Draw a card, then add ...": two instructions
+    (re.compile(r"^(Draw a card|Untap ~), then add "), r"\1. Add "),
+    # CR 105.2: the colors among permanents (Bloom Tender, Meteor Crater)
+    (
+        re.compile(r"^For each color among ([^,.]{1,80}), add one mana of that color"),
+        r"Add one mana of each color among \1",
+    ),
+    (
+        re.compile(r"^Choose a color of ([^.]{1,80})\. Add one mana of that color"),
+        r"Add one mana of any color among \1",
+    ),
+)
+_PUT_COUNTER = re.compile(r"^Put an? ([a-z+/\-0-9]{1,20}) counter on ~$")
+
+
+def _normal_effect(effect: str) -> str:
+    """The effect in the forms ``parse_add`` reads (see ``_EFFECT_FORMS``)."""
+    for pattern, repl in _EFFECT_FORMS:
+        effect = pattern.sub(repl, effect)
+    return effect
+
+
 _INSTEAD = re.compile(r"^If (?P<cond>[^,]+), (?:add (?P<a>.+) instead|instead add (?P<b>.+))$")
 
 
@@ -518,7 +709,12 @@ def read_effect(effect: str) -> EffectReading:
 
     Read beside it: "Activate only ..." (CR 602.5b), spending restrictions and riders (CR 106.6), and an
     "If ..., add ... instead" (CR 614.1a)."""
+    effect = _normal_effect(effect)
     sentences = [s.strip().rstrip(".") for s in _SENTENCE.split(effect.strip()) if s.strip()]
+    for k, sentence in enumerate(sentences):
+        if _DELAYED.match(sentence):  # CR 603.7a: the rest is the delayed trigger's (Codie)
+            sentences = sentences[:k]
+            break
     # CR 605.1a, 603.7: a target of the delayed trigger the mana sets up ("When that mana is spent to cast
     # ..., copy that spell and you may choose new targets", Pyromancer's Goggles) is not the ability's.
     own = [s for s in sentences if not _SPENT_TRIGGER.match(s)]
@@ -528,7 +724,8 @@ def read_effect(effect: str) -> EffectReading:
     )
     sentences = [s for s in sentences if not s.startswith("Activate only ") and s != "Choose a color"]
     adds = [s for s in sentences if re.match(r"Add\b", s)]
-    mentions = bool(re.search(r"\badds?\b", effect, re.IGNORECASE))
+    # a quoted ability is another object's (CR 111.4, 613.1f): its "Add" is not this effect's
+    mentions = bool(re.search(r"\badds?\b", _QUOTED.sub('""', effect), re.IGNORECASE))
     if not adds:
         if mentions:
             return EffectReading(
@@ -556,6 +753,12 @@ def read_effect(effect: str) -> EffectReading:
             return EffectReading(
                 None, True, targets, f"a sentence that may change the mana: {s!r}", conditions
             )
+    before = sentences[: sentences.index(adds[0])]
+    if mana.count is not None and mana.count.counter is not None:
+        # "Put a charge counter on ~. Add X mana ..., where X is the number of charge counters on ~":
+        # the counter is put on first (CR 608.2c), so X counts it
+        put = sum(1 for b in before if (pm := _PUT_COUNTER.match(b)) and pm.group(1) == mana.count.counter)
+        mana = replace(mana, count=replace(mana.count, offset=mana.count.offset + put))
     mana = replace(mana, restriction=restriction, instead=instead)
     return EffectReading(mana, True, targets, None, conditions)
 
@@ -599,6 +802,24 @@ _COST_START = re.compile(
 )
 
 
+def _removed_counters(effect: str, cost: tuple[CostPart, ...]) -> str:
+    """The effect with the counters its cost removes from the permanent read as the counters on it: the
+    most it can remove, and so the most mana (removing fewer adds less, CR 118.3 lets one choose). "{B}
+    for each storage counter removed this way" reads "for each storage counter on ~", "Add X mana ..."
+    (X the counters removed) "... where X is the number of storage counters on ~"."""
+    for part in cost:
+        if part.kind != "remove_counters" or part.counter is None:
+            continue
+        kind = part.counter
+        effect = effect.replace(f"{kind} counter removed this way", f"{kind} counter on ~")
+        if " X " in part.text and "where X is" not in effect:
+            effect = re.sub(
+                r"^(Add X mana [^.]{1,200})", rf"\1, where X is the number of {kind} counters on ~", effect
+            )
+            effect = effect.replace("equal to X", f"equal to the number of {kind} counters on ~")
+    return effect
+
+
 def parse_activated(line: str, self_name: str = "~") -> ActivatedText | None:
     """Read ``line`` as an activated ability; None when it is not of the form ``COST: EFFECT``."""
     m = _ACTIVATED.match(line.strip())
@@ -607,7 +828,7 @@ def parse_activated(line: str, self_name: str = "~") -> ActivatedText | None:
     cost = parse_cost(m.group("cost"), self_name)
     effect = m.group("effect").strip()
     loyalty = any(p.kind == "loyalty" for p in cost)
-    reading = read_effect(effect)
+    reading = read_effect(_removed_counters(effect, cost))
     if loyalty or reading.targets:
         is_mana: bool | None = False  # CR 605.1a, 605.5a
     elif reading.problem is not None:
@@ -841,6 +1062,7 @@ _ADDS_MANA = re.compile(r"\badds?\b[^.]{0,200}?(?:\{[WUBRGCX]\}|\bmana\b)", re.I
 _TRIGGER = re.compile(r"^(?:When|Whenever|At|(?:[IVX]+, )*[IVX]+ —) ")
 _QUOTED = re.compile(r'"[^"]*"')
 _CREATES = re.compile(r"\b(?:creates?|tokens?|emblem|gains?|becomes?)\b")
+_QUOTED_ADD = re.compile(r'"[^"]*\bAdd\b[^"]*"')
 
 
 def _other_mana_line(line: str) -> tuple[str, str | None]:
@@ -894,6 +1116,12 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
                     (raw.strip(), "an ability whose effect changes the mana lands produce: not read here")
                 )
                 lines.append((raw.strip(), "problem"))
+            elif (
+                ability.mana is None and _QUOTED_ADD.search(line) and _CREATES.search(_QUOTED.sub('""', line))
+            ):
+                # CR 111.4, 611.2: the mana ability is that of a token it creates or of an object it
+                # gives it to for a while: that object has it once it is on the board
+                lines.append((raw.strip(), "token"))
             else:
                 lines.append((raw.strip(), "mana" if ability.mana is not None else "ability"))
             continue
@@ -951,7 +1179,7 @@ def _effect_types(effect: ManaEffect) -> set[str]:
             out.update(COLORS)  # CR 105.1: a chosen color is one of the five
         if option.reference is not None:  # CR 106.7: whatever another permanent could produce
             out.update(COLORS if option.reference.what == "color" else MANA_TYPES)
-    if effect.commander:  # CR 903.4f: a color of the commander's identity
+    if effect.commander or effect.colors_of is not None:  # CR 903.4f, 105.2: colors of other objects
         out.update(COLORS)
     if effect.instead is not None:  # CR 614.1a: what it adds instead, when the condition holds
         out |= _effect_types(effect.instead[1])

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import combinations_with_replacement, permutations
+from math import comb
 from typing import Final
 
 from app.rules.abilities import (
@@ -38,7 +39,7 @@ from app.rules.abilities import (
 )
 from app.rules.board import Board
 from app.rules.mana import Mana
-from app.rules.oracle_mana import Filter, ManaOption, ManaTrigger, ProductionReplacement
+from app.rules.oracle_mana import Amount, Filter, ManaOption, ManaTrigger, ProductionReplacement
 from app.rules.symbols import COLORS, MANA_TYPES
 
 Alternatives = tuple[Mana, ...]
@@ -47,6 +48,8 @@ COLOR_MASK: Final = sum(_BIT[c] for c in COLORS)
 _ALL: Final = (1 << len(MANA_TYPES)) - 1
 _MASK_TYPES: Final = tuple(tuple(t for k, t in enumerate(MANA_TYPES) if m >> k & 1) for m in range(_ALL + 1))
 _IDENTITY: Final = [1 << k for k in range(len(MANA_TYPES))]
+MAX_SPLITS: Final = 210
+"""At most this many splits of "X mana in any combination" are listed (six mana among five colors)."""
 MAX_ORDERED_REPLACEMENTS: Final = 5
 """Beyond this many replacements on one ability only board (timestamp) order is tried, with a warning."""
 
@@ -217,6 +220,15 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
             return set()
         options = tuple(o for o in options if set(o.fixed) <= identity)
         ref_masks = [0] * len(options)
+    if effect.colors_of is not None:
+        mode, flt = effect.colors_of
+        colors = _colors_among(ctx, state, flt)
+        if mode == "each":  # "one mana of each color among ...": one alternative
+            return {Mana.of(c for c in COLORS if c in colors)} if colors else set()
+        keep = [k for k, o in enumerate(options) if set(o.fixed) <= colors]
+        options, ref_masks = tuple(options[k] for k in keep), [ref_masks[k] for k in keep]
+    if effect.split and effect.count is not None:
+        return _splits(ctx, state, ability, effect.split, effect.count)
     out: set[Mana] = set()
     for option, ref_mask in zip(options, ref_masks, strict=True):
         n = 1
@@ -232,6 +244,34 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
             if n:
                 out.add(alt.times(n))
     return out
+
+
+def _colors_among(ctx: _Context, state: PermanentState, flt: Filter | None) -> set[str]:
+    """CR 105.2: the colors of the permanents ``flt`` names (None: of the permanent itself)."""
+    if flt is None:
+        return set(state.face.color_set)
+    return {c for s in ctx.state.states if s.matches(flt, state.permanent) for c in s.face.color_set}
+
+
+def _splits(
+    ctx: _Context, state: PermanentState, ability: Ability, types: tuple[str, ...], count: Amount
+) -> set[Mana]:
+    """ "X mana in any combination of ...": every split of X among ``types`` while there are at most
+    ``MAX_SPLITS`` of them; beyond, the one-type splits only (each the most of one type), with a warning."""
+    n = amount_of(ctx.state, state, count, None)
+    if n is None:
+        ctx.warn(state.id, ability.text, f"the board does not say '{count.text}': taken as 0")
+        return set()
+    if n <= 0:
+        return set()
+    if comb(n + len(types) - 1, len(types) - 1) <= MAX_SPLITS:
+        return {Mana.of(c) for c in combinations_with_replacement(types, n)}
+    ctx.warn(
+        state.id,
+        ability.text,
+        f"{n} mana split among {len(types)} types: only one-type splits are considered",
+    )
+    return {Mana.single(t, n) for t in types}
 
 
 def _references(ability: Ability) -> list[Filter | None]:

@@ -44,7 +44,7 @@ LISTED_BOUND = 1_000
 """The solver lists mana symbol by symbol: one activation's mana is cut to this many of each type (a
 production beyond it, a Forest under ten Mana Reflections, pays any cost of up to this much alone)."""
 
-_PAYABLE_PARTS = frozenset({"tap", "untap", "mana", "life", "sacrifice_self"})
+_PAYABLE_PARTS = frozenset({"tap", "untap", "mana", "life", "sacrifice_self", "remove_counters"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +152,7 @@ def _mana_sources(
                     snow=state.is_snow,
                     uses_permanent=ability.has_tap
                     or ability.has_untap
-                    or any(p.kind == "sacrifice_self" for p in ability.cost),
+                    or any(p.kind in {"sacrifice_self", "remove_counters"} for p in ability.cost),
                     spell_only=spell_only,
                 )
             )

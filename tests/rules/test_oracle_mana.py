@@ -62,7 +62,9 @@ def test_mana_ability_criteria_605_1a() -> None:
     assert loyalty is not None and loyalty.is_loyalty and loyalty.is_mana_ability is False
     draw = parse_activated("{2}, {T}: Draw a card.")
     assert draw is not None and draw.is_mana_ability is False and draw.problem is None
-    unknown = parse_activated("{T}: Add X mana of any one color, where X is your life total.")
+    unknown = parse_activated(
+        "{T}: Add X mana of any one color, where X is the amount of life you gained this turn."
+    )
     assert unknown is not None and unknown.is_mana_ability is None and unknown.problem
 
 
