@@ -31,6 +31,7 @@ from app.rules.oracle_mana import (
     Condition,
     CostPart,
     Filter,
+    Grant,
     ManaEffect,
     ManaTrigger,
     ProductionReplacement,
@@ -310,6 +311,17 @@ def read_board(board: Board) -> BoardState:
                 for c in a.conditions
                 if c.kind == "unknown"
             )
+    active = [_grant_applies(i, g, perms, types, subtypes, supertypes) for i, g in grants]
+    for (i, g), on in zip(grants, active, strict=True):
+        if on is None and g.condition is not None:
+            warnings.append(
+                Warning(
+                    perms[i].id,
+                    g.condition.text.replace("~", perms[i].name),
+                    "a condition not read on this board: the ability it grants is taken as not granted "
+                    "(CR 611.3a)",
+                )
+            )
     granted_texts = {
         (i, k): [(parse_activated(text, "~"), text) for text in g.abilities]
         for k, (i, g) in enumerate(grants)
@@ -336,7 +348,7 @@ def read_board(board: Board) -> BoardState:
         haste = j not in lost and faces[j].has_keyword("Haste")
         partial = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
         for k, (i, g) in enumerate(grants):
-            if not partial.matches(g.filter, perms[i]):
+            if not active[k] or not partial.matches(g.filter, perms[i]):
                 continue
             if g.keyword == "Haste":
                 haste = True
@@ -350,6 +362,45 @@ def read_board(board: Board) -> BoardState:
             PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], abilities, haste, j in lost)
         )
     return BoardState(board, tuple(states), replacements, triggers, tuple(warnings))
+
+
+def _grant_applies(
+    i: int,
+    grant: Grant,
+    perms: tuple[Permanent, ...],
+    types: list[tuple[str, ...]],
+    subtypes: list[tuple[str, ...]],
+    supertypes: list[tuple[str, ...]],
+) -> bool | None:
+    """CR 611.3a: an "As long as" grant applies while its condition holds; None when the condition is not
+    one read here (then it is taken as not holding, the least, and the caller warns)."""
+    cond = grant.condition
+    if cond is None:
+        return True
+    source = perms[i]
+    if cond.kind == "never":
+        return False
+    if cond.kind == "control":  # "As long as you control six or more lands"
+        return all(
+            sum(
+                1
+                for j, p in enumerate(perms)
+                if p.controller == source.controller
+                and flt.matches_types(types[j], subtypes[j], supertypes[j])
+            )
+            >= n
+            for flt, n in cond.needs
+        )
+    if cond.kind == "modified":  # CR 700.9: counters, Equipment, or an Aura its controller controls
+        attached = any(
+            p.attached_to == source.id
+            and ("Equipment" in subtypes[j] or ("Aura" in subtypes[j] and p.controller == source.controller))
+            for j, p in enumerate(perms)
+        )
+        if attached or any(n > 0 for _k, n in source.counters):
+            return True
+        return False if source.knows("counters") else None
+    return None
 
 
 def activation_reasons(board: Board, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:

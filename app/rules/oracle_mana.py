@@ -405,9 +405,11 @@ class Condition:
     "if" of an "... instead" within an ability (CR 614.1a).
 
     ``kind``: ``control`` (each of ``needs``, a filter and a minimum count, is met by the permanents its
-    controller controls), ``your_turn`` ("only during your turn", CR 505.1), ``timing`` (a timing
-    restriction, "as a sorcery", "once each turn": not a board fact, CR 307.1, 602.5d), or ``unknown``
-    (kept as text; the board reader warns and assumes it is not met).
+    controller controls), ``modified`` (CR 700.9: it has a counter, an Equipment or an Aura its controller
+    controls attached), ``never`` (a condition no permanent meets, "As long as ~ is in your graveyard"),
+    ``your_turn`` ("only during your turn", CR 505.1), ``timing`` (a timing restriction, "as a sorcery",
+    "once each turn": not a board fact, CR 307.1, 602.5d), or ``unknown`` (kept as text; the board reader
+    warns and assumes it is not met).
     """
 
     text: str
@@ -858,6 +860,8 @@ class Grant:
     filter: Filter
     abilities: tuple[str, ...] = ()
     keyword: str | None = None
+    condition: Condition | None = None
+    """ "As long as ..." (CR 611.3a: the effect applies only while the condition holds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -924,7 +928,33 @@ _TYPE_ADD = re.compile(
     r"^(?P<who>.+?) (?:is|are) (?P<types>.+?) in addition to (?:its|their) other (?:land )?types$"
 )
 _TYPE_SET = re.compile(r"^(?P<who>.+?) (?:is|are) (?P<types>.+)$")
-_GRANT = re.compile(r'^(?P<who>.+?) ha(?:s|ve) "(?P<a>[^"]+)"(?: and "(?P<b>[^"]+)")?$')
+_GRANT = re.compile(
+    r'^(?:As long as (?P<cond>[^,"]{1,80}), )?(?P<who>[^"]+?) (?:gets [+\-]\d+/[+\-]\d+ and )?ha(?:s|ve) '
+    r'(?:(?:[a-z]+, )*[a-z]+ and )?"(?P<a>[^"]+)"(?: and "(?P<b>[^"]+)")?$'
+)
+"""CR 613.1f: "<permanents> have "<ability>"", after keywords it also grants and a power change (layer
+7c, not read), under an "As long as" condition (CR 611.3a)."""
+_SUBJECT_IS = re.compile(r"^(?P<subj>enchanted permanent|equipped creature|~) is (?P<what>.+)$")
+
+
+def _grant_subject(cond: str) -> tuple[Filter, Condition | None] | None:
+    """ "As long as enchanted permanent is a land, it has ...": the permanents "it" names and what is left
+    of the condition (None: nothing, the filter says it all)."""
+    m = _SUBJECT_IS.match(cond)
+    if m is None:
+        return None
+    attached = m.group("subj") != "~"
+    base = Filter(enchanted=True) if attached else Filter(itself=True)
+    what = m.group("what")
+    if attached and (t := re.fullmatch(r"an? (artifact|creature|enchantment|land|planeswalker)", what)):
+        return replace(base, types=(t.group(1).capitalize(),)), None
+    if not attached and what == "modified":
+        return base, Condition(cond, "modified")
+    if not attached and re.fullmatch(r"in (?:your|a) graveyard", what):
+        return base, Condition(cond, "never")  # CR 113.6b: it functions only in the graveyard
+    return base, Condition(cond, "unknown")
+
+
 _HASTE = re.compile(r"^(?P<who>.+?) ha(?:s|ve) haste$")
 _REPL = re.compile(
     r"^If (?:(?P<you>you tap) (?P<w1>.+?)|(?P<w2>.+?) is tapped) for mana, it produces (?P<what>.+?) instead"
@@ -999,10 +1029,18 @@ def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | Mana
         if flt is not None and types is not None:
             return TypeChange("add", types, flt)
     if m := _GRANT.match(line):
-        flt = parse_filter(m.group("who"))
+        cond, who = m.group("cond"), m.group("who")
+        condition = None if cond is None else parse_condition(cond)
+        if who == "it" and cond is not None:
+            subject = _grant_subject(cond)
+            flt, condition = subject if subject is not None else (None, None)
+        else:
+            flt = parse_filter(who)
+            if condition is not None and condition.kind == "unknown" and (sub := _grant_subject(cond)):
+                condition = sub[1] if sub[1] is not None else condition
         if flt is not None:
             texts = tuple(t for t in (m.group("a"), m.group("b")) if t)
-            return Grant(flt, abilities=texts)
+            return Grant(flt, abilities=texts, condition=condition)
     if m := _HASTE.match(line):
         flt = parse_filter(m.group("who"))
         if flt is not None:

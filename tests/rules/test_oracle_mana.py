@@ -135,8 +135,12 @@ def test_statics() -> None:
 
 def test_unknown_mana_statics_are_problems_and_reminders_are_ignored() -> None:
     assert read_text("({T}: Add {G} or {W}.)").activated == ()
-    odd = read_text('As long as you control six or more lands, lands you control have "{T}: Add {G}."')
+    odd = read_text('Lands you control have "{T}: Add {G}" until the top card of your library is red.')
     assert odd.problems and not odd.grants
+    # CR 611.3a: an "As long as" grant is read with its condition, checked on the board
+    tree = read_text('As long as you control six or more lands, lands you control have "{T}: Add {G}."')
+    assert tree.grants[0].condition is not None and tree.grants[0].condition.kind == "control"
+    assert tree.grants[0].condition.needs[0][1] == 6
     assert read_text("Flying\nCreatures you control get +1/+1.").problems == ()
 
 
