@@ -489,6 +489,18 @@ def holds(board_state: BoardState, state: PermanentState, condition: Condition) 
         return board_state.board.active_player == state.controller
     if condition.kind == "control":
         return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
+    if condition.kind == "total_power":  # CR 208.1: formidable
+        for flt, n in condition.needs:
+            powers = [s.power for s in board_state.states if s.matches(flt, state.permanent)]
+            if any(p is None for p in powers):
+                return None
+            if sum(p for p in powers if p is not None) < n:
+                return False
+        return True
+    if condition.kind == "counter":  # CR 122.1: counters the request stated
+        if not state.permanent.knows("counters"):
+            return None
+        return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
     return None
 
 

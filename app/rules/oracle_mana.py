@@ -163,6 +163,7 @@ _CONTROLLERS: Final = (
     (" an opponent controls", "opponent"),
     (" your opponents control", "opponent"),
     (" opponents control", "opponent"),
+    (" target opponent controls", "opponent"),
     (" on the battlefield", "any"),
 )
 
@@ -407,6 +408,8 @@ class Condition:
     ``kind``: ``control`` (each of ``needs``, a filter and a minimum count, is met by the permanents its
     controller controls), ``modified`` (CR 700.9: it has a counter, an Equipment or an Aura its controller
     controls attached), ``never`` (a condition no permanent meets, "As long as ~ is in your graveyard"),
+    ``total_power`` (the permanents of ``needs`` have that total power, CR 208.1), ``counter`` (it has a
+    counter of that kind, CR 122.1),
     ``your_turn`` ("only during your turn", CR 505.1), ``timing`` (a timing restriction, "as a sorcery",
     "once each turn": not a board fact, CR 307.1, 602.5d), or ``unknown`` (kept as text; the board reader
     warns and assumes it is not met).
@@ -459,7 +462,7 @@ class ManaEffect:
     split: tuple[str, ...] = ()
     """ "X mana in any combination of {R} and/or {G}": the ``count`` is split in any way among these
     types (each option is then one of them)."""
-    colors_of: tuple[str, Filter | None] | None = None
+    colors_of: tuple[str, tuple[Filter, ...] | None] | None = None
     """CR 105.2: the colors of permanents: ``("any", filter)`` "one mana of any color among <filter>",
     ``("each", filter)`` "one mana of each color among <filter>"; a None filter is the permanent itself
     ("one mana of any of this creature's colors")."""
@@ -531,6 +534,14 @@ def parse_condition(text: str) -> Condition:
         r"(?:as a sorcery|as an instant|once each turn)(?: and only (?:as a sorcery|once each turn))?", text
     ):
         return Condition(text, "timing")
+    if m := re.fullmatch(r"(.+) have total power (\w+) or greater", body):
+        flt, n = parse_filter(m.group(1)), NUMBER_WORDS.get(m.group(2), None)
+        if n is None and m.group(2).isdigit():
+            n = int(m.group(2))
+        if flt is not None and n is not None:  # formidable (CR 208.1: their powers added up)
+            return Condition(text, "total_power", ((flt, n),))
+    if m := re.fullmatch(r"~ has an? ([a-z+/\-0-9]{1,20}) counter on it", body):
+        return Condition(text, "counter", ((Filter(itself=True, counter=m.group(1)), 1),))
     if m := re.fullmatch(r"you control (.+)", body):
         needs: list[tuple[Filter, int]] = []
         for part in m.group(1).split(" and "):
@@ -559,6 +570,19 @@ def _control_need(part: str) -> tuple[Filter, int] | None:
         return Filter(types=("Land",), all_subtypes=("Urza's", sub), controller="you"), n
     flt = parse_filter(part)
     return None if flt is None else (replace(flt, controller="you"), n)
+
+
+def _filters_and(phrase: str) -> tuple[Filter, ...] | None:
+    """ "legendary creatures and planeswalkers you control": the permanents either names (the controller
+    phrase belongs to both)."""
+    if (one := parse_filter(phrase)) is not None:
+        return (one,)
+    suffix = next((s for s, _who in _CONTROLLERS if phrase.endswith(s)), "")
+    parts = phrase[: len(phrase) - len(suffix)].split(" and ")
+    if len(parts) != 2:
+        return None
+    found = tuple(parse_filter(p + suffix) for p in parts)
+    return tuple(f for f in found if f is not None) if all(f is not None for f in found) else None
 
 
 def parse_add(sentence: str) -> ManaEffect | None:
@@ -608,7 +632,7 @@ def parse_add(sentence: str) -> ManaEffect | None:
         symbols = sort_mana(re.findall(r"[WUBRGC]", m2.group(1)))
         return ManaEffect((ManaOption(fixed=symbols),), count=replace(each, offset=each.offset + 1))
     if m2 := re.fullmatch(r"one mana of (any|each) color among (.+)", body):
-        among = parse_filter(m2.group(2))  # Mox Amber, Bloom Tender
+        among = _filters_and(m2.group(2))  # Mox Amber, Bloom Tender
         return None if among is None else ManaEffect(_ANY_COLOR, colors_of=(m2.group(1), among))
     if body in {"one mana of any of this creature's colors", "one mana of any of ~'s colors"}:
         return ManaEffect(_ANY_COLOR, colors_of=("any", None))  # Katilda's grant
@@ -748,6 +772,10 @@ def read_effect(effect: str) -> EffectReading:
             restriction = s + "."
         elif (m := _INSTEAD.match(s)) and instead is None:
             other = parse_add("Add " + (m.group("a") or m.group("b")))
+            that = re.fullmatch(r"(\w+) mana of that (?:type|color)", m.group("a") or m.group("b") or "")
+            if other is None and that and (n := NUMBER_WORDS.get(that.group(1))) and len(mana.options) == 1:
+                # Incubation Druid: n mana of the type the ability's own choice gave (CR 106.7)
+                other = replace(mana, count=Amount(that.group(0), fixed=n))
             if other is None:
                 return EffectReading(None, True, targets, f"unknown mana template: {s!r}", conditions)
             instead = (parse_condition(m.group("cond")), other)
@@ -1020,6 +1048,27 @@ def _read_mana_effect_on(line: str) -> ProductionReplacement | ManaTrigger | Non
     return None
 
 
+_SWAPS = re.compile(r"^If tapped for mana, (?P<list>[^.]{1,300}) instead of any other type$")
+
+
+def _read_type_swaps(line: str) -> tuple[ProductionReplacement, ...] | None:
+    """ "If tapped for mana, Plains produce {R}, Islands produce {G}, ... instead of any other type"
+    (Reality Twist): one type-changing replacement per land type (CR 106.12b, 614.1a)."""
+    m = _SWAPS.match(line)
+    if m is None:
+        return None
+    out = []
+    for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group("list")):
+        pm = re.fullmatch(r"(\w+) produce \{([WUBRGC])\}", part.strip())
+        land = _BASIC_PLURALS.get(pm.group(1).casefold()) if pm else None
+        if pm is None or land is None:
+            return None
+        out.append(
+            ProductionReplacement("type", Filter(types=("Land",), subtypes=(land,)), mana=(pm.group(2),))
+        )
+    return tuple(out)
+
+
 def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | ManaTrigger | None:
     if (effect := _read_mana_effect_on(line)) is not None:
         return effect
@@ -1094,10 +1143,15 @@ _IGNORABLE = re.compile(
 
 
 _PRODUCES_INSTEAD = re.compile(r"\bproduces?\b[^.]{0,80}\binstead\b", re.IGNORECASE)
-_ABILITY_WORD = re.compile(r"^(?:• )?[A-Z][A-Za-z'’ -]{0,30} — (?=\S)")
+_ABILITY_WORD = re.compile(r"^(?![IVX]+(?:, [IVX]+)* — )(?:• )?[A-Z][A-Za-z'’ -]{0,30} — (?=\S)")
 """An ability word or a mode label before an ability (CR 207.2c, 700.2): "Metalcraft — ", "• Khans — "."""
 _ADDS_MANA = re.compile(r"\badds?\b[^.]{0,200}?(?:\{[WUBRGCX]\}|\bmana\b)", re.IGNORECASE)
-_TRIGGER = re.compile(r"^(?:When|Whenever|At|(?:[IVX]+, )*[IVX]+ —) ")
+_TRIGGER = re.compile(r"^(?:When|Whenever|At|(?:[IVX]+, )*[IVX]+ —|Cumulative upkeep ?—) ?")
+"""CR 603.1 triggered abilities, 714.2b chapter abilities, 702.24a cumulative upkeep (a trigger whose cost
+adds mana)."""
+_DELAYED_AT = re.compile(r"\b[Aa]t the beginning of [^,.]{1,80}, add ")
+"""CR 603.7a: a delayed triggered ability ("If you do, at the beginning of your first main phase, add")."""
+_REMOVE_ALL = re.compile(r"\bremove all ([a-z+/\-0-9]{1,20}) counters from (?:~|it)(?!\w)")
 _QUOTED = re.compile(r'"[^"]*"')
 _CREATES = re.compile(r"\b(?:creates?|tokens?|emblem|gains?|becomes?)\b")
 _QUOTED_ADD = re.compile(r'"[^"]*\bAdd\b[^"]*"')
@@ -1117,7 +1171,11 @@ def _other_mana_line(line: str) -> tuple[str, str | None]:
         if _CREATES.search(unquoted):
             return "token", None
         return "problem", "a mana ability given to permanents in a way this reader does not know"
-    if _TRIGGER.match(line):
+    if _TRIGGER.match(line) or _DELAYED_AT.search(line):
+        if removed := _REMOVE_ALL.search(unquoted):  # "remove all charge counters from ~. Add ... for each
+            kind = removed.group(1)  # charge counter removed this way": the counters it had (CR 122.1)
+            unquoted = unquoted.replace(f"{kind} counter removed this way", f"{kind} counter on ~")
+        unquoted = _normal_effect(re.sub(r"\bchoose a player\. That player adds\b", "add", unquoted))
         for m in re.finditer(r"\b[Aa]dds? ([^.]+)", unquoted):
             clause = re.split(r" and (?:you |~ )| at the beginning", m.group(1))[0].strip()
             if parse_add("Add " + clause) is None:
@@ -1162,6 +1220,10 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
                 lines.append((raw.strip(), "token"))
             else:
                 lines.append((raw.strip(), "mana" if ability.mana is not None else "ability"))
+            continue
+        if (swaps := _read_type_swaps(line)) is not None:
+            replacements.extend(swaps)
+            lines.append((raw.strip(), "static"))
             continue
         effect = _read_static(line)
         if effect is None and _ADDS_MANA.search(line):

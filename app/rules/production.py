@@ -203,7 +203,11 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
         condition, other = effect.instead
         held = holds(ctx.state, state, condition)
         if held is None:
-            ctx.warn(state.id, f"If {condition.text}, ...", "a condition not understood: taken as not met")
+            ctx.warn(
+                state.id,
+                f"If {condition.text}, ...",
+                "a condition the board does not settle: taken as not met",
+            )
         elif held and len(other.options) == len(ref_masks):
             effect = other
         elif held:  # the other effect reads no references: resolve it alone
@@ -246,11 +250,16 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
     return out
 
 
-def _colors_among(ctx: _Context, state: PermanentState, flt: Filter | None) -> set[str]:
-    """CR 105.2: the colors of the permanents ``flt`` names (None: of the permanent itself)."""
-    if flt is None:
+def _colors_among(ctx: _Context, state: PermanentState, filters: tuple[Filter, ...] | None) -> set[str]:
+    """CR 105.2: the colors of the permanents any of ``filters`` names (None: of the permanent itself)."""
+    if filters is None:
         return set(state.face.color_set)
-    return {c for s in ctx.state.states if s.matches(flt, state.permanent) for c in s.face.color_set}
+    return {
+        c
+        for s in ctx.state.states
+        if any(s.matches(f, state.permanent) for f in filters)
+        for c in s.face.color_set
+    }
 
 
 def _splits(
