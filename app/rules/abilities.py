@@ -454,6 +454,7 @@ def sacrifice_reasons(board_state: BoardState, state: PermanentState, ability: A
         flt = part.filter
         if (
             part.kind == "sacrifice"
+            and part.amount != -1  # "Sacrifice X Goats": X may be 0
             and flt is not None
             and not any(s.matches(flt, state.permanent) for s in board_state.states)
         ):

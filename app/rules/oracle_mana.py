@@ -322,7 +322,8 @@ def parse_filter(phrase: str) -> Filter | None:
 @dataclass(frozen=True, slots=True)
 class CostPart:
     """One part of an activation cost (CR 602.1a, 118). ``kind``: tap, untap, mana, life, sacrifice_self,
-    sacrifice, remove_counters (any number or X of its own counters), loyalty or other (a cost this
+    sacrifice (``amount`` -1: "Sacrifice X Goats"), exile (a permanent one controls), remove_counters (any
+    number or X of its own counters), loyalty or other (a cost this
     reader keeps as text: discard, tap another creature...)."""
 
     kind: str
@@ -361,6 +362,12 @@ def parse_cost(text: str, self_name: str) -> tuple[CostPart, ...]:
             parts.append(CostPart("remove_counters", raw, counter=m.group("kind")))
         elif m := re.fullmatch(r"Pay (\d+) life", raw):
             parts.append(CostPart("life", raw, amount=int(m.group(1))))
+        elif (m := re.fullmatch(r"Exile (an? [^.]{1,60} you control)", raw)) and (
+            flt := parse_filter(m.group(1))
+        ):
+            parts.append(CostPart("exile", raw, filter=flt))  # CR 406.3: exiling a permanent one controls
+        elif (m := re.fullmatch(r"Sacrifice X ([A-Za-z]{1,30})", raw)) and (flt := parse_filter(m.group(1))):
+            parts.append(CostPart("sacrifice", raw, filter=replace(flt, controller="you"), amount=-1))
         elif m := re.fullmatch(r"Sacrifice (.+)", raw):
             what = m.group(1)
             if what in {"~", self_name, "this permanent"} or re.fullmatch(r"this \w+", what):
@@ -440,6 +447,8 @@ class Amount:
     """CR 119.1: "your life total"."""
     party: bool = False
     """CR 700.8: "creature in your party"."""
+    cost_value: bool = False
+    """CR 202.3: "the sacrificed artifact's mana value", "the exiled creature's": of what its cost takes."""
     offset: int = 0
     """Added to the amount read ("X plus one"; "Add {B}, then add an additional {B} for each ...")."""
 
@@ -512,6 +521,10 @@ def parse_amount(text: str) -> Amount | None:
     if m := re.fullmatch(r"the greatest power among (.+)", text):
         flt = parse_filter(m.group(1))
         return None if flt is None else Amount(text, filter=flt, power="greatest")
+    if m := re.fullmatch(r"(?:(one|two|\d+) plus )?the (?:sacrificed|exiled) [a-z]{1,20}'s mana value", text):
+        plus = m.group(1)
+        extra = 0 if plus is None else int(plus) if plus.isdigit() else NUMBER_WORDS[plus]
+        return Amount(text, cost_value=True, offset=extra)
     if text == "your life total":
         return Amount(text, life=True)
     if text == "creature in your party":
@@ -696,6 +709,8 @@ _EFFECT_FORMS: Final = (
     # CR 106.4: the player who adds the mana may be chosen: choosing oneself, it is one's own mana
     (re.compile(r"^(?:Choose a player\. That player|A player of your choice) adds "), "Add "),
     (re.compile(r" they choose(?=\.|$)"), ""),
+    # "You add {B}{B} and draw a card": two instructions
+    (re.compile(r"(?<=\. )You add ([^.]{1,80}?) and draw a card(?=\.|$)"), r"Add \1. Draw a card"),
     # "Draw a card, then add ...": two instructions
     (re.compile(r"^(Draw a card|Untap ~), then add "), r"\1. Add "),
     # CR 105.2: the colors among permanents (Bloom Tender, Meteor Crater)
@@ -838,6 +853,16 @@ def _removed_counters(effect: str, cost: tuple[CostPart, ...]) -> str:
     for each storage counter removed this way" reads "for each storage counter on ~", "Add X mana ..."
     (X the counters removed) "... where X is the number of storage counters on ~"."""
     for part in cost:
+        if (
+            part.kind == "sacrifice"
+            and part.amount == -1
+            and part.filter is not None
+            and "where X" not in effect
+        ):
+            noun = part.text.removeprefix("Sacrifice X ")  # "Sacrifice X Goats: Add X mana": at most all
+            effect = re.sub(
+                r"^(Add X mana [^.]{1,200})", rf"\1, where X is the number of {noun} you control", effect
+            )
         if part.kind != "remove_counters" or part.counter is None:
             continue
         kind = part.counter
@@ -895,7 +920,8 @@ class Grant:
 @dataclass(frozen=True, slots=True)
 class ProductionReplacement:
     """A replacement effect on tapping for mana (CR 106.12b, 614). ``mode``: "fixed" (produces exactly
-    ``mana`` "instead of any other type and amount"), "type" (each mana becomes ``mana[0]``), "multiply"
+    ``mana`` "instead of any other type and amount"), "type" (each mana becomes ``mana[0]``), "color" (the
+    mana becomes as much of one color of the player's choice), "multiply"
     (``factor`` times as much)."""
 
     mode: str
@@ -917,6 +943,8 @@ class ManaTrigger:
     needs: str | None = None
     """The trigger event needs this mana among what was produced: a type (Forsaken Monument's "for {C}")
     or ``"chosen"``, the source's chosen color (Caged Sun, Gauntlet of Power)."""
+    count: Amount | None = None
+    """ "an additional {G} for each Elf on the battlefield" (Elvish Guidance): read on the board."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1048,6 +1076,10 @@ def _read_mana_effect_on(line: str) -> ProductionReplacement | ManaTrigger | Non
     return None
 
 
+_LOSES_ALL = re.compile(
+    r'^(?P<who>[^"]{1,60}?) loses all land types and abilities and has "(?P<a>[^"]+)"'
+    r'(?: and "(?P<b>[^"]+)")?$'
+)
 _SWAPS = re.compile(r"^If tapped for mana, (?P<list>[^.]{1,300}) instead of any other type$")
 
 
@@ -1105,6 +1137,8 @@ def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | Mana
                 if rest == "":
                     return ProductionReplacement("multiply", flt, factor=factor)
             kind = {"of any other type and amount": "fixed", "of any other type": "type"}.get(rest)
+            if what == "mana of a color of your choice" and kind == "type":
+                return ProductionReplacement("color", flt)  # Pulse of Llanowar
             sym = re.fullmatch(r"\{([WUBRGC])\}", what)
             mana = sym.group(1) if sym else ("C" if what == "colorless mana" else None)
             if kind is not None and mana is not None:
@@ -1119,8 +1153,8 @@ def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | Mana
                 return ManaTrigger(flt, same_type=True)
             if m2 := re.fullmatch(r"an additional (.+)", what):
                 eff = parse_add("Add " + m2.group(1))
-                if eff is not None and eff.count is None and eff.undefined is None:
-                    return ManaTrigger(flt, options=eff.options)
+                if eff is not None and eff.undefined is None and not eff.split and eff.colors_of is None:
+                    return ManaTrigger(flt, options=eff.options, count=eff.count)
     if m := _TYPE_SET.match(line):
         flt, types = parse_filter(m.group("who")), _land_types(m.group("types"))
         if flt is not None and types is not None:
@@ -1220,6 +1254,12 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
                 lines.append((raw.strip(), "token"))
             else:
                 lines.append((raw.strip(), "mana" if ability.mana is not None else "ability"))
+            continue
+        if (m := _LOSES_ALL.match(line)) and (flt := parse_filter(m.group("who"))):
+            # CR 305.7, 613.1d then 613.1f: no land types and no abilities, then the quoted ones
+            type_changes.append(TypeChange("set", (), flt))
+            grants.append(Grant(flt, abilities=tuple(t for t in (m.group("a"), m.group("b")) if t)))
+            lines.append((raw.strip(), "static"))
             continue
         if (swaps := _read_type_swaps(line)) is not None:
             replacements.extend(swaps)

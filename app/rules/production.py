@@ -84,15 +84,18 @@ class BoardAnalysis:
         return max((a.total for a in alts), default=0)
 
 
-def _apply_replacement(alt: Mana, repl: ProductionReplacement) -> Mana:
-    """One replacement on one production event (CR 614.1a: "instead")."""
+def _apply_replacement(alt: Mana, repl: ProductionReplacement) -> tuple[Mana, ...]:
+    """One replacement on one production event (CR 614.1a: "instead"): its possible results ("color": the
+    same amount of one color of the player's choice, Pulse of Llanowar)."""
     if alt.total < repl.min_amount:
-        return alt  # Damping Sphere: "two or more mana" only
+        return (alt,)  # Damping Sphere: "two or more mana" only
     if repl.mode == "fixed":
-        return Mana.of(repl.mana)
+        return (Mana.of(repl.mana),)
     if repl.mode == "type":
-        return Mana.single(repl.mana[0], alt.total)
-    return alt.times(repl.factor)
+        return (Mana.single(repl.mana[0], alt.total),)
+    if repl.mode == "color":
+        return tuple(Mana.single(c, alt.total) for c in COLORS)
+    return (alt.times(repl.factor),)
 
 
 def commutes(repls: tuple[ProductionReplacement, ...]) -> bool:
@@ -107,12 +110,12 @@ def _replaced(alt: Mana, repls: tuple[ProductionReplacement, ...]) -> set[Mana]:
         return {alt} if alt else set()
     few = len(repls) <= MAX_ORDERED_REPLACEMENTS and not commutes(repls)
     orders = permutations(repls) if few else iter((repls,))
-    out = set()
+    out: set[Mana] = set()
     for order in orders:
-        cur = alt
+        cur = {alt}
         for r in order:
-            cur = _apply_replacement(cur, r)
-        out.add(cur)
+            cur = {x for c in cur for x in _apply_replacement(c, r)}
+        out |= cur
     return out
 
 
@@ -234,6 +237,12 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
     if effect.split and effect.count is not None:
         return _splits(ctx, state, ability, effect.split, effect.count)
     out: set[Mana] = set()
+    if effect.count is not None and effect.count.cost_value:  # one alternative per thing the cost may take
+        values = _cost_values(ctx, state, ability)
+        for option, ref_mask in zip(options, ref_masks, strict=True):
+            for alt in _option_alternatives(ctx, i, option, state, ref_mask):
+                out.update(alt.times(v + effect.count.offset) for v in values)
+        return {a for a in out if a}
     for option, ref_mask in zip(options, ref_masks, strict=True):
         n = 1
         for alt in _option_alternatives(ctx, i, option, state, ref_mask):
@@ -247,6 +256,19 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
                 n = got or 0
             if n:
                 out.add(alt.times(n))
+    return out
+
+
+def _cost_values(ctx: _Context, state: PermanentState, ability: Ability) -> set[int]:
+    """CR 202.3: the mana values of the permanents its sacrifice or exile cost could take (Priest of
+    Yawgmoth, Food Chain); none when nothing could pay it (CR 118.3)."""
+    out: set[int] = set()
+    for part in ability.cost:
+        if part.kind in {"sacrifice", "exile"} and part.filter is not None:
+            for s in ctx.state.states:
+                if s.matches(part.filter, state.permanent):
+                    value = s.face.mana_value
+                    out.add(int(value) if isinstance(value, int) else 0)
     return out
 
 
@@ -417,6 +439,11 @@ def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
                     extras = [
                         e for o in trig.options for e in _option_alternatives(ctx, src, o, states[src], 0)
                     ]
+                    if trig.count is not None:  # "an additional {G} for each Elf on the battlefield"
+                        n = amount_of(ctx.state, states[src], trig.count, None)
+                        if n is None:
+                            ctx.warn(states[src].id, trig.count.text, "the board does not say it: taken as 0")
+                        extras = [e.times(n) for e in extras if n]
                     nxt.update(cur + e for e in extras)
                     if not extras:  # CR 106.5: nothing defined to add
                         nxt.add(cur)
