@@ -238,6 +238,9 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
         return _splits(ctx, state, ability, effect.split, effect.count)
     out: set[Mana] = set()
     if effect.count is not None and effect.count.cost_value:  # one alternative per thing the cost may take
+        if any(p.kind in {"sacrifice", "exile"} and p.filter is None for p in ability.cost):
+            ctx.warn(state.id, ability.text, "what its cost takes is not read here: taken as nothing")
+            return set()
         values = _cost_values(ctx, state, ability)
         for option, ref_mask in zip(options, ref_masks, strict=True):
             for alt in _option_alternatives(ctx, i, option, state, ref_mask):

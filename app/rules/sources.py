@@ -152,7 +152,7 @@ def _mana_sources(
                     snow=state.is_snow,
                     uses_permanent=ability.has_tap
                     or ability.has_untap
-                    or any(p.kind in {"sacrifice_self", "remove_counters"} for p in ability.cost),
+                    or any(p.kind == "sacrifice_self" for p in ability.cost),
                     spell_only=spell_only,
                 )
             )
