@@ -556,6 +556,11 @@ def _base_amount(
         return max(0, board_state.board.player(state.controller).life)
     if amount.party:  # CR 700.8
         return party_size(board_state.board, state.controller)
+    if amount.opponents_life_lost:  # CR 500.1: this turn's facts, when the request stated them
+        foes = [p for p in board_state.board.players if p.name != state.controller]
+        if not all(p.this_turn.knows("life_lost") for p in foes):
+            return None
+        return sum(p.this_turn.life_lost for p in foes)
     if amount.counter is not None and state.permanent.knows("counters"):
         return state.permanent.counter(amount.counter)  # CR 122.1: counters the request stated
     return None

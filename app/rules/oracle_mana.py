@@ -447,6 +447,8 @@ class Amount:
     """CR 119.1: "your life total"."""
     party: bool = False
     """CR 700.8: "creature in your party"."""
+    opponents_life_lost: bool = False
+    """CR 500.1: the life the controller's opponents lost this turn (the board's this-turn facts)."""
     cost_value: bool = False
     """CR 202.3: "the sacrificed artifact's mana value", "the exiled creature's": of what its cost takes."""
     offset: int = 0
@@ -525,6 +527,8 @@ def parse_amount(text: str) -> Amount | None:
         plus = m.group(1)
         extra = 0 if plus is None else int(plus) if plus.isdigit() else NUMBER_WORDS[plus]
         return Amount(text, cost_value=True, offset=extra)
+    if text == "1 life your opponents have lost this turn":
+        return Amount(text, opponents_life_lost=True)
     if text == "your life total":
         return Amount(text, life=True)
     if text == "creature in your party":
@@ -921,7 +925,8 @@ class Grant:
 class ProductionReplacement:
     """A replacement effect on tapping for mana (CR 106.12b, 614). ``mode``: "fixed" (produces exactly
     ``mana`` "instead of any other type and amount"), "type" (each mana becomes ``mana[0]``), "color" (the
-    mana becomes as much of one color of the player's choice), "multiply"
+    mana becomes as much of one color of the player's choice), "one_color" (one mana of a color of the
+    player's choice "instead of any other type and amount"), "multiply"
     (``factor`` times as much)."""
 
     mode: str
@@ -945,6 +950,8 @@ class ManaTrigger:
     or ``"chosen"``, the source's chosen color (Caged Sun, Gauntlet of Power)."""
     count: Amount | None = None
     """ "an additional {G} for each Elf on the battlefield" (Elvish Guidance): read on the board."""
+    same_name: bool = False
+    """``same_type`` once for each other land its controller controls with the tapped land's name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1083,6 +1090,16 @@ _LOSES_ALL = re.compile(
 _SWAPS = re.compile(r"^If tapped for mana, (?P<list>[^.]{1,300}) instead of any other type$")
 
 
+def _until_end_of_turn(effect: str) -> ProductionReplacement | None:
+    """ "Until end of turn, if you tap a land you control for mana, it produces {U} instead of any other
+    type": the replacement effect an ability creates for a duration (CR 611.2), read as a static one."""
+    m = re.fullmatch(r"Until end of turn, if (.+?)\.?", effect.strip())
+    if m is None:
+        return None
+    read = _read_static("If " + m.group(1))
+    return read if isinstance(read, ProductionReplacement) else None
+
+
 def _read_type_swaps(line: str) -> tuple[ProductionReplacement, ...] | None:
     """ "If tapped for mana, Plains produce {R}, Islands produce {G}, ... instead of any other type"
     (Reality Twist): one type-changing replacement per land type (CR 106.12b, 614.1a)."""
@@ -1139,6 +1156,8 @@ def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | Mana
             kind = {"of any other type and amount": "fixed", "of any other type": "type"}.get(rest)
             if what == "mana of a color of your choice" and kind == "type":
                 return ProductionReplacement("color", flt)  # Pulse of Llanowar
+            if what == "one mana of a color of your choice" and kind == "fixed":
+                return ProductionReplacement("one_color", flt)  # Harvest Mage
             sym = re.fullmatch(r"\{([WUBRGC])\}", what)
             mana = sym.group(1) if sym else ("C" if what == "colorless mana" else None)
             if kind is not None and mana is not None:
@@ -1151,6 +1170,12 @@ def _read_static(line: str) -> TypeChange | Grant | ProductionReplacement | Mana
         if flt is not None:
             if re.fullmatch(r"one mana of any type that (?:land|permanent) produced", what):
                 return ManaTrigger(flt, same_type=True)
+            if re.fullmatch(
+                r"an additional one mana of any type that land produced for each other land you control "
+                r"with the same name as it",
+                what,
+            ):  # Sasaya's Essence (CR 201.2)
+                return ManaTrigger(flt, same_type=True, same_name=True)
             if m2 := re.fullmatch(r"an additional (.+)", what):
                 eff = parse_add("Add " + m2.group(1))
                 if eff is not None and eff.undefined is None and not eff.split and eff.colors_of is None:
@@ -1239,9 +1264,15 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
             if ability.problem is not None:
                 problems.append((raw.strip(), ability.problem))
                 lines.append((raw.strip(), "problem"))
+            elif (
+                ability.mana is None and _PRODUCES_INSTEAD.search(line) and _until_end_of_turn(ability.effect)
+            ):
+                # CR 611.2, 614.1a: the effect it creates replaces what lands produce until end of turn
+                # (Deep Water, Harvest Mage); read, it applies once the ability has resolved
+                lines.append((raw.strip(), "token"))
             elif ability.mana is None and _PRODUCES_INSTEAD.search(line):
                 # CR 106.12b, 614.1a: an activated ability whose effect replaces what lands produce
-                # (Deep Water, Harvest Mage): not read here, so said ("nothing silent").
+                # in a way not read here, so said ("nothing silent").
                 problems.append(
                     (raw.strip(), "an ability whose effect changes the mana lands produce: not read here")
                 )

@@ -95,6 +95,8 @@ def _apply_replacement(alt: Mana, repl: ProductionReplacement) -> tuple[Mana, ..
         return (Mana.single(repl.mana[0], alt.total),)
     if repl.mode == "color":
         return tuple(Mana.single(c, alt.total) for c in COLORS)
+    if repl.mode == "one_color":
+        return tuple(Mana.single(c) for c in COLORS)
     return (alt.times(repl.factor),)
 
 
@@ -436,7 +438,18 @@ def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
                 continue
             nxt: set[Mana] = set()
             for cur in results:
-                if trig.same_type:  # "one mana of any type that land produced"
+                if trig.same_type and trig.same_name:  # Sasaya's Essence: one per other land so named
+                    same = sum(
+                        1
+                        for s in states
+                        if s.is_land
+                        and s.controller == states[src].controller
+                        and s.face.name == states[i].face.name
+                        and s.id != states[i].id
+                    )
+                    # each additional mana is of a type that land produced: n of one type is one choice
+                    nxt.update(cur + Mana.single(t, same) for t in alt.types)
+                elif trig.same_type:  # "one mana of any type that land produced"
                     nxt.update(cur + Mana.single(t) for t in alt.types)
                 else:
                     extras = [

@@ -144,17 +144,23 @@ def test_unknown_mana_statics_are_problems_and_reminders_are_ignored() -> None:
     assert read_text("Flying\nCreatures you control get +1/+1.").problems == ()
 
 
-def test_activated_ability_changing_what_lands_produce_is_a_problem_not_silence() -> None:
-    # Deep Water: the ability's effect is a replacement on lands' mana (CR 106.12b, 614.1a), not read here.
+def test_activated_ability_changing_what_lands_produce_is_read_or_a_problem_never_silence() -> None:
+    # Deep Water: the ability creates a replacement on lands' mana until end of turn (CR 611.2, 614.1a):
+    # read, it applies once the ability has resolved, so the line is understood and adds no ability.
     text = (
         "{U}: Until end of turn, if you tap a land you control for mana, "
         "it produces {U} instead of any other type."
     )
     read = read_text(text, "Deep Water")
-    assert [why for _line, why in read.problems] == [
+    assert read.problems == () and dict(read.lines)[text] == "token"
+    assert read.activated[0].mana is None and read.activated[0].is_mana_ability is False
+    # A replacement template not read here stays a problem (Quarum Trench Gnomes' "instead of white mana").
+    gnomes = "{T}: If target Plains is tapped for mana, it produces colorless mana instead of white mana."
+    odd = read_text(gnomes, "Quarum Trench Gnomes")
+    assert [why for _line, why in odd.problems] == [
         "an ability whose effect changes the mana lands produce: not read here"
     ]
-    assert dict(read.lines)[text] == "problem"
+    assert dict(odd.lines)[gnomes] == "problem"
     # An ordinary non-mana activated ability stays "ability".
     assert [kind for _l, kind in read_text("{1}: ~ gets +1/+1 until end of turn.", "Bear").lines] == [
         "ability"
