@@ -473,6 +473,9 @@ class ManaEffect:
     split: tuple[str, ...] = ()
     """ "X mana in any combination of {R} and/or {G}": the ``count`` is split in any way among these
     types (each option is then one of them)."""
+    cost_of: Filter | None = None
+    """ "mana equal to enchanted permanent's mana cost" (Elemental Resonance): each symbol of that cost as
+    mana, one of its colors for a symbol of several, generic as colorless (CR 202.1, 107.4)."""
     colors_of: tuple[str, tuple[Filter, ...] | None] | None = None
     """CR 105.2: the colors of permanents: ``("any", filter)`` "one mana of any color among <filter>",
     ``("each", filter)`` "one mana of each color among <filter>"; a None filter is the permanent itself
@@ -651,6 +654,9 @@ def parse_add(sentence: str) -> ManaEffect | None:
     if m2 := re.fullmatch(r"one mana of (any|each) color among (.+)", body):
         among = _filters_and(m2.group(2))  # Mox Amber, Bloom Tender
         return None if among is None else ManaEffect(_ANY_COLOR, colors_of=(m2.group(1), among))
+    if m2 := re.fullmatch(r"mana equal to ((?:enchanted|equipped) [a-z]{1,20})['’]s mana cost", body):
+        whose = parse_filter(m2.group(1))
+        return None if whose is None else ManaEffect((), cost_of=whose)
     if body in {"one mana of any of this creature's colors", "one mana of any of ~'s colors"}:
         return ManaEffect(_ANY_COLOR, colors_of=("any", None))  # Katilda's grant
     if m2 := re.fullmatch(
@@ -1352,6 +1358,8 @@ def _effect_types(effect: ManaEffect) -> set[str]:
             out.update(COLORS if option.reference.what == "color" else MANA_TYPES)
     if effect.commander or effect.colors_of is not None:  # CR 903.4f, 105.2: colors of other objects
         out.update(COLORS)
+    if effect.cost_of is not None:  # another permanent's mana cost: any color, generic as colorless
+        out.update(MANA_TYPES)
     if effect.instead is not None:  # CR 614.1a: what it adds instead, when the condition holds
         out |= _effect_types(effect.instead[1])
     return out

@@ -40,7 +40,7 @@ from app.rules.abilities import (
 from app.rules.board import Board
 from app.rules.mana import Mana
 from app.rules.oracle_mana import Amount, Filter, ManaOption, ManaTrigger, ProductionReplacement
-from app.rules.symbols import COLORS, MANA_TYPES
+from app.rules.symbols import COLORS, MANA_TYPES, SymbolKind
 
 Alternatives = tuple[Mana, ...]
 _BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
@@ -229,6 +229,8 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
             return set()
         options = tuple(o for o in options if set(o.fixed) <= identity)
         ref_masks = [0] * len(options)
+    if effect.cost_of is not None:
+        return _cost_as_mana(ctx, state, ability, effect.cost_of)
     if effect.colors_of is not None:
         mode, flt = effect.colors_of
         colors = _colors_among(ctx, state, flt)
@@ -262,6 +264,40 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
             if n:
                 out.add(alt.times(n))
     return out
+
+
+def _cost_as_mana(ctx: _Context, state: PermanentState, ability: Ability, whose: Filter) -> set[Mana]:
+    """ "Add mana equal to enchanted permanent's mana cost" (CR 202.1, 107.4): each colored or Phyrexian
+    symbol one mana of its color (of one of its colors, chosen, for a hybrid), {C} and generic colorless,
+    X as 0 (CR 107.3); at most ``MAX_SPLITS`` alternatives, beyond (or for symbols of other kinds) nothing,
+    with a warning."""
+    targets = [s for s in ctx.state.states if s.matches(whose, state.permanent)]
+    if len(targets) != 1 or targets[0].face.mana_cost is None:
+        return set()  # CR 202.1b: no mana cost, no mana
+    cost = targets[0].face.mana_cost
+    results = {Mana.single("C", cost.generic) if cost.generic else Mana()}
+    for sym in cost.others:
+        if sym.kind is SymbolKind.VARIABLE:
+            continue
+        if sym.kind in (
+            SymbolKind.COLORED,
+            SymbolKind.HYBRID,
+            SymbolKind.PHYREXIAN,
+            SymbolKind.HYBRID_PHYREXIAN,
+        ):
+            choices = [Mana.single(c) for c in sym.colors]
+        elif sym.kind in (SymbolKind.COLORLESS, SymbolKind.COLORLESS_HYBRID):
+            choices = [Mana.single("C")] + [Mana.single(c) for c in sym.colors]
+        else:
+            ctx.warn(state.id, ability.text, f"the symbol {sym.text} is not read as mana here: nothing added")
+            return set()
+        results = {r + c for r in results for c in choices}
+        if len(results) > MAX_SPLITS:
+            ctx.warn(
+                state.id, ability.text, "too many ways to choose the hybrid symbols' colors: nothing added"
+            )
+            return set()
+    return {r for r in results if r}
 
 
 def _cost_values(ctx: _Context, state: PermanentState, ability: Ability) -> set[int]:
