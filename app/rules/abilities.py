@@ -184,8 +184,8 @@ class PermanentState:
         power changes are not modelled); None when it is not a creature or the printed power is not a
         number ("*", CR 208.2: a characteristic-defining ability not read here)."""
         printed = self.face.power
-        if not self.is_creature or printed is None or not printed.lstrip("-").isdigit():
-            return None
+        if not self.is_creature or printed is None or not printed.lstrip("-").isdigit() or len(printed) > 9:
+            return None  # a printed power of more than nine digits is no card's: not read
         return int(printed) + self.permanent.counter("+1/+1") - self.permanent.counter("-1/-1")
 
 
