@@ -11,8 +11,10 @@ The board is read with a simplified layer system (CR 613): layer 4 land type cha
 ability grants. Within layer 4 effects apply in board order (taken as timestamp order, CR 613.7), except
 that an effect whose source is a land some pending "set land type" effect applies to waits for it
 (CR 613.8a-b: Blood Moon before Urborg) and vanishes when that effect removes its source's abilities
-(CR 305.7). Card type changes (animation), counters, control changes and conditional ("as long as")
-effects are not modelled; texts that look mana-related but are not understood become warnings.
+(CR 305.7). An "As long as" grant applies while its condition holds on the board (CR 611.3a). Card type
+changes (animation), control changes, power changes other than counters and other conditional effects
+are not modelled (a filter such as "with power 4 or greater" reads an unprinted power, "*", as 0); texts
+that look mana-related but are not understood become warnings.
 """
 
 from __future__ import annotations

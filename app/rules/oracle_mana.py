@@ -13,7 +13,13 @@ Read here:
 - layer-6 ability grants in quotes and haste grants (Chromatic Lantern, Cryptolith Rite; CR 613.1f);
 - replacement effects on mana production (Contamination, Mana Reflection, Ritual of Subdual; CR 106.12b);
 - triggered mana abilities on tapping for mana (Heartbeat of Spring, Wild Growth, Utopia Sprawl; CR 106.12a,
-  605.1b).
+  605.1b);
+- since issue 11: counters a cost removes from the permanent itself (storage lands, mana batteries), power
+  (CR 208.1), the life total, the party (CR 700.8), the colors among permanents (CR 105.2), "X mana in any
+  combination" split among its types, the mana value of what a cost takes (CR 202.3), another
+  permanent's mana cost as mana, "choose a player" mana (CR 106.4), "As long as" grants (CR 611.3a),
+  Reality Twist's land type swaps, and abilities that create a token, a grant or a replacement effect
+  for a duration (CR 111.4, 611.2).
 """
 
 from __future__ import annotations
