@@ -891,6 +891,7 @@ def _removed_counters(effect: str, cost: tuple[CostPart, ...]) -> str:
     return effect
 
 
+@lru_cache(maxsize=8192)
 def parse_activated(line: str, self_name: str = "~") -> ActivatedText | None:
     """Read ``line`` as an activated ability; None when it is not of the form ``COST: EFFECT``."""
     m = _ACTIVATED.match(line.strip())
