@@ -257,9 +257,8 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
                 color = alt.types[0] if len(alt.types) == 1 else None
                 got = amount_of(ctx.state, state, effect.count, color)
                 if got is None:
-                    ctx.warn(
-                        state.id, ability.text, f"the board does not say '{effect.count.text}': taken as 0"
-                    )
+                    what = effect.count.text.replace("~", state.face.name)
+                    ctx.warn(state.id, ability.text, f"the board does not say '{what}': taken as 0")
                 n = got or 0
             if n:
                 out.add(alt.times(n))
@@ -332,7 +331,11 @@ def _splits(
     ``MAX_SPLITS`` of them; beyond, the one-type splits only (each the most of one type), with a warning."""
     n = amount_of(ctx.state, state, count, None)
     if n is None:
-        ctx.warn(state.id, ability.text, f"the board does not say '{count.text}': taken as 0")
+        ctx.warn(
+            state.id,
+            ability.text,
+            f"the board does not say '{count.text.replace('~', state.face.name)}': taken as 0",
+        )
         return set()
     if n <= 0:
         return set()
