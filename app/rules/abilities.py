@@ -11,8 +11,10 @@ The board is read with a simplified layer system (CR 613): layer 4 land type cha
 ability grants. Within layer 4 effects apply in board order (taken as timestamp order, CR 613.7), except
 that an effect whose source is a land some pending "set land type" effect applies to waits for it
 (CR 613.8a-b: Blood Moon before Urborg) and vanishes when that effect removes its source's abilities
-(CR 305.7). Card type changes (animation), counters, control changes and conditional ("as long as")
-effects are not modelled; texts that look mana-related but are not understood become warnings.
+(CR 305.7). An "As long as" grant applies while its condition holds on the board (CR 611.3a). Card type
+changes (animation), control changes, power changes other than counters and other conditional effects
+are not modelled (a filter such as "with power 4 or greater" reads an unprinted power, "*", as 0); texts
+that look mana-related but are not understood become warnings.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from app.rules.oracle_mana import (
     Condition,
     CostPart,
     Filter,
+    Grant,
     ManaEffect,
     ManaTrigger,
     ProductionReplacement,
@@ -39,6 +42,7 @@ from app.rules.oracle_mana import (
     parse_activated,
     read_face,
 )
+from app.rules.party import party_size
 from app.rules.symbols import COLORS
 from app.rules.types import BASIC_LAND_TYPES
 
@@ -159,7 +163,32 @@ class PermanentState:
             return False
         if flt.other and source.id == self.permanent.id:
             return False
+        if flt.itself and source.id != self.permanent.id:
+            return False
+        if flt.keyword is not None and not self.face.has_keyword(flt.keyword):
+            return False  # CR 702: "with defender"
+        if flt.named is not None and self.face.name != source.name:
+            return False  # CR 201.2: "named ~", the source's name
+        if flt.counter is not None and not self._has_counter(flt.counter):
+            return False
+        if flt.min_power is not None and (self.power or 0) < flt.min_power:
+            return False
         return flt.matches_types(self.types, self.subtypes, self.supertypes, self.face.is_changeling)
+
+    def _has_counter(self, kind: str) -> bool:
+        """CR 122.1: "with a [kind] counter on it"; ``""``: any counter. Counters not stated: none."""
+        counters = self.permanent.counters if self.permanent.knows("counters") else ()
+        return any(n > 0 and (not kind or k == kind) for k, n in counters)
+
+    @property
+    def power(self) -> int | None:
+        """CR 208.1, 613.4c: the printed power plus its +1/+1 counters minus its -1/-1 counters (other
+        power changes are not modelled); None when it is not a creature or the printed power is not a
+        number ("*", CR 208.2: a characteristic-defining ability not read here)."""
+        printed = self.face.power
+        if not self.is_creature or printed is None or not printed.lstrip("-").isdigit() or len(printed) > 9:
+            return None  # a printed power of more than nine digits is no card's: not read
+        return int(printed) + self.permanent.counter("+1/+1") - self.permanent.counter("-1/-1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +313,17 @@ def read_board(board: Board) -> BoardState:
                 for c in a.conditions
                 if c.kind == "unknown"
             )
+    active = [_grant_applies(i, g, perms, types, subtypes, supertypes) for i, g in grants]
+    for (i, g), on in zip(grants, active, strict=True):
+        if on is None and g.condition is not None:
+            warnings.append(
+                Warning(
+                    perms[i].id,
+                    g.condition.text.replace("~", perms[i].name),
+                    "a condition not read on this board: the ability it grants is taken as not granted "
+                    "(CR 611.3a)",
+                )
+            )
     granted_texts = {
         (i, k): [(parse_activated(text, "~"), text) for text in g.abilities]
         for k, (i, g) in enumerate(grants)
@@ -310,7 +350,7 @@ def read_board(board: Board) -> BoardState:
         haste = j not in lost and faces[j].has_keyword("Haste")
         partial = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
         for k, (i, g) in enumerate(grants):
-            if not partial.matches(g.filter, perms[i]):
+            if not active[k] or not partial.matches(g.filter, perms[i]):
                 continue
             if g.keyword == "Haste":
                 haste = True
@@ -324,6 +364,45 @@ def read_board(board: Board) -> BoardState:
             PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], abilities, haste, j in lost)
         )
     return BoardState(board, tuple(states), replacements, triggers, tuple(warnings))
+
+
+def _grant_applies(
+    i: int,
+    grant: Grant,
+    perms: tuple[Permanent, ...],
+    types: list[tuple[str, ...]],
+    subtypes: list[tuple[str, ...]],
+    supertypes: list[tuple[str, ...]],
+) -> bool | None:
+    """CR 611.3a: an "As long as" grant applies while its condition holds; None when the condition is not
+    one read here (then it is taken as not holding, the least, and the caller warns)."""
+    cond = grant.condition
+    if cond is None:
+        return True
+    source = perms[i]
+    if cond.kind == "never":
+        return False
+    if cond.kind == "control":  # "As long as you control six or more lands"
+        return all(
+            sum(
+                1
+                for j, p in enumerate(perms)
+                if p.controller == source.controller
+                and flt.matches_types(types[j], subtypes[j], supertypes[j])
+            )
+            >= n
+            for flt, n in cond.needs
+        )
+    if cond.kind == "modified":  # CR 700.9: counters, Equipment, or an Aura its controller controls
+        attached = any(
+            p.attached_to == source.id
+            and ("Equipment" in subtypes[j] or ("Aura" in subtypes[j] and p.controller == source.controller))
+            for j, p in enumerate(perms)
+        )
+        if attached or any(n > 0 for _k, n in source.counters):
+            return True
+        return False if source.knows("counters") else None
+    return None
 
 
 def activation_reasons(board: Board, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
@@ -377,6 +456,7 @@ def sacrifice_reasons(board_state: BoardState, state: PermanentState, ability: A
         flt = part.filter
         if (
             part.kind == "sacrifice"
+            and part.amount != -1  # "Sacrifice X Goats": X may be 0
             and flt is not None
             and not any(s.matches(flt, state.permanent) for s in board_state.states)
         ):
@@ -412,6 +492,18 @@ def holds(board_state: BoardState, state: PermanentState, condition: Condition) 
         return board_state.board.active_player == state.controller
     if condition.kind == "control":
         return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
+    if condition.kind == "total_power":  # CR 208.1: formidable
+        for flt, n in condition.needs:
+            powers = [s.power for s in board_state.states if s.matches(flt, state.permanent)]
+            if any(p is None for p in powers):
+                return None
+            if sum(p for p in powers if p is not None) < n:
+                return False
+        return True
+    if condition.kind == "counter":  # CR 122.1: counters the request stated
+        if not state.permanent.knows("counters"):
+            return None
+        return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
     return None
 
 
@@ -432,8 +524,22 @@ def amount_of(
 ) -> int | None:
     """The number an ``Amount`` stands for on this board (``color``: the color of the mana chosen, for
     "your devotion to that color"); None when the board does not give the fact (counters not stated)."""
+    base = _base_amount(board_state, state, amount, color)
+    return None if base is None else base + amount.offset
+
+
+def _base_amount(
+    board_state: BoardState, state: PermanentState, amount: Amount, color: str | None
+) -> int | None:
     if amount.fixed is not None:
         return amount.fixed
+    if amount.power == "self":  # CR 208.1: "~'s power"
+        return state.power
+    if amount.power == "greatest" and amount.filter is not None:  # "the greatest power among ..."
+        powers = [s.power for s in board_state.states if s.matches(amount.filter, state.permanent)]
+        if any(p is None for p in powers):
+            return None
+        return max((p for p in powers if p is not None), default=0)
     if amount.filter is not None:
         return board_state.count(state, amount.filter)
     if amount.devotion:
@@ -448,6 +554,15 @@ def amount_of(
             if t in BASIC_LAND_TYPES
         }
         return len(found)
+    if amount.life:  # CR 119.1: the controller's life total
+        return max(0, board_state.board.player(state.controller).life)
+    if amount.party:  # CR 700.8
+        return party_size(board_state.board, state.controller)
+    if amount.opponents_life_lost:  # CR 500.1: this turn's facts, when the request stated them
+        foes = [p for p in board_state.board.players if p.name != state.controller]
+        if not all(p.this_turn.knows("life_lost") for p in foes):
+            return None
+        return sum(p.this_turn.life_lost for p in foes)
     if amount.counter is not None and state.permanent.knows("counters"):
         return state.permanent.counter(amount.counter)  # CR 122.1: counters the request stated
     return None

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import combinations_with_replacement, permutations
+from math import comb
 from typing import Final
 
 from app.rules.abilities import (
@@ -38,8 +39,8 @@ from app.rules.abilities import (
 )
 from app.rules.board import Board
 from app.rules.mana import Mana
-from app.rules.oracle_mana import Filter, ManaOption, ManaTrigger, ProductionReplacement
-from app.rules.symbols import COLORS, MANA_TYPES
+from app.rules.oracle_mana import Amount, Filter, ManaOption, ManaTrigger, ProductionReplacement
+from app.rules.symbols import COLORS, MANA_TYPES, SymbolKind
 
 Alternatives = tuple[Mana, ...]
 _BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
@@ -47,6 +48,8 @@ COLOR_MASK: Final = sum(_BIT[c] for c in COLORS)
 _ALL: Final = (1 << len(MANA_TYPES)) - 1
 _MASK_TYPES: Final = tuple(tuple(t for k, t in enumerate(MANA_TYPES) if m >> k & 1) for m in range(_ALL + 1))
 _IDENTITY: Final = [1 << k for k in range(len(MANA_TYPES))]
+MAX_SPLITS: Final = 210
+"""At most this many splits of "X mana in any combination" are listed (six mana among five colors)."""
 MAX_ORDERED_REPLACEMENTS: Final = 5
 """Beyond this many replacements on one ability only board (timestamp) order is tried, with a warning."""
 
@@ -81,15 +84,20 @@ class BoardAnalysis:
         return max((a.total for a in alts), default=0)
 
 
-def _apply_replacement(alt: Mana, repl: ProductionReplacement) -> Mana:
-    """One replacement on one production event (CR 614.1a: "instead")."""
+def _apply_replacement(alt: Mana, repl: ProductionReplacement) -> tuple[Mana, ...]:
+    """One replacement on one production event (CR 614.1a: "instead"): its possible results ("color": the
+    same amount of one color of the player's choice, Pulse of Llanowar)."""
     if alt.total < repl.min_amount:
-        return alt  # Damping Sphere: "two or more mana" only
+        return (alt,)  # Damping Sphere: "two or more mana" only
     if repl.mode == "fixed":
-        return Mana.of(repl.mana)
+        return (Mana.of(repl.mana),)
     if repl.mode == "type":
-        return Mana.single(repl.mana[0], alt.total)
-    return alt.times(repl.factor)
+        return (Mana.single(repl.mana[0], alt.total),)
+    if repl.mode == "color":
+        return tuple(Mana.single(c, alt.total) for c in COLORS)
+    if repl.mode == "one_color":
+        return tuple(Mana.single(c) for c in COLORS)
+    return (alt.times(repl.factor),)
 
 
 def commutes(repls: tuple[ProductionReplacement, ...]) -> bool:
@@ -104,12 +112,12 @@ def _replaced(alt: Mana, repls: tuple[ProductionReplacement, ...]) -> set[Mana]:
         return {alt} if alt else set()
     few = len(repls) <= MAX_ORDERED_REPLACEMENTS and not commutes(repls)
     orders = permutations(repls) if few else iter((repls,))
-    out = set()
+    out: set[Mana] = set()
     for order in orders:
-        cur = alt
+        cur = {alt}
         for r in order:
-            cur = _apply_replacement(cur, r)
-        out.add(cur)
+            cur = {x for c in cur for x in _apply_replacement(c, r)}
+        out |= cur
     return out
 
 
@@ -200,7 +208,11 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
         condition, other = effect.instead
         held = holds(ctx.state, state, condition)
         if held is None:
-            ctx.warn(state.id, f"If {condition.text}, ...", "a condition not understood: taken as not met")
+            ctx.warn(
+                state.id,
+                f"If {condition.text}, ...",
+                "a condition the board does not settle: taken as not met",
+            )
         elif held and len(other.options) == len(ref_masks):
             effect = other
         elif held:  # the other effect reads no references: resolve it alone
@@ -217,7 +229,27 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
             return set()
         options = tuple(o for o in options if set(o.fixed) <= identity)
         ref_masks = [0] * len(options)
+    if effect.cost_of is not None:
+        return _cost_as_mana(ctx, state, ability, effect.cost_of)
+    if effect.colors_of is not None:
+        mode, flt = effect.colors_of
+        colors = _colors_among(ctx, state, flt)
+        if mode == "each":  # "one mana of each color among ...": one alternative
+            return {Mana.of(c for c in COLORS if c in colors)} if colors else set()
+        keep = [k for k, o in enumerate(options) if set(o.fixed) <= colors]
+        options, ref_masks = tuple(options[k] for k in keep), [ref_masks[k] for k in keep]
+    if effect.split and effect.count is not None:
+        return _splits(ctx, state, ability, effect.split, effect.count)
     out: set[Mana] = set()
+    if effect.count is not None and effect.count.cost_value:  # one alternative per thing the cost may take
+        if any(p.kind in {"sacrifice", "exile"} and p.filter is None for p in ability.cost):
+            ctx.warn(state.id, ability.text, "what its cost takes is not read here: taken as nothing")
+            return set()
+        values = _cost_values(ctx, state, ability)
+        for option, ref_mask in zip(options, ref_masks, strict=True):
+            for alt in _option_alternatives(ctx, i, option, state, ref_mask):
+                out.update(alt.times(v + effect.count.offset) for v in values)
+        return {a for a in out if a}
     for option, ref_mask in zip(options, ref_masks, strict=True):
         n = 1
         for alt in _option_alternatives(ctx, i, option, state, ref_mask):
@@ -225,13 +257,96 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
                 color = alt.types[0] if len(alt.types) == 1 else None
                 got = amount_of(ctx.state, state, effect.count, color)
                 if got is None:
-                    ctx.warn(
-                        state.id, ability.text, f"the board does not say '{effect.count.text}': taken as 0"
-                    )
+                    what = effect.count.text.replace("~", state.face.name)
+                    ctx.warn(state.id, ability.text, f"the board does not say '{what}': taken as 0")
                 n = got or 0
             if n:
                 out.add(alt.times(n))
     return out
+
+
+def _cost_as_mana(ctx: _Context, state: PermanentState, ability: Ability, whose: Filter) -> set[Mana]:
+    """ "Add mana equal to enchanted permanent's mana cost" (CR 202.1, 107.4): each colored or Phyrexian
+    symbol one mana of its color (of one of its colors, chosen, for a hybrid), {C} and generic colorless,
+    X as 0 (CR 107.3); at most ``MAX_SPLITS`` alternatives, beyond (or for symbols of other kinds) nothing,
+    with a warning."""
+    targets = [s for s in ctx.state.states if s.matches(whose, state.permanent)]
+    if len(targets) != 1 or targets[0].face.mana_cost is None:
+        return set()  # CR 202.1b: no mana cost, no mana
+    cost = targets[0].face.mana_cost
+    results = {Mana.single("C", cost.generic) if cost.generic else Mana()}
+    for sym in cost.others:
+        if sym.kind is SymbolKind.VARIABLE:
+            continue
+        if sym.kind in (
+            SymbolKind.COLORED,
+            SymbolKind.HYBRID,
+            SymbolKind.PHYREXIAN,
+            SymbolKind.HYBRID_PHYREXIAN,
+        ):
+            choices = [Mana.single(c) for c in sym.colors]
+        elif sym.kind in (SymbolKind.COLORLESS, SymbolKind.COLORLESS_HYBRID):
+            choices = [Mana.single("C")] + [Mana.single(c) for c in sym.colors]
+        else:
+            ctx.warn(state.id, ability.text, f"the symbol {sym.text} is not read as mana here: nothing added")
+            return set()
+        results = {r + c for r in results for c in choices}
+        if len(results) > MAX_SPLITS:
+            ctx.warn(
+                state.id, ability.text, "too many ways to choose the hybrid symbols' colors: nothing added"
+            )
+            return set()
+    return {r for r in results if r}
+
+
+def _cost_values(ctx: _Context, state: PermanentState, ability: Ability) -> set[int]:
+    """CR 202.3: the mana values of the permanents its sacrifice or exile cost could take (Priest of
+    Yawgmoth, Food Chain); none when nothing could pay it (CR 118.3)."""
+    out: set[int] = set()
+    for part in ability.cost:
+        if part.kind in {"sacrifice", "exile"} and part.filter is not None:
+            for s in ctx.state.states:
+                if s.matches(part.filter, state.permanent):
+                    value = s.face.mana_value
+                    out.add(int(value) if isinstance(value, int) else 0)
+    return out
+
+
+def _colors_among(ctx: _Context, state: PermanentState, filters: tuple[Filter, ...] | None) -> set[str]:
+    """CR 105.2: the colors of the permanents any of ``filters`` names (None: of the permanent itself)."""
+    if filters is None:
+        return set(state.face.color_set)
+    return {
+        c
+        for s in ctx.state.states
+        if any(s.matches(f, state.permanent) for f in filters)
+        for c in s.face.color_set
+    }
+
+
+def _splits(
+    ctx: _Context, state: PermanentState, ability: Ability, types: tuple[str, ...], count: Amount
+) -> set[Mana]:
+    """ "X mana in any combination of ...": every split of X among ``types`` while there are at most
+    ``MAX_SPLITS`` of them; beyond, the one-type splits only (each the most of one type), with a warning."""
+    n = amount_of(ctx.state, state, count, None)
+    if n is None:
+        ctx.warn(
+            state.id,
+            ability.text,
+            f"the board does not say '{count.text.replace('~', state.face.name)}': taken as 0",
+        )
+        return set()
+    if n <= 0:
+        return set()
+    if comb(n + len(types) - 1, len(types) - 1) <= MAX_SPLITS:
+        return {Mana.of(c) for c in combinations_with_replacement(types, n)}
+    ctx.warn(
+        state.id,
+        ability.text,
+        f"{n} mana split among {len(types)} types: only one-type splits are considered",
+    )
+    return {Mana.single(t, n) for t in types}
 
 
 def _references(ability: Ability) -> list[Filter | None]:
@@ -362,12 +477,28 @@ def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
                 continue
             nxt: set[Mana] = set()
             for cur in results:
-                if trig.same_type:  # "one mana of any type that land produced"
+                if trig.same_type and trig.same_name:  # Sasaya's Essence: one per other land so named
+                    same = sum(
+                        1
+                        for s in states
+                        if s.is_land
+                        and s.controller == states[src].controller
+                        and s.face.name == states[i].face.name
+                        and s.id != states[i].id
+                    )
+                    # each additional mana is of a type that land produced: n of one type is one choice
+                    nxt.update(cur + Mana.single(t, same) for t in alt.types)
+                elif trig.same_type:  # "one mana of any type that land produced"
                     nxt.update(cur + Mana.single(t) for t in alt.types)
                 else:
                     extras = [
                         e for o in trig.options for e in _option_alternatives(ctx, src, o, states[src], 0)
                     ]
+                    if trig.count is not None:  # "an additional {G} for each Elf on the battlefield"
+                        n = amount_of(ctx.state, states[src], trig.count, None)
+                        if n is None:
+                            ctx.warn(states[src].id, trig.count.text, "the board does not say it: taken as 0")
+                        extras = [e.times(n) for e in extras if n]
                     nxt.update(cur + e for e in extras)
                     if not extras:  # CR 106.5: nothing defined to add
                         nxt.add(cur)

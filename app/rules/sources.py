@@ -44,7 +44,7 @@ LISTED_BOUND = 1_000
 """The solver lists mana symbol by symbol: one activation's mana is cut to this many of each type (a
 production beyond it, a Forest under ten Mana Reflections, pays any cost of up to this much alone)."""
 
-_PAYABLE_PARTS = frozenset({"tap", "untap", "mana", "life", "sacrifice_self"})
+_PAYABLE_PARTS = frozenset({"tap", "untap", "mana", "life", "sacrifice_self", "remove_counters"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,10 @@ from the card's printed text and the rules each case names.
 Cards come from the shared Scryfall data (the tests skip when it is absent).
 
 A ``permanents`` case: ``card`` (or ``board``/``check`` for several), optional ``tapped``, ``counters``,
-``chosen``, ``since_turn_began``; ``commander`` (the controller's commander's name); expected
-``could`` (the types, in WUBRGC order), ``produces`` (per mana ability in printed order, its
-alternatives, each a string of mana types, sorted WUBRGC; ``[]`` when it adds nothing now) and
-``can_activate`` (per mana ability).
+``chosen``, ``since_turn_began``, ``attached_to`` (what an Aura or Equipment is attached to); ``commander``
+(the controller's commander's name); expected ``could`` (the types, in WUBRGC order), ``produces`` (per
+mana ability in printed order, its alternatives, each a string of mana types, sorted WUBRGC; ``[]`` when
+it adds nothing now) and ``can_activate`` (per mana ability).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def _perm(spec: dict[str, Any], pid: str) -> Permanent:
         tapped=spec.get("tapped", False),
         controlled_since_turn_began=spec.get("since_turn_began", True),
         chosen=Choices(**(spec.get("chosen") or {})),
+        attached_to=spec.get("attached_to"),
         counters=counters,
         given=frozenset({"counters"}) if "counters" in spec else frozenset(),
     )
@@ -95,7 +96,7 @@ CASES = load()
 
 def test_there_are_at_least_the_cases_the_issue_asks() -> None:
     cards = {c.values[0].get("card") for c in CASES if c.values[0].get("kind", "permanent") == "permanent"}
-    assert len(cards - {None}) >= 160
+    assert len(cards - {None}) >= 200
 
 
 @pytest.mark.parametrize("case", CASES)

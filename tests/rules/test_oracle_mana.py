@@ -62,7 +62,9 @@ def test_mana_ability_criteria_605_1a() -> None:
     assert loyalty is not None and loyalty.is_loyalty and loyalty.is_mana_ability is False
     draw = parse_activated("{2}, {T}: Draw a card.")
     assert draw is not None and draw.is_mana_ability is False and draw.problem is None
-    unknown = parse_activated("{T}: Add X mana of any one color, where X is your life total.")
+    unknown = parse_activated(
+        "{T}: Add X mana of any one color, where X is the amount of life you gained this turn."
+    )
     assert unknown is not None and unknown.is_mana_ability is None and unknown.problem
 
 
@@ -133,22 +135,32 @@ def test_statics() -> None:
 
 def test_unknown_mana_statics_are_problems_and_reminders_are_ignored() -> None:
     assert read_text("({T}: Add {G} or {W}.)").activated == ()
-    odd = read_text('As long as you control six or more lands, lands you control have "{T}: Add {G}."')
+    odd = read_text('Lands you control have "{T}: Add {G}" until the top card of your library is red.')
     assert odd.problems and not odd.grants
+    # CR 611.3a: an "As long as" grant is read with its condition, checked on the board
+    tree = read_text('As long as you control six or more lands, lands you control have "{T}: Add {G}."')
+    assert tree.grants[0].condition is not None and tree.grants[0].condition.kind == "control"
+    assert tree.grants[0].condition.needs[0][1] == 6
     assert read_text("Flying\nCreatures you control get +1/+1.").problems == ()
 
 
-def test_activated_ability_changing_what_lands_produce_is_a_problem_not_silence() -> None:
-    # Deep Water: the ability's effect is a replacement on lands' mana (CR 106.12b, 614.1a), not read here.
+def test_activated_ability_changing_what_lands_produce_is_read_or_a_problem_never_silence() -> None:
+    # Deep Water: the ability creates a replacement on lands' mana until end of turn (CR 611.2, 614.1a):
+    # read, it applies once the ability has resolved, so the line is understood and adds no ability.
     text = (
         "{U}: Until end of turn, if you tap a land you control for mana, "
         "it produces {U} instead of any other type."
     )
     read = read_text(text, "Deep Water")
-    assert [why for _line, why in read.problems] == [
+    assert read.problems == () and dict(read.lines)[text] == "token"
+    assert read.activated[0].mana is None and read.activated[0].is_mana_ability is False
+    # A replacement template not read here stays a problem (Quarum Trench Gnomes' "instead of white mana").
+    gnomes = "{T}: If target Plains is tapped for mana, it produces colorless mana instead of white mana."
+    odd = read_text(gnomes, "Quarum Trench Gnomes")
+    assert [why for _line, why in odd.problems] == [
         "an ability whose effect changes the mana lands produce: not read here"
     ]
-    assert dict(read.lines)[text] == "problem"
+    assert dict(odd.lines)[gnomes] == "problem"
     # An ordinary non-mana activated ability stays "ability".
     assert [kind for _l, kind in read_text("{1}: ~ gets +1/+1 until end of turn.", "Bear").lines] == [
         "ability"
