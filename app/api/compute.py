@@ -80,7 +80,7 @@ def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
 
 
 class _Interruptible:
-    """Work running in one thread that another thread may interrupt at most once.
+    """Work running in one thread that another thread may interrupt (again, until it stops).
 
     ``state`` moves queued -> running -> done under ``lock``; ``interrupt`` raises only while running,
     and the working thread clears any pending exception under the same lock as it finishes, so the
@@ -121,7 +121,9 @@ class _Interruptible:
             if self.state == self.QUEUED:
                 self.state = self.DONE
                 return True
-            if self.state == self.RUNNING:
+            if self.state in (self.RUNNING, self.INTERRUPTED):
+                # Again while still running: an exception that lands in a finalizer or a weakref
+                # callback is printed as "ignored" and lost, and the work would then run on unbounded.
                 self.state = self.INTERRUPTED
                 _set_async_exc(self.thread_id, WorkCancelled)
             return False

@@ -12,7 +12,16 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app import logs
-from app.api.compute import INLINE_SLICE_S, INLINE_WORK_LIMIT, NeedsDatabase, cancel_all, compute
+from app.api.compute import (
+    _WATCHDOG,
+    INLINE_SLICE_S,
+    INLINE_WORK_LIMIT,
+    NeedsDatabase,
+    WorkCancelled,
+    _Interruptible,
+    cancel_all,
+    compute,
+)
 from app.errors import AppError, ServiceUnavailable, TooLarge
 
 
@@ -176,3 +185,32 @@ def test_an_interrupted_thread_serves_the_next_job() -> None:
             asyncio.run(bounded(spin([]), budget=0.1, size=INLINE_WORK_LIMIT + 1))
     results = [asyncio.run(bounded(lambda s: 7, budget=1.0, size=INLINE_WORK_LIMIT + 1)) for _ in range(20)]
     assert results == [7] * 20
+
+
+def test_an_interruption_lost_in_a_finalizer_is_sent_again() -> None:
+    """The first WorkCancelled is swallowed (as Python does when it lands in a finalizer or a weakref
+    callback); the watchdog keeps interrupting the inline work, so it still stops within a few slices."""
+    swallowed: list[str] = []
+
+    def work() -> str:
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            try:
+                while time.monotonic() < deadline:
+                    pass
+            except WorkCancelled:
+                if swallowed:
+                    raise
+                swallowed.append("first")
+        return "ran to the end"
+
+    job = _Interruptible()
+    started = time.monotonic()
+    _WATCHDOG.arm(job, started + INLINE_SLICE_S)
+    try:
+        with pytest.raises(WorkCancelled):
+            job.call(work)
+    finally:
+        _WATCHDOG.disarm()
+    assert swallowed == ["first"]
+    assert time.monotonic() - started < 1.0
