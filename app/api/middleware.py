@@ -26,11 +26,13 @@ import logging
 import math
 import os
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api.direct import DirectRoute, serve
 from app.api.limits import MAX_JSON_DEPTH, body_hygiene_errors, is_json_media_type, json_depth
 from app.api.metrics import IN_PROGRESS, LATENCY, REQUESTS, route_template
 from app.api.rate_limit import AUTHENTICATED_PREFIX, RateLimiter, bearer, exempt, key_hash_of
@@ -68,8 +70,10 @@ class ServiceMiddleware:
         body_read_timeout_s: float = DEFAULT_BODY_READ_TIMEOUT_S,
         limiter: RateLimiter | None = None,
         cors: Any = None,
+        direct: Mapping[str, DirectRoute] | None = None,
     ) -> None:
         self.app = app
+        self.direct = dict(direct or {})
         self.max_body_bytes = max_body_bytes
         self.max_json_depth = max_json_depth
         self.body_read_timeout_s = body_read_timeout_s
@@ -187,6 +191,10 @@ class ServiceMiddleware:
         if refusal is not None:
             await _refuse(scope, receive, send, refusal)
             return
+        if scope["method"] == "POST":
+            route = self.direct.get(path)
+            if route is not None and await serve(route, scope, receive, send, body):
+                return
         replayed = False
 
         async def replay() -> Message:
