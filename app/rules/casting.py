@@ -51,6 +51,8 @@ _MAX_VARIANTS: Final = 720
 # thousands of hybrid reductions (720 plans of 5,000 steps took a minute); real boards stay far below.
 _MAX_SEARCH_STEPS: Final = 50_000
 
+_NO_CHOICES = Choices()
+
 
 class StepKind(StrEnum):
     BASE = "base"
@@ -363,7 +365,7 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
     """Whether the filter covers this spell: (covered, note); a note means "relevant, but not applied"."""
     if not _relative(f.caster, controller, ctx.caster):
         return False, None
-    chosen = source.chosen if source is not None else Choices()
+    chosen = source.chosen if source is not None else _NO_CHOICES
     face = ctx.face
     if f.qualities:
         if any(q.chosen_card_type for q in f.qualities) and chosen.card_type is None:
