@@ -20,6 +20,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app import __version__
 from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
 from app.api.cors import cors_factory
+from app.api.direct import ROUTES as DIRECT_ROUTES
 from app.api.docs import DESCRIPTION, TAGS, install_docs
 from app.api.metrics import install_metrics
 from app.api.middleware import ServiceMiddleware
@@ -166,6 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body_read_timeout_s=settings.body_read_timeout_s,
         limiter=RateLimiter(buckets, settings.trusted_proxies) if buckets is not None else None,
         cors=cors_factory(settings),
+        direct=DIRECT_ROUTES,  # compute routes answered from memory skip FastAPI's routing (app.api.direct)
     )
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # outermost; a 1,000-card page: 692 KB -> 131 KB
     return app

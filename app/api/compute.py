@@ -58,6 +58,16 @@ class NeedsDatabase(Exception):
     """The computation needs the database: run it again in a worker thread with a real session."""
 
 
+class Fallback(Exception):
+    """Work given ``OFFLINE_SESSION`` (``app.api.direct``) needs the database, more than the inline slice,
+    or is too big for the event loop: serve the request through FastAPI, with a session, instead."""
+
+
+INLINE_TRIED: Final = "manacalc.inline_tried"
+"""Set in the scope when the direct lane's inline attempt failed: the FastAPI rerun goes straight to a
+worker thread instead of trying the event loop again."""
+
+
 class WorkCancelled(BaseException):
     """Raised inside a working thread that overran its budget, lost its client or is shut down."""
 
@@ -69,7 +79,8 @@ class _OfflineSession:
         raise NeedsDatabase(name)
 
 
-_OFFLINE = cast(Session, _OfflineSession())
+OFFLINE_SESSION = cast(Session, _OfflineSession())
+"""The session of work that must not touch the database; passed to ``compute`` by the direct lane."""
 
 
 def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
@@ -172,18 +183,34 @@ async def compute(work: Callable[[Session], T], session: Session, *, size: int) 
     """``work(session)``, bounded: inline when small, pure and quick, else in a worker thread within the
     budget. ``TooLarge`` (422) past the budget, ``ServiceUnavailable`` (503) if no worker was free."""
     bound = current_request()
-    budget = _budget(bound[0] if bound else None)
+    scope = bound[0] if bound else None
     started = time.monotonic()
-    if size <= INLINE_WORK_LIMIT:
-        inline = _Interruptible()
-        _WATCHDOG.arm(inline, started + INLINE_SLICE_S)
+    if session is OFFLINE_SESSION:  # the direct lane: inline, or through FastAPI with a session
+        if size > INLINE_WORK_LIMIT:
+            raise Fallback
         try:
-            return inline.call(lambda: work(_OFFLINE))
+            return _inline(work, started)
+        except (NeedsDatabase, WorkCancelled):
+            if scope is not None:
+                scope[INLINE_TRIED] = True
+            raise Fallback from None
+    budget = _budget(scope)
+    if size <= INLINE_WORK_LIMIT and not (scope is not None and scope.get(INLINE_TRIED)):
+        try:
+            return _inline(work, started)
         except (NeedsDatabase, WorkCancelled):
             pass
-        finally:
-            _WATCHDOG.disarm()
     return await _in_worker(work, session, started + budget, budget, bound[1] if bound else None)
+
+
+def _inline(work: Callable[[Session], T], started: float) -> T:
+    """``work`` on the event loop with the offline session, interrupted past ``INLINE_SLICE_S``."""
+    inline = _Interruptible()
+    _WATCHDOG.arm(inline, started + INLINE_SLICE_S)
+    try:
+        return inline.call(lambda: work(OFFLINE_SESSION))
+    finally:
+        _WATCHDOG.disarm()
 
 
 async def _in_worker(

@@ -22,10 +22,15 @@ from app.db.session import get_engine, get_sessionmaker, read_engine
 # costs a thread-pool hop per request (measured: about half the throughput of the compute endpoints).
 
 
+def settings_of(app: object) -> Settings:
+    """The settings ``app`` was built with (``create_app(settings)``), else the process's."""
+    settings = getattr(getattr(app, "state", None), "settings", None)
+    return settings if isinstance(settings, Settings) else get_settings()
+
+
 async def get_request_settings(request: Request) -> Settings:
     """The settings the app was built with (``create_app(settings)``), else the process's."""
-    settings = getattr(request.app.state, "settings", None)
-    return settings if isinstance(settings, Settings) else get_settings()
+    return settings_of(request.app)
 
 
 SettingsDep = Annotated[Settings, Depends(get_request_settings)]

@@ -25,6 +25,12 @@ _STEP[ord("[")] = _STEP[ord("{")] = 1
 _STEP[ord("]")] = _STEP[ord("}")] = -1
 
 
+def deeper_than(body: bytes, depth: int) -> bool:
+    """Whether ``body`` nests deeper than ``depth``; a body with no more opening brackets than that (any
+    usual request) cannot, so only the others are scanned."""
+    return body.count(b"[") + body.count(b"{") > depth and json_depth(body) > depth
+
+
 def json_depth(body: bytes) -> int:
     """How deeply ``body`` (JSON text, possibly malformed) nests arrays and objects; brackets in strings
     do not count. Malformed input gives some number; the JSON parser rejects it later anyway."""

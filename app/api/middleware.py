@@ -26,12 +26,14 @@ import logging
 import math
 import os
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.limits import MAX_JSON_DEPTH, body_hygiene_errors, is_json_media_type, json_depth
+from app.api.direct import DirectRoute, serve
+from app.api.limits import MAX_JSON_DEPTH, body_hygiene_errors, deeper_than, is_json_media_type
 from app.api.metrics import IN_PROGRESS, LATENCY, REQUESTS, route_template
 from app.api.rate_limit import AUTHENTICATED_PREFIX, RateLimiter, bearer, exempt, key_hash_of
 from app.errors import (
@@ -68,8 +70,10 @@ class ServiceMiddleware:
         body_read_timeout_s: float = DEFAULT_BODY_READ_TIMEOUT_S,
         limiter: RateLimiter | None = None,
         cors: Any = None,
+        direct: Mapping[str, DirectRoute] | None = None,
     ) -> None:
         self.app = app
+        self.direct = dict(direct or {})
         self.max_body_bytes = max_body_bytes
         self.max_json_depth = max_json_depth
         self.body_read_timeout_s = body_read_timeout_s
@@ -122,16 +126,22 @@ class ServiceMiddleware:
                 self._children[labels] = children
             children[0].inc()
             children[1].observe(elapsed)
-            duration_ms = round(elapsed * 1000, 2)
-            path = escape_control(scope.get("path", ""))
-            access_logger.info(
-                "%s %s %s %.2fms",
-                method,
-                path,
-                status,
-                duration_ms,
-                extra={"method": method, "path": path, "status": status, "duration_ms": duration_ms},
-            )
+            if access_logger.isEnabledFor(logging.INFO):
+                # makeRecord + handle: Logger.info would also walk the stack for a caller no line shows.
+                duration_ms = round(elapsed * 1000, 2)
+                path = escape_control(scope.get("path", ""))
+                fields = {"method": method, "path": path, "status": status, "duration_ms": duration_ms}
+                record = access_logger.makeRecord(
+                    access_logger.name,
+                    logging.INFO,
+                    __file__,
+                    0,
+                    "%s %s %s %.2fms",
+                    (method, path, status, duration_ms),
+                    None,
+                    extra=fields,
+                )
+                access_logger.handle(record)
             unbind_request(tokens)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -187,6 +197,10 @@ class ServiceMiddleware:
         if refusal is not None:
             await _refuse(scope, receive, send, refusal)
             return
+        if scope["method"] == "POST":
+            route = self.direct.get(path)
+            if route is not None and await serve(route, scope, receive, send, body):
+                return
         replayed = False
 
         async def replay() -> Message:
@@ -223,7 +237,7 @@ class ServiceMiddleware:
                 if media
                 else "A request body needs Content-Type: application/json (or a +json type)."
             )
-        if json_depth(body) > self.max_json_depth:
+        if deeper_than(body, self.max_json_depth):
             text = f"The JSON body is nested more than {self.max_json_depth} levels deep."
             return BadRequest(text, errors=[{"loc": ["body"], "msg": text, "type": "json_too_deep"}])
         hygiene = body_hygiene_errors(body)

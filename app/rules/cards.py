@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.rules.costs import ManaCost
 from app.rules.errors import InvalidChoiceError
@@ -32,15 +32,23 @@ class Face:
     toughness: str | None = None
     loyalty: str | None = None
     """CR 306.5a: a planeswalker's printed loyalty; None when it has none."""
+    # Read by every cost filter of every request: computed once per face (issue 14), not per look-up.
+    _keywords_folded: frozenset[str] = field(init=False, repr=False, compare=False)
+    _changeling: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        folded = frozenset(k.casefold() for k in self.keywords)
+        object.__setattr__(self, "_keywords_folded", folded)
+        changeling = "changeling" in folded or "is every creature type" in self.oracle_text
+        object.__setattr__(self, "_changeling", changeling)
 
     def has_keyword(self, keyword: str) -> bool:
-        want = keyword.casefold()
-        return any(k.casefold() == want for k in self.keywords)
+        return keyword.casefold() in self._keywords_folded
 
     @property
     def is_changeling(self) -> bool:
         """CR 702.73a: Changeling (and "is every creature type") gives every creature type."""
-        return self.has_keyword("Changeling") or "is every creature type" in self.oracle_text
+        return self._changeling
 
     def has_creature_type(self, creature_type: str) -> bool:
         """Whether this face has ``creature_type`` (CR 205.3m; changelings have all of them, 702.73a)."""

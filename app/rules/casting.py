@@ -51,6 +51,8 @@ _MAX_VARIANTS: Final = 720
 # thousands of hybrid reductions (720 plans of 5,000 steps took a minute); real boards stay far below.
 _MAX_SEARCH_STEPS: Final = 50_000
 
+_NO_CHOICES = Choices()
+
 
 class StepKind(StrEnum):
     BASE = "base"
@@ -363,7 +365,7 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
     """Whether the filter covers this spell: (covered, note); a note means "relevant, but not applied"."""
     if not _relative(f.caster, controller, ctx.caster):
         return False, None
-    chosen = source.chosen if source is not None else Choices()
+    chosen = source.chosen if source is not None else _NO_CHOICES
     face = ctx.face
     if f.qualities:
         if any(q.chosen_card_type for q in f.qualities) and chosen.card_type is None:
@@ -1067,10 +1069,25 @@ def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -
 
 
 def ways_to_cast(
-    board: Board | PreparedBoard, caster: str, spell: SpellToCast, *, characters: CharacterIndex | None = None
+    board: Board | PreparedBoard,
+    caster: str,
+    spell: SpellToCast,
+    *,
+    characters: CharacterIndex | None = None,
+    known: CostResult | None = None,
 ) -> tuple[WayTotal, ...]:
     """Each way the card offers from ``cast_from`` (normal where it applies, then its keywords), alone and
-    with each optional cost it offers, and its total on this board (CR 601.2b, 601.2f)."""
+    with each optional cost it offers, and its total on this board (CR 601.2b, 601.2f).
+
+    ``known``: ``total_cost`` of ``spell`` itself on this board; when ``spell`` is cast the normal way with
+    no optional or alternative cost, the normal way's total is its total (not computed again)."""
+    plain = (
+        known is not None
+        and known.method == "normal"
+        and spell.method in (None, "normal")
+        and not spell.optional_costs
+        and spell.alternative_cost is None
+    )
     prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
     face = _cast_face(spell.card, spell.face, spell.cast_from)[0] if spell.cast_as is None else None
     if face is None:
@@ -1085,6 +1102,11 @@ def ways_to_cast(
     out: list[WayTotal] = []
     for method in methods:
         for chosen in options:
+            if plain and method == "normal" and not chosen:
+                assert known is not None
+                # chosen_way gave no way for spell (method None or "normal"), so it gives none here either
+                out.append(WayTotal(method, chosen, known.total_cost))
+                continue
             variant = replace(spell, method=method, optional_costs=chosen, alternative_cost=None)
             try:
                 result = total_cost(prepared, caster, variant, characters=characters)

@@ -201,8 +201,11 @@ class _Problems:
         raise kind(detail, errors=self.errors)
 
 
+_NO_CHOICES = Choices()
+
+
 def _permanent(p_in: PermanentIn, card: Card, imprinted: Card | None = None) -> Permanent:
-    chosen = Choices()
+    chosen = _NO_CHOICES
     if p_in.chosen is not None:
         c = p_in.chosen
         chosen = Choices(

@@ -108,9 +108,10 @@ def compute(
     """Run the engine, turning rules errors into the service's problems placed at ``loc``; the result
     carries the ways the card offers from ``cast_from`` with their totals (API.md 1.1 ``ways``)."""
     try:
-        result = total_cost(board, caster, spell, characters=character_index())
+        prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)  # once for both
+        result = total_cost(prepared, caster, spell, characters=character_index())
         if not result.ways:
-            ways = ways_to_cast(board, caster, spell, characters=character_index())
+            ways = ways_to_cast(prepared, caster, spell, characters=character_index(), known=result)
             result = dataclasses.replace(result, ways=ways)
         return result
     except RulesError as exc:

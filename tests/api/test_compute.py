@@ -214,3 +214,57 @@ def test_an_interruption_lost_in_a_finalizer_is_sent_again() -> None:
         _WATCHDOG.disarm()
     assert swallowed == ["first"]
     assert time.monotonic() - started < 1.0
+
+
+# -- the direct lane (issue 14) ---------------------------------------------------------------------------
+
+DIRECT_BODIES = [
+    {"board": {"permanents": [{"id": "f", "card": "Forest"}]}, "spell": {"card": "Llanowar Elves"}},
+    {"board": {"permanents": [{"id": "f", "card": "Forest"}]}, "spell": {"card": "No Such Card Anywhere"}},
+    {"board": {"permanents": [{"id": "f", "card": "Forest"}]}},
+    {"board": {"permanents": [{"id": "f", "card": "Forest"}]}, "spell": {"card": "Forest"}},
+    {"board": {"permanents": "none"}, "spell": {"card": "Llanowar Elves"}, "extra": 1},
+]
+RAW_BODIES = [b"", b"{", b'{"board": ' + b"1" * 5000 + b"}"]
+
+
+def _answers(client, paths: list[str]) -> list[tuple[int, str, object]]:  # type: ignore[no-untyped-def]
+    out: list[tuple[int, str, object]] = []
+    for path in paths:
+        for body in DIRECT_BODIES:
+            r = client.post(path, json=body)
+            out.append((r.status_code, r.headers["content-type"], r.json()))
+        for raw in RAW_BODIES:
+            r = client.post(path, content=raw, headers={"Content-Type": "application/json"})
+            out.append((r.status_code, r.headers["content-type"], r.json()))
+    return out
+
+
+def test_the_direct_lane_answers_as_fastapi_does(app, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.api import direct
+    from app.main import create_app
+
+    paths = ["/v1/spells/cost", "/v1/payments/plan", "/v1/spells/cost/batch"]
+    assert set(paths) <= set(direct.ROUTES)
+    served: list[str] = []
+    real_serve = direct.serve
+
+    async def counting_serve(route, scope, receive, send, body):  # type: ignore[no-untyped-def]
+        answered = await real_serve(route, scope, receive, send, body)
+        served.append(route.path if answered else "fallback")
+        return answered
+
+    monkeypatch.setattr("app.api.middleware.serve", counting_serve)
+    through_direct = _answers(TestClient(app), paths)
+    assert len(served) == len(paths) * (len(DIRECT_BODIES) + len(RAW_BODIES))
+    assert set(served) - {"fallback"}, "the direct lane answered nothing"
+
+    overrides = dict(app.dependency_overrides)  # the same test session for the app without the lane
+    for path in list(direct.ROUTES):
+        monkeypatch.delitem(direct.ROUTES, path)
+    plain = create_app(app.state.settings)
+    plain.dependency_overrides.update(overrides)
+    through_fastapi = _answers(TestClient(plain), paths)
+    assert through_direct == through_fastapi

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Body, Response
 from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
+from app.api.direct import direct
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest
 from app.services import payments as service
@@ -24,6 +25,7 @@ _PROBLEMS = problem_responses(*BOARD_PROBLEMS)
     responses=_PROBLEMS,
     summary="How to pay a cost or a spell with the board's mana",
 )
+@direct(router, "/plan", PaymentPlanRequest)
 async def payment_plan(
     body: Annotated[PaymentPlanRequest, Body(openapi_examples=examples.PAYMENT_PLAN)],
     session: SessionDep,

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Body, Response
 from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
+from app.api.direct import direct
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.schemas.spells import SpellCostBatchOut, SpellCostBatchRequest, SpellCostOut, SpellCostRequest
 from app.services import spells as service
@@ -21,6 +22,7 @@ _PROBLEMS = problem_responses(*BOARD_PROBLEMS)
 @router.post(
     "/cost", response_model=SpellCostOut, responses=_PROBLEMS, summary="The total cost of a spell on a board"
 )
+@direct(router, "/cost", SpellCostRequest)
 async def spell_cost(
     body: Annotated[SpellCostRequest, Body(openapi_examples=examples.SPELL_COST)],
     session: SessionDep,
@@ -42,6 +44,7 @@ async def spell_cost(
     responses=_PROBLEMS,
     summary="The total costs of up to 250 spells on one board",
 )
+@direct(router, "/cost/batch", SpellCostBatchRequest)
 async def spell_cost_batch(
     body: Annotated[SpellCostBatchRequest, Body(openapi_examples=examples.SPELL_COST_BATCH)],
     session: SessionDep,

@@ -1,0 +1,139 @@
+"""The direct lane: compute routes answered from memory without FastAPI's routing and dependency solving.
+
+Issue 14: a profile of ``POST /v1/spells/cost`` put about a third of the event loop's time in FastAPI
+around the endpoint: route matching scanned the included routers one regex at a time (13 %), solving the
+session and settings dependencies took 16 %, plus the exception, exit-stack and routing layers. The
+catalogue is in memory (``app.services.card_index``), so the usual request needs neither the database
+nor a session.
+
+A route marked ``@direct(router, path)`` is still an ordinary FastAPI route (documented, and served by
+FastAPI when the lane steps aside). ``ServiceMiddleware`` hands each ``POST`` to a marked path, body
+read and checked, to ``serve``: the body is parsed and validated as FastAPI would (same errors), the
+endpoint runs with the offline session (``app.api.compute.OFFLINE_SESSION``) and the app's settings, and
+any exception goes to the app's exception handlers (the same problem+json answers). When the work needs
+the database or overruns the inline slice, ``compute`` raises ``Fallback`` and the request goes through
+FastAPI, with its session, to a worker thread within the compute budget (the inline attempt is not
+repeated).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from app.api.compute import OFFLINE_SESSION, Fallback
+from app.api.deps import settings_of
+
+Endpoint = Callable[..., Awaitable[Response]]
+
+
+@dataclass(frozen=True, slots=True)
+class _RouteTemplate:
+    """What ``scope["route"]`` holds for a direct answer (the metrics read ``path_format``)."""
+
+    path: str
+    path_format: str
+
+
+@dataclass(frozen=True, slots=True)
+class DirectRoute:
+    path: str
+    endpoint: Endpoint
+    body: TypeAdapter[Any]
+    template: _RouteTemplate
+
+
+ROUTES: dict[str, DirectRoute] = {}
+"""Marked ``POST`` paths (filled when the route modules are imported); ``create_app`` hands them to the
+middleware."""
+
+
+def direct(router: APIRouter, path: str, body: type[BaseModel]) -> Callable[[Endpoint], Endpoint]:
+    """Mark a ``POST`` endpoint ``async def f(body, session, settings) -> Response`` whose work runs through
+    ``app.api.compute.compute`` for the direct lane. Put it under the ``@router.post`` decorator."""
+
+    def mark(endpoint: Endpoint) -> Endpoint:
+        full = router.prefix + path
+        ROUTES[full] = DirectRoute(full, endpoint, TypeAdapter(body), _RouteTemplate(full, full))
+        return endpoint
+
+    return mark
+
+
+async def serve(route: DirectRoute, scope: Scope, receive: Receive, send: Send, body: bytes) -> bool:
+    """Answer the request; False (nothing sent) when it must go through FastAPI instead."""
+    scope["route"] = route.template
+    scope["endpoint"] = route.endpoint
+    try:
+        model = _validated(route.body, body)
+        app = scope["app"]
+        response = await route.endpoint(body=model, session=OFFLINE_SESSION, settings=settings_of(app))
+    except Fallback:
+        del scope["route"], scope["endpoint"]
+        return False
+    except Exception as exc:
+        handler = _handler_for(scope["app"], exc)
+        if handler is None:
+            raise
+        request = Request(scope, receive)
+        if inspect.iscoroutinefunction(handler):
+            response = await handler(request, exc)
+        else:
+            response = await run_in_threadpool(handler, request, exc)
+    await response(scope, receive, send)
+    return True
+
+
+def _validated(adapter: TypeAdapter[Any], body: bytes) -> Any:
+    """The body as FastAPI reads a JSON body parameter: the same errors, located under ``body``."""
+    if not body:
+        raise RequestValidationError(
+            [{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}]
+        )
+    try:
+        value = json.loads(body)
+    except json.JSONDecodeError as e:
+        raise RequestValidationError(
+            [
+                {
+                    "type": "json_invalid",
+                    "loc": ("body", e.pos),
+                    "msg": "JSON decode error",
+                    "input": {},
+                    "ctx": {"error": e.msg},
+                }
+            ],
+            body=e.doc,
+        ) from e
+    except Exception as e:  # e.g. a number of more than 4,300 digits
+        raise HTTPException(status_code=400, detail="There was an error parsing the body") from e
+    try:
+        return adapter.validate_python(value, from_attributes=True)
+    except ValidationError as exc:
+        errors = [{**err, "loc": ("body", *err.get("loc", ()))} for err in exc.errors(include_url=False)]
+        raise RequestValidationError(errors, body=value) from None
+
+
+def _handler_for(app: Any, exc: Exception) -> Callable[..., Any] | None:
+    """The handler Starlette's ``ExceptionMiddleware`` would pick (by status for an HTTPException, else by
+    class); none for ``Exception`` itself, which ``ServiceMiddleware`` turns into a 500 problem."""
+    handlers: dict[Any, Callable[..., Any]] = getattr(app, "exception_handlers", {})
+    if isinstance(exc, HTTPException) and exc.status_code in handlers:
+        return handlers[exc.status_code]
+    for cls in type(exc).__mro__:
+        if cls is Exception:
+            return None
+        if cls in handlers:
+            return handlers[cls]
+    return None
