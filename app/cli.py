@@ -22,7 +22,10 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.config import Settings
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -96,24 +99,27 @@ def serve(ns: argparse.Namespace) -> int:
     metrics_dir = _metrics_dir(ns.workers)
     try:
         uvicorn.run(
-            "app.main:app",
-            host=ns.host,
-            port=ns.port,
-            workers=ns.workers,
-            log_config=None,  # ours (app.logs), with request ids
-            # Forwarded headers are not uvicorn's to trust: its default trusts them from 127.0.0.1, which
-            # let any local client spoof its address past the rate limit (issue 15).
-            proxy_headers=False,
-            # h11, not httptools: only h11 enforces the header-size cap (httptools ignores it).
-            http="h11",
-            h11_max_incomplete_event_size=settings.max_header_bytes,
-            timeout_keep_alive=settings.keep_alive_timeout_s,
-            limit_concurrency=settings.max_concurrent_connections or None,
+            "app.main:app", host=ns.host, port=ns.port, workers=ns.workers, **server_options(settings)
         )
     finally:
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
+
+
+def server_options(settings: Settings) -> dict[str, Any]:
+    """How ``serve`` runs uvicorn (``bench/bare_app.py`` serves its baseline the same way)."""
+    return {
+        "log_config": None,  # ours (app.logs), with request ids
+        # Forwarded headers are not uvicorn's to trust: its default trusts them from 127.0.0.1, which
+        # let any local client spoof its address past the rate limit (issue 15).
+        "proxy_headers": False,
+        # h11, not httptools: only h11 enforces the header-size cap (httptools ignores it).
+        "http": "h11",
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+        "timeout_keep_alive": settings.keep_alive_timeout_s,
+        "limit_concurrency": settings.max_concurrent_connections or None,
+    }
 
 
 def _metrics_dir(workers: int) -> str | None:

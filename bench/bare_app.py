@@ -1,5 +1,5 @@
 """The baseline of ``bench/load.sh``: a bare FastAPI endpoint, served with the settings ``manacalc serve``
-gives uvicorn (same host, workers, ``log_config=None``, ``proxy_headers=True``).
+gives uvicorn (``app.cli.server_options``: h11 with its header cap, no proxy headers, the same keep-alive).
 
 ``POST /bare/cost`` and ``POST /bare/plan`` validate the same request models as ``/v1/spells/cost`` and
 ``/v1/payments/plan`` (the baseline issue 3 defines: what any endpoint taking that request must do) and
@@ -57,13 +57,11 @@ def main(argv: list[str]) -> int:
     import uvicorn
 
     sys.path.insert(0, str(ROOT))  # workers import bench.bare_app:app from the checkout
+    from app.cli import server_options
+    from app.config import get_settings
+
     uvicorn.run(
-        "bench.bare_app:app",
-        host=ns.host,
-        port=ns.port,
-        workers=ns.workers,
-        log_config=None,
-        proxy_headers=True,
+        "bench.bare_app:app", host=ns.host, port=ns.port, workers=ns.workers, **server_options(get_settings())
     )
     return 0
 
