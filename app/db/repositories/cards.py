@@ -36,6 +36,7 @@ _CARD_UPDATE_COLUMNS = (
     "produced_mana",
     "updated_at",
 )
+_STREAM_ROWS = 5_000  # rows fetched at a time by whole-table reads (a server-side cursor on PostgreSQL)
 _IN_CHUNK = 500  # ids per IN (...) clause: well under SQLite's bound-parameter limit
 
 
@@ -201,13 +202,18 @@ def _assemble(session: Session, ids: Sequence[str] | None) -> dict[str, Card]:
     ):
         faces.setdefault(f.oracle_id, []).append(_face(f))
     legal: dict[str, list[tuple[str, str]]] = {}
+    pairs: dict[tuple[str, str], tuple[str, str]] = {}
     for oid, fmt, status in session.execute(
         only(
             select(CardLegalityRow.oracle_id, CardLegalityRow.format, CardLegalityRow.status),
             CardLegalityRow.oracle_id,
-        ).order_by(CardLegalityRow.oracle_id, CardLegalityRow.format)
+        )
+        .order_by(CardLegalityRow.oracle_id, CardLegalityRow.format)
+        .execution_options(yield_per=_STREAM_ROWS)
     ):
-        legal.setdefault(oid, []).append((fmt, status))
+        # 19 formats a card: one shared (format, status) pair each, not 600,000 tuples of new strings.
+        pair = (fmt, status)
+        legal.setdefault(oid, []).append(pairs.setdefault(pair, pair))
     return {
         oid: Card(
             name=name,
