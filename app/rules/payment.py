@@ -397,6 +397,18 @@ class _Prepared:
         # Computed for the sets T that the bound asks about, when it asks (a few dozen of the 2^k sets:
         # all of them up front was a third of a plan's time at 80 sources).
         self.type_caps: list[dict[int, int]] = [{} for _ in self.batches]
+        self.cap_sums: dict[int, list[int]] = {}
+
+    def _caps_from(self, tm: int) -> list[int]:
+        """For each batch index b, the caps for ``tm`` of batches b and after, summed (the bound adds the
+        batches not yet decided, the same suffix at every node of the search)."""
+        sums = self.cap_sums.get(tm)
+        if sums is None:
+            sums = [0] * (len(self.batches) + 1)
+            for b in range(len(self.batches) - 1, -1, -1):
+                sums[b] = sums[b + 1] + self._type_cap(b, tm)
+            self.cap_sums[tm] = sums
+        return sums
 
     def _type_cap(self, b: int, tm: int) -> int:
         caps = self.type_caps[b]
@@ -547,8 +559,7 @@ class _Prepared:
             if t == _ANY:
                 need += sum(monos.values())
             have = sum(count for (m, _snow, _p), count in sup.items() if m & t)
-            for b in range(undecided, len(self.batches)):
-                have += self._type_cap(b, t)
+            have += self._caps_from(t)[undecided]
             if need > have:
                 return False
         return True
