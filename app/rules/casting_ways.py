@@ -302,8 +302,8 @@ def _build(definition: _WayDef | _OptionalDef, line: str, rest: str) -> Way | Op
             rest = rest[1:]
         elif definition.keyword in ("awaken", "impending") and "—" in rest:
             rest = rest.split("—", 1)[1]  # "Awaken 3—{4}{U}": the number is not part of the cost
-        elif definition.keyword == "prototype" and "—" in rest:
-            rest = rest.split("—", 1)[0].strip()  # "Prototype {1}{R} — 3/2"
+        elif definition.keyword == "prototype" and ("—" in rest or " - " in rest):
+            rest = rest.replace(" - ", "—").split("—", 1)[0].strip()  # "Prototype {1}{R} — 3/2"
         if not definition.needs_cost:
             mana: ManaCost | None = None
             others: tuple[OtherCost, ...] = ()
@@ -344,13 +344,41 @@ def _build(definition: _WayDef | _OptionalDef, line: str, rest: str) -> Way | Op
     return OptionalCost(definition.keyword, definition.rule, forms, definition.repeatable, line)
 
 
+def _lines(text: str) -> list[str]:
+    """The text's lines, reminder text removed, with the line breaks a spoiler text lost restored.
+
+    Spoiler texts can lose their line breaks ("Kicker {W} (reminder)Destroy target ..."): a reminder
+    closing directly onto a capital letter or a mana symbol ends its keyword line (CR 207.2: reminder
+    text closes the keyword it explains), so does a mana symbol or a number stuck to a capital letter
+    ("Blitz {B}{R}{G}Whenever", "Prototype {2}{B} — 3/2At": oracle text always has a space there),
+    and a capitalized way or optional-cost keyword stuck to the end of
+    a lowercase word ("Flying, vigilanceMiracle {1}{W}") starts a line. Plain character scans, no regex.
+    """
+    out: list[str] = []
+    for raw in text.split("\n"):
+        start = 0
+        for i in range(1, len(raw)):
+            prev, ch = raw[i - 1], raw[i]
+            if (((prev in ")}" or prev.isdigit()) and ch.isupper()) or (prev == ")" and ch == "{")) or (
+                prev.islower() and ch.isupper() and _keyword_at(raw, i)
+            ):
+                out.append(raw[start:i])
+                start = i
+        out.append(raw[start:])
+    return [line for line in (_strip_reminder(x) for x in out) if line]
+
+
+def _keyword_at(text: str, i: int) -> bool:
+    low = text[i : i + 30].casefold()
+    return any(low.startswith(k) and _after_keyword(low, k) is not None for k, _d in _KEYWORDS)
+
+
 @lru_cache(maxsize=8192)
 def _read_text(text: str) -> CardWays:
     ways: list[Way] = []
     optional: list[OptionalCost] = []
     not_read: list[NotRead] = []
-    for raw in text.split("\n"):
-        line = _strip_reminder(raw)
+    for line in _lines(text):
         if not line:
             continue
         found, extra = _read_line(line)
