@@ -24,6 +24,7 @@ from app.rules.characters import CharacterIndex, matches
 from app.rules.cost_registry import cost_effects
 from app.rules.costs import ManaCost
 from app.rules.effects import (
+    FACE_DOWN_NAME,
     CardEffects,
     Condition,
     ConditionKind,
@@ -32,7 +33,6 @@ from app.rules.effects import (
     CountKind,
     Direction,
     MinimumTotal,
-    Quality,
     SpellFilter,
     Who,
 )
@@ -41,7 +41,7 @@ from app.rules.mental_magic import verify_cast_as
 from app.rules.names import fold_name
 from app.rules.party import PARTY_ROLES, party, party_roles
 from app.rules.symbols import COLORS, ManaSymbol, SymbolKind
-from app.rules.types import TypeLine
+from app.rules.types import TypeLine, canonical_creature_type
 
 _NO_CHARACTERS: Final = CharacterIndex(())
 
@@ -293,10 +293,16 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
     if count.kind is CountKind.THIS_TURN:
         holders = [p for p in board.players if _relative(count.whose, controller, p.name)]
         return sum(p.this_turn.count(count.fact or "spells_cast") for p in holders)
-    if count.kind is CountKind.GRAVEYARD_CARDS:
-        quality = count.quality or Quality()
-        yard = board.player(controller).graveyard if controller in {p.name for p in board.players} else ()
-        return sum(1 for c in yard if quality.matches(c.front, Choices()))
+    if count.kind in (
+        CountKind.GRAVEYARD_CARDS,
+        CountKind.GRAVEYARD_CARD_TYPES,
+        CountKind.GRAVEYARD_MANA_VALUES,
+    ):
+        return _graveyard_count(board, count, controller)
+    if count.kind is CountKind.LIFE:
+        return board.player(controller).life if controller in _names(board) else 0
+    if count.kind is CountKind.HAND:
+        return board.player(controller).cards_in_hand if controller in _names(board) else 0
     if count.kind is CountKind.COUNTERS_ON_SOURCE:
         return source.counter(count.counter or "") if source is not None else 0
     if count.kind is CountKind.DOMAIN:
@@ -305,13 +311,45 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
             if p.controller == controller:
                 kinds.update(p.characteristics.type_line.basic_land_types)
         return len(kinds)
-    quality = count.quality or Quality()
     none = Choices()
-    return sum(
-        1
+    counted = [
+        p
         for p in board.permanents
-        if _relative(count.whose, controller, p.controller) and quality.matches(p.characteristics, none)
-    )
+        if _relative(count.whose, controller, p.controller)
+        and count.matches(p.characteristics, none)
+        and (count.counter is None or p.counter(count.counter) > 0)
+    ]
+    if count.kind is CountKind.DEVOTION:  # CR 700.5: every permanent the player controls
+        mine = (p.characteristics.mana_cost for p in board.permanents if p.controller == controller)
+        return sum(cost.devotion_to(count.colors) for cost in mine if cost is not None)
+    if count.kind is CountKind.TOTAL_MANA_VALUE:  # CR 202.3: X in a permanent's mana cost is 0
+        return sum(int(p.characteristics.mana_value or 0) for p in counted)
+    if count.kind is CountKind.NAMES:  # CR 201.2: permanents with no name count for nothing
+        return len({fold_name(p.name) for p in counted if p.name})
+    return len(counted)
+
+
+def _names(board: Board) -> set[str]:
+    return {p.name for p in board.players}
+
+
+def _graveyard_count(board: Board, count: Count, controller: str) -> int:
+    """Cards in graveyards (CR 404): those with a quality, their card types (205.2a) or their different
+    mana values (202.3); ``whose`` relative to the effect's controller, summed over the players."""
+    cards = [
+        c
+        for p in board.players
+        if _relative(count.whose, controller, p.name)
+        for c in p.graveyard
+        if count.matches(c.front, Choices())
+    ]
+    if count.kind is CountKind.GRAVEYARD_CARD_TYPES:  # a split card has both halves' types (709.4)
+        return len(
+            {t for c in cards for f in (c.faces if c.is_split else (c.front,)) for t in f.type_line.types}
+        )
+    if count.kind is CountKind.GRAVEYARD_MANA_VALUES:  # CR 709.4: a split card's is both halves' total
+        return len({c.mana_cost.mana_value if c.mana_cost is not None else 0 for c in cards})
+    return len(cards)
 
 
 def _condition_holds(board: Board, cond: Condition, controller: str, source: Permanent | None) -> bool:
@@ -335,6 +373,14 @@ def _condition_holds(board: Board, cond: Condition, controller: str, source: Per
         return False
     if kind is ConditionKind.CLASS_LEVEL:
         return source is not None and source.class_level >= cond.at_least
+    if kind is ConditionKind.COUNT and cond.count is not None:
+        who = list(board.opponents_of(controller)) if cond.per_opponent else [controller]
+        for holder in who:
+            count = replace(cond.count, whose=Who.YOU) if cond.per_opponent else cond.count
+            n = _count(board, count, holder, source)
+            if n >= cond.at_least and (cond.at_most is None or n <= cond.at_most):
+                return True
+        return False
     none = Choices()
     holders = [o for o in board.opponents_of(controller)] if cond.whose is Who.OPPONENTS else [controller]
     for holder in holders:
@@ -382,6 +428,18 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
         return False, None
     if f.targets_source and (source is None or source.id not in ctx.spell.targets):
         return False, None  # CR 601.2c: the targets are chosen before the total is determined
+    if f.from_zones and ctx.spell.cast_from not in f.from_zones:
+        return False, None
+    if f.kicked and not any(o.keyword in ("kicker", "multikicker") for o in ctx.spell.optional_costs):
+        return False, None  # CR 702.33d: kicked when its kicker cost was paid
+    if f.shares_creature_type and not _shares_creature_type(face, source):
+        return False, None
+    if f.shares_card_type_with_imprinted:
+        if chosen.imprinted is None:
+            return False, "no card is exiled with it (chosen.imprinted), so no spell shares a card type"
+        exiled = set(chosen.imprinted.front.type_line.types)
+        if not exiled & set(face.type_line.types):
+            return False, None
     if f.chosen_name:
         if chosen.card_name is None:
             return False, "no card name was chosen"
@@ -391,6 +449,18 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
     if f.character:
         return _character_covers(ctx, chosen)
     return True, None
+
+
+def _shares_creature_type(face: Face, source: Permanent | None) -> bool:
+    """CR 205.3m, 702.73a: the spell and the source have a creature type in common (a changeling has all)."""
+    if source is None:
+        return False
+    other = source.characteristics
+    mine = [t for t in face.type_line.subtypes if canonical_creature_type(t) is not None]
+    theirs = [t for t in other.type_line.subtypes if canonical_creature_type(t) is not None]
+    if face.is_changeling and face.type_line.has_creature_types:
+        return (other.is_changeling and other.type_line.has_creature_types) or bool(theirs)
+    return any(other.has_creature_type(t) for t in mine)
 
 
 def _character_covers(ctx: _Ctx, chosen: Choices) -> tuple[bool, str | None]:
@@ -419,12 +489,27 @@ def _amount(
 ) -> tuple[ManaCost, str | None]:
     if effect.per is None:
         return effect.amount, None
-    if effect.per.kind is CountKind.TARGETS:
+    per = effect.per
+    if per.kind is CountKind.TARGETS:
         n = len(ctx.spell.targets)  # CR 601.2c: targets are chosen before the total (601.2f)
-    elif effect.per.kind is CountKind.TARGETS_BEYOND_FIRST:
+    elif per.kind is CountKind.TARGETS_BEYOND_FIRST:
         n = max(0, len(ctx.spell.targets) - 1)
+    elif per.kind is CountKind.TARGETED:
+        by_id = {p.id: p for p in ctx.board.permanents}
+        n = sum(
+            1
+            for t in dict.fromkeys(ctx.spell.targets)
+            if t in by_id and per.matches(by_id[t].characteristics, Choices())
+        )
+    elif per.kind is CountKind.COMMANDER_CASTS:  # CR 903.8: the casts from the command zone before this one
+        n = ctx.spell.commander_casts
+    elif per.kind is CountKind.SPELL_CHOSEN_COLORS:  # CR 105.2: the spell's colors among those chosen
+        chosen = source.chosen.colors if source is not None else ()
+        n = sum(1 for c in dict.fromkeys(chosen) if c in ctx.face.color_set)
+    elif per.whose is Who.CASTER:  # "its controller controls", "that player has cast": the caster's
+        n = _count(ctx.board, replace(per, whose=Who.YOU), ctx.caster, source)
     else:
-        n = _count(ctx.board, effect.per, controller, source)
+        n = _count(ctx.board, per, controller, source)
     what = f"{effect.amount} for each {effect.per.text}: {n}"
     if n == 0:
         return ManaCost.zero(), f"{what}, so nothing to reduce"
@@ -812,27 +897,90 @@ def _judge(
     if covered and cond is not None:
         if cond.kind is ConditionKind.NOT_CASTERS_TURN:
             holds = ctx.board.active_player != ctx.caster  # the spell's controller is its caster (601.2a)
+        elif cond.kind is ConditionKind.TARGETS:
+            holds = _targets_hold(ctx, cond, controller, source, card_name)
+        elif cond.kind is ConditionKind.OPTIONAL_PAID:  # CR 601.2b: announced before the total
+            holds = any(o.keyword == cond.fact for o in ctx.spell.optional_costs)
         else:
             holds = _condition_holds(ctx.board, cond, controller, source)
         _warn_unknown_fact(ctx, source, cond.kind is ConditionKind.CLASS_LEVEL, "class_level", card_name)
         if cond.kind is ConditionKind.THIS_TURN:
             _warn_this_turn(ctx, source, controller, cond.whose, cond.fact, card_name)
+        if cond.kind is ConditionKind.COUNT and cond.count is not None:
+            whose = Who.OPPONENTS if cond.per_opponent else cond.count.whose
+            _warn_zones(ctx, source, controller, replace(cond.count, whose=whose), card_name)
         if not holds:
             return False, f"condition not met: {cond.text.replace('~', card_name)}"
     if covered and isinstance(effect, CostEffect) and effect.per is not None:
-        counts = effect.per.kind is CountKind.COUNTERS_ON_SOURCE
+        per, counted_for = effect.per, controller
+        if per.whose is Who.CASTER:  # "its controller controls", "that player has cast": the caster's
+            per, counted_for = replace(per, whose=Who.YOU), ctx.caster
+        counts = per.kind is CountKind.COUNTERS_ON_SOURCE
         _warn_unknown_fact(ctx, source, counts, "counters", card_name)
-        if effect.per.kind is CountKind.THIS_TURN:
-            _warn_this_turn(ctx, source, controller, effect.per.whose, effect.per.fact, card_name)
-        if effect.per.kind is CountKind.GRAVEYARD_CARDS:
-            players = {p.name: p for p in ctx.board.players}
-            holder = players.get(controller)
-            if holder is None or not holder.knows("graveyard"):
-                message = f"{controller}'s graveyard was not given: taken as empty"
-                ctx.warnings.append(
-                    CostWarning(source.id if source else None, card_name, "graveyard", message)
-                )
+        _warn_zones(ctx, source, counted_for, per, card_name)
+        if per.kind is CountKind.THIS_TURN:
+            _warn_this_turn(ctx, source, counted_for, per.whose, per.fact, card_name)
     return covered, why
+
+
+_GRAVEYARD_KINDS: Final = (
+    CountKind.GRAVEYARD_CARDS,
+    CountKind.GRAVEYARD_CARD_TYPES,
+    CountKind.GRAVEYARD_MANA_VALUES,
+)
+
+
+def _warn_zones(ctx: _Ctx, source: Permanent | None, controller: str, count: Count, card_name: str) -> None:
+    """Nothing silent: a zone a count reads (graveyard, hand) that the request did not give is taken as
+    empty, and counters on the permanents counted, when not given, as none; each with a warning."""
+    src = source.id if source else None
+    fact = "graveyard" if count.kind in _GRAVEYARD_KINDS else "hand" if count.kind is CountKind.HAND else None
+    if fact is not None:
+        for player in ctx.board.players:
+            if _relative(count.whose, controller, player.name) and not player.knows(fact):
+                message = f"{player.name}'s {fact} was not given: taken as empty"
+                ctx.warnings.append(CostWarning(src, card_name, fact, message))
+    if count.kind is CountKind.PERMANENTS and count.counter is not None:
+        for p in ctx.board.permanents:
+            mine = _relative(count.whose, controller, p.controller)
+            if mine and not p.knows("counters") and count.matches(p.characteristics, Choices()):
+                message = f"{p.id}'s counters were not given: taken as no counters"
+                ctx.warnings.append(CostWarning(src, card_name, "counters", message))
+
+
+def _targets_hold(
+    ctx: _Ctx, cond: Condition, controller: str, source: Permanent | None, card_name: str
+) -> bool:
+    """CR 601.2c: the targets are chosen before the total cost is determined (601.2f); whether one of them
+    is a permanent of the condition's description ("a tapped creature", "a blue permanent you don't
+    control", "enchanted creature": the one the source is attached to)."""
+    by_id = {p.id: p for p in ctx.board.permanents}
+    for target in ctx.spell.targets:
+        if cond.attached:
+            if source is None or source.attached_to != target:
+                continue
+            perm = by_id.get(target)  # a player ("enchanted player") has no characteristics to check
+            if perm is None or any(q.matches(perm.characteristics, Choices()) for q in cond.qualities):
+                return True
+            continue
+        perm = by_id.get(target)
+        if perm is None:
+            continue
+        if not _relative(cond.whose, controller, perm.controller):
+            continue
+        if cond.tapped and not perm.tapped:
+            continue
+        if cond.counter is not None:
+            if not perm.knows("counters"):
+                message = f"{perm.id}'s counters were not given: taken as no counters"
+                ctx.warnings.append(
+                    CostWarning(source.id if source else None, card_name, "counters", message)
+                )
+            if perm.counter(cond.counter) == 0:
+                continue
+        if any(q.matches(perm.characteristics, Choices()) for q in cond.qualities):
+            return True
+    return False
 
 
 def _warn_this_turn(
@@ -937,7 +1085,7 @@ def effects_on_total(totals: Sequence[tuple[Permanent, MinimumTotal]], run: Cost
     run.record(CostStep(StepKind.TOTAL, run.current, "601.2f", note="total cost locked in"))
 
 
-FACE_DOWN: Final = Face("face-down 2/2", None, TypeLine.parse("Creature"))
+FACE_DOWN: Final = Face(FACE_DOWN_NAME, None, TypeLine.parse("Creature"))
 """CR 708.2a: a face-down spell is a 2/2 creature with no name, no mana cost, no types but creature."""
 
 

@@ -26,6 +26,7 @@ class Who(StrEnum):
     YOU = "you"
     OPPONENTS = "opponents"
     ANY = "any"
+    CASTER = "caster"  # the spell's caster ("its controller controls", "that player has cast")
 
 
 class CountKind(StrEnum):
@@ -38,6 +39,16 @@ class CountKind(StrEnum):
     TARGETS = "targets"  # "for each target" (CR 601.2c)
     TARGETS_BEYOND_FIRST = "targets_beyond_first"  # "for each target beyond the first"
     THIS_TURN = "this_turn"  # a count of the current turn (CR 500.1), ``fact`` of the players' this_turn
+    DEVOTION = "devotion"  # CR 700.5: mana symbols of ``colors`` among permanents' mana costs
+    TOTAL_MANA_VALUE = "total_mana_value"  # the total mana value of permanents with ``quality`` (CR 202.3)
+    NAMES = "names"  # differently named permanents with ``quality`` (CR 201.2)
+    GRAVEYARD_CARD_TYPES = "graveyard_card_types"  # card types among cards in a graveyard (CR 205.2a)
+    GRAVEYARD_MANA_VALUES = "graveyard_mana_values"  # different mana values among graveyard cards
+    LIFE = "life"  # a player's life total (CR 119.1)
+    HAND = "hand"  # cards in a player's hand (CR 402)
+    TARGETED = "targeted"  # target permanents with ``quality`` (CR 601.2c: chosen before the total)
+    COMMANDER_CASTS = "commander_casts"  # previous casts of this commander from the command zone (903.8)
+    SPELL_CHOSEN_COLORS = "spell_chosen_colors"  # the source's chosen colors the spell is (CR 105.2)
 
 
 class ConditionKind(StrEnum):
@@ -49,7 +60,13 @@ class ConditionKind(StrEnum):
     CLASS_LEVEL = "class_level"  # a Class's level ability (CR 716.2a): the source is at least ``at_least``
     THIS_TURN = "this_turn"  # ``fact`` of this turn between at_least and at_most (whose: the players)
     NOT_CASTERS_TURN = "not_casters_turn"  # "except during its controller's turn" (the spell's, CR 601.2f)
+    TARGETS = "targets"  # "if it targets a tapped creature", "spells that target a creature" (CR 601.2c)
+    COUNT = "count"  # a count between at_least and at_most ("if you have 3 or less life", graveyards)
+    OPTIONAL_PAID = "optional_paid"  # "if it's bargained": the optional cost ``fact`` was paid (601.2b)
 
+
+FACE_DOWN_NAME = "face-down 2/2"
+"""CR 708.2a: the characteristics of a face-down spell carry no name; this is the engine's label for it."""
 
 HISTORIC_TYPES = ("Artifact",)
 HISTORIC_SUBTYPES = ("Saga",)
@@ -76,6 +93,9 @@ class Quality:
     chosen_creature_type: bool = False
     keyword: str | None = None
     chosen_card_type: bool = False  # "of the chosen type" where a card type was chosen (Cloud Key)
+    min_power: int | None = None  # "with power 4 or greater": printed power (CR 208.1), a number
+    min_mana_value: int | None = None  # "with mana value 4 or greater" (CR 202.3)
+    face_down: bool = False  # "face-down creature spells" (CR 708.2a: cast face down)
 
     def matches(self, face: Face, chosen: Choices) -> bool:
         """Whether an object with the characteristics ``face`` has this quality (CR 105, 205, 700.6)."""
@@ -115,6 +135,16 @@ class Quality:
             return False
         if self.chosen_card_type and (chosen.card_type is None or chosen.card_type not in tl.types):
             return False
+        if self.min_power is not None and not (
+            face.power is not None and face.power.isdigit() and int(face.power) >= self.min_power
+        ):
+            return False
+        if self.min_mana_value is not None:
+            mv = face.mana_value
+            if mv is None or mv < self.min_mana_value:
+                return False
+        if self.face_down and face.name != FACE_DOWN_NAME:
+            return False
         return not (self.keyword is not None and not face.has_keyword(self.keyword))
 
 
@@ -137,6 +167,10 @@ class SpellFilter:
     chosen_name: bool = False
     character: bool = False
     targets_source: bool = False  # "spells ... that target ~" (CR 115.1, 601.2c: the spell's targets)
+    from_zones: tuple[str, ...] = ()  # "from your graveyard or from exile": any of these zones
+    shares_creature_type: bool = False  # "that share a creature type with ~" (CR 205.3m)
+    shares_card_type_with_imprinted: bool = False  # "that share a card type with the exiled card"
+    kicked: bool = False  # "kicked spells": its kicker cost is paid (CR 702.33d)
 
     @property
     def needs_choice(self) -> bool:
@@ -156,8 +190,17 @@ class Count:
     text: str
     quality: Quality | None = None
     whose: Who = Who.YOU
-    counter: str | None = None  # the counter kind for COUNTERS_ON_SOURCE, lowercase as printed
+    counter: str | None = None  # the counter kind for COUNTERS_ON_SOURCE, lowercase as printed; for
+    # PERMANENTS, "with a +1/+1 counter on it": only permanents with at least one such counter count
     fact: str | None = None  # the this-turn fact for THIS_TURN ("spells_cast", ...)
+    alternatives: tuple[Quality, ...] = ()  # "instant and sorcery card": any of them (with ``quality``)
+    colors: tuple[str, ...] = ()  # DEVOTION's colors
+
+    def matches(self, face: Face, chosen: Choices) -> bool:
+        """Whether an object counts: it has ``quality`` (when set) or one of ``alternatives``."""
+        if self.alternatives:
+            return any(q.matches(face, chosen) for q in self.alternatives)
+        return (self.quality or Quality()).matches(face, chosen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +213,12 @@ class Condition:
     whose: Who = Who.YOU
     at_least: int = 1
     at_most: int | None = None
-    fact: str | None = None  # the this-turn fact for THIS_TURN
+    fact: str | None = None  # the this-turn fact for THIS_TURN; the optional cost's keyword
+    count: Count | None = None  # what COUNT compares
+    per_opponent: bool = False  # COUNT: "an opponent has ..." holds when one opponent's count does
+    tapped: bool = False  # TARGETS: a tapped permanent
+    attached: bool = False  # TARGETS: "enchanted creature/player", what the source is attached to
+    counter: str | None = None  # TARGETS: "with a +1/+1 counter on it"
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +241,7 @@ class CostEffect:
     colored_only: bool = False
     up_to: bool = False
     own: bool = False
+    life: int = 0  # "costs 3 life more", "an additional 3 life": life to pay per instance (CR 119.4)
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,25 +109,40 @@ _KEYWORDS_WITH: Final = frozenset(
 )
 
 _REMINDER = re.compile(r"\([^()]*\)")
+# A reminder closing directly onto a capital letter or a mana symbol: a spoiler text's lost line break.
+_SPOILER_BREAK = re.compile(r"\)(?=[A-Z{])")
 _SENTENCE = re.compile(r"(?<=[.!])\s*(?=[A-Z•\"])")
 _ABILITY_WORD = re.compile(r"^[A-Z][A-Za-z' -]{1,40} — (?=[A-Z])")
 _COST = r"(?P<amt>(?:\{[^{}]+\})+)"
 _COLORED_ONLY = "this effect reduces only the amount of colored mana you pay."
 # Any sentence about what spells cost to cast: what the templates below do not read becomes a warning.
+# Gaps bounded by the longest sentence read (_MAX_SENTENCE): linear time on any text.
 _LESS_MORE = re.compile(
-    r"\bcosts? (?:up to )?(?:\{[^{}]+\})+ (?:less|more) to cast\b|costs? \w+ life more"
-    r"|\bcosts?\b[^.]*\b(?:less|more)\b[^.]*\bto cast\b|\bcosts? an additional\b[^.]*\bto cast\b"
+    r"\bcosts? (?:up to )?(?:\{[^{}]{1,8}\}){1,12} (?:less|more) to cast\b|costs? \w{1,10} life more"
+    r"|\bcosts?\b[^.]{0,400}?\b(?:less|more)\b[^.]{0,400}?\bto cast\b"
+    r"|\bcosts? an additional\b[^.]{0,400}?\bto cast\b"
 )
 
+_ABILITY_RIDER = re.compile(
+    r"^(?P<spells>[^.]{1,200}? to cast) and abilities [a-z ]{1,40} cost (?:\{[^{}]{1,8}\}){1,4} more to "
+    r"activate(?: unless they're mana abilities)?\.$"
+)
+_TURN_COUNT_ENDINGS: Final = (" for each other spell that player has cast this turn.",)
+"""Static sentences whose only "this turn" is a count the board's this_turn facts answer."""
+_OWN_TWICE = re.compile(
+    r"^this spell costs (?P<a>\{[^{}]{1,8}\}) less to cast (?P<c1>if [^.]{1,80}?) and "
+    r"(?P<b>\{[^{}]{1,8}\}) less to cast (?P<c2>if [^.]{1,80})\.$"
+)
 _OWN = re.compile(
     r"^(?:(?P<pre>(?:if|as long as) .+?), )?this spell costs " + _COST + r" (?P<dir>less|more) to cast"
-    r"(?: (?P<tail>for each .+?|if .+?))?\.$"
+    r"(?:(?P<tail> for each .+?| if .+?| as long as .+?| during your turn)|, where x is (?P<x>.+?))?\.$"
 )
 _STATIC = re.compile(
     r"^(?:(?P<pre>as long as .+?|during your turn|if .+?), )?(?P<subject>.+?) costs? (?P<upto>up to )?"
     + _COST
     + r" (?P<dir>less|more) to cast(?: for each (?P<each>.+?))?"
     r"(?P<except> except during its controller's turn)?"
+    r"(?: (?P<post>if it has [a-z ]{1,20}|as long as [^.]{1,100}))?"
     r"(?: and can't be countered)?\.$"
 )
 _MINIMUM = re.compile(
@@ -188,6 +203,11 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
         looks = _LESS_MORE.search(low) is not None or "would cost less than" in low
         if not looks:
             continue
+        if low.startswith("it also costs "):  # "It also costs {1} less to cast if ...": this spell
+            low = "this spell costs " + low[len("it also costs ") :]
+        ability_rider = _ABILITY_RIDER.match(low)
+        if ability_rider:  # "... cost {1} more to cast and abilities ... cost {1} more to activate"
+            low = ability_rider.group("spells") + "."
         if ("this turn" in low or "each turn" in low) and not _TRIGGER_OR_ACTIVATED.search(low):
             try:
                 turn = _this_turn_effect(low, sentence, colored_only)
@@ -196,13 +216,14 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
             if turn is not None:
                 (own if turn.own else effects).append(turn)
                 continue
-        if _TRIGGER_OR_ACTIVATED.search(low) or "this turn" in low or "until " in low:
+        temporary = "this turn" in low and not low.endswith(_TURN_COUNT_ENDINGS)
+        if _TRIGGER_OR_ACTIVATED.search(low) or temporary or "until " in low:
             target = own_unsupported if "this spell" in low else unsupported
             target.append(Unsupported(sentence, "a triggered, activated or temporary effect; not tracked"))
             continue
         try:
             if "this spell costs" in low:
-                own.append(_own_effect(low, sentence, colored_only))
+                own.extend(_own_effects(low, sentence, colored_only))
                 continue
             m = _MINIMUM.match(low)
             if m:
@@ -225,9 +246,9 @@ def _sentences(name: str, text: str) -> list[tuple[str, bool, int]]:
     Class level whose ability it is (1 outside a Class's "{cost}: Level N" sections, CR 716.2a).
 
     The colored-only rider is folded into the sentence before it. Spoiler texts whose line breaks were
-    lost ("character.Each spell") are split too.
+    lost ("character.Each spell", "Affinity for Equipment (reminder)Trample") are split too.
     """
-    text = _REMINDER.sub("", text)
+    text = _REMINDER.sub("", _SPOILER_BREAK.sub(")\n", text))
     names = {name}
     if ", " in name:
         names.add(name.split(", ")[0])
@@ -293,7 +314,7 @@ def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect
         return None
     m = _OWN.match(low)
     if m and not m.group("pre") and m.group("tail"):
-        tail = m.group("tail")
+        tail = m.group("tail").strip()
         direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
         amount = _cost(m.group("amt"))
         per: Count | None = None
@@ -407,18 +428,33 @@ def _rule_for(amount: ManaCost, direction: Direction) -> str:
     return "118.7c"
 
 
+def _own_effects(low: str, sentence: str, colored_only: bool) -> list[CostEffect]:
+    """One own cost sentence, or two joined by "and" ("costs {1} less to cast if you control an artifact
+    and {1} less to cast if you control an enchantment": each applies on its own, CR 601.2f)."""
+    m = _OWN_TWICE.match(low)
+    if m:
+        first = f"this spell costs {m.group('a')} less to cast {m.group('c1')}."
+        second = f"this spell costs {m.group('b')} less to cast {m.group('c2')}."
+        return [_own_effect(first, sentence, colored_only), _own_effect(second, sentence, colored_only)]
+    return [_own_effect(low, sentence, colored_only)]
+
+
 def _own_effect(low: str, sentence: str, colored_only: bool) -> CostEffect:
     """ "This spell costs {N} less to cast [for each ...|if ...]" (CR 601.2f; party: CR 700.8)."""
     m = _OWN.match(low)
     if not m:
         raise _NotUnderstood("this spell's cost sentence has an unknown shape")
     direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
-    amount = _cost(m.group("amt"))
+    amount = ManaCost.parse("{X}") if m.group("x") and m.group("amt") == "{x}" else _cost(m.group("amt"))
     per: Count | None = None
     condition: Condition | None = None
-    tail = m.group("tail")
+    tail = (m.group("tail") or "").strip()
     if m.group("pre"):
         condition = _condition(m.group("pre"))
+    if m.group("x"):
+        if amount != ManaCost.parse("{X}"):
+            raise _NotUnderstood("an amount with X beside other mana")
+        amount, per = ManaCost.of(1), _x_is(m.group("x"))
     if tail:
         if tail.startswith("for each "):
             per = _count(tail[len("for each ") :])
@@ -430,6 +466,26 @@ def _own_effect(low: str, sentence: str, colored_only: bool) -> CostEffect:
     return CostEffect(
         direction, amount, SpellFilter(), rule, sentence, per, condition, colored_only, False, True
     )
+
+
+def _x_is(text: str) -> Count:
+    """ "where X is your devotion to white" (CR 700.5), "the total mana value of noncreature artifacts you
+    control" (CR 202.3), "the number of differently named lands you control" (CR 201.2), "the number of
+    [permanents] you control": X counted as the total is determined (CR 601.2f)."""
+    t = text.strip()
+    m = re.match(r"^your devotion to (white|blue|black|red|green)$", t)
+    if m:
+        return Count(CountKind.DEVOTION, t, colors=(_COLOR_WORDS[m.group(1)],))
+    m = re.match(r"^the total mana value of (?P<what>[a-z ]{1,40}) you control$", t)
+    if m:
+        return Count(CountKind.TOTAL_MANA_VALUE, t, _quality(m.group("what"), plural=True), Who.YOU)
+    m = re.match(r"^the number of differently named (?P<what>[a-z ]{1,40}) you control$", t)
+    if m:
+        return Count(CountKind.NAMES, t, _quality(m.group("what"), plural=True), Who.YOU)
+    m = re.match(r"^the number of (?P<what>[a-z ]{1,40}) you control$", t)
+    if m:
+        return Count(CountKind.PERMANENTS, t, _quality(m.group("what"), plural=True), Who.YOU)
+    raise _NotUnderstood(f"X is {t}: a number that is not on the board")
 
 
 def _affinity(low: str, sentence: str) -> CostEffect:
@@ -458,9 +514,24 @@ def _static_effect(low: str, sentence: str, colored_only: bool, chooses_type: bo
         raise _NotUnderstood("a cost sentence of an unknown shape")
     direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
     amount = _cost(m.group("amt"))
-    spells = _spell_subject(m.group("subject"), chooses_type)
-    pre = m.group("pre")
+    subject, pre, post = m.group("subject"), m.group("pre"), m.group("post")
+    if subject.endswith(" during your turn") and not pre:  # "spells your opponents cast during your turn"
+        subject, pre = subject[: -len(" during your turn")], "during your turn"
+    spells, targets = _subject(subject, chooses_type)
+    if post and post.startswith("if it has "):  # "Each creature spell you cast costs {1} less ... if it has
+        keyword = post[len("if it has ") :]  # mutate": the spell's own keyword (CR 702)
+        if keyword not in _KEYWORDS_WITH:
+            raise _NotUnderstood(f"spells that have {keyword}")
+        qualities = tuple(replace(q, keyword=keyword) for q in (spells.qualities or (Quality(),)))
+        spells, post = replace(spells, qualities=qualities), None
+    if post and pre:
+        raise _NotUnderstood("two conditions")
+    pre = pre or post
     condition = _condition(pre) if pre and pre not in _ALWAYS else None
+    if targets is not None:
+        if condition is not None:
+            raise _NotUnderstood("two conditions")
+        condition = targets
     if m.group("except"):
         if condition is not None:
             raise _NotUnderstood("two conditions")
@@ -483,10 +554,20 @@ def _static_effect(low: str, sentence: str, colored_only: bool, chooses_type: bo
 _SUBJECT_MODIFIERS: Final = (
     (re.compile(r"^you cast\b"), "caster_you"),
     (re.compile(r"^your opponents cast\b"), "caster_opponents"),
+    (re.compile(r"^(?:a player casts|you control)\b"), "caster_you_or_any"),
+    (
+        re.compile(r"^that targets? (?:an? )?([a-z +/,'-]{1,60}?)(?= you cast\b| your opponents cast\b|$)"),
+        "targets",
+    ),
     (re.compile(r"^of the chosen type\b"), "chosen_type"),
     (re.compile(r"^with the chosen name\b"), "chosen_name"),
     (re.compile(r"^with mana value (\d+) or greater\b"), "min_mv"),
+    (re.compile(r"^from (?:your graveyard|graveyards) or from exile\b"), "from_zones"),
     (re.compile(r"^from your graveyard\b"), "from_graveyard"),
+    (re.compile(r"^with power (\d+) or greater\b"), "min_power"),
+    (re.compile(r"^that share a creature type with ~(?= |$)"), "shares_type"),
+    (re.compile(r"^that share a card type with the exiled card\b"), "shares_imprinted"),
+    (re.compile(r"^that's (?:an? )?([a-z]+(?:(?:,|,? or) (?:an? )?[a-z]+){0,4})$"), "that_is"),
     (re.compile(r"^from anywhere other than your hand\b"), "not_from_hand"),
     (re.compile(r"^that targets? ~(?= |$)"), "targets_source"),
     (re.compile(r"^with ([a-z ]+?)(?= you cast\b| your opponents cast\b| of the\b|$)"), "keyword"),
@@ -498,7 +579,16 @@ _ALWAYS: Final = frozenset({"as long as ~ is in the command zone or on the battl
 
 
 def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
-    """ "[each] [other] [qualities] spell(s) [modifiers]" → a SpellFilter."""
+    """ "[each] [other] [qualities] spell(s) [modifiers]" → a SpellFilter (no "that target ..." here)."""
+    spells, targets = _subject(subject, chooses_type)
+    if targets is not None:
+        raise _NotUnderstood("spells that target something, where no condition can say so")
+    return spells
+
+
+def _subject(subject: str, chooses_type: bool) -> tuple[SpellFilter, Condition | None]:
+    """ "[each] [other] [qualities] spell(s) [modifiers]" → a SpellFilter, and the condition on the spell's
+    targets that "that target a creature you control" states (CR 601.2c), if any."""
     s = subject.strip()
     for prefix in ("each ", "other "):
         if s.startswith(prefix):
@@ -512,8 +602,12 @@ def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
     min_mv: int | None = None
     from_zone: str | None = None
     not_from: str | None = None
-    chosen_type = chosen_name = targets_source = False
+    chosen_type = chosen_name = targets_source = shares_type = shares_imprinted = False
     keyword: str | None = None
+    min_power: int | None = None
+    from_zones: tuple[str, ...] = ()
+    that_is: tuple[Quality, ...] = ()
+    targets: Condition | None = None
     while rest:
         for pattern, tag in _SUBJECT_MODIFIERS:
             mm = pattern.match(rest)
@@ -537,6 +631,20 @@ def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
                 not_from = "hand"
             elif tag == "targets_source":
                 targets_source = True
+            elif tag == "caster_you_or_any":
+                caster = Who.YOU if mm.group(0) == "you control" else Who.ANY
+            elif tag == "targets":
+                targets = _target_subject(mm.group(1))
+            elif tag == "from_zones":
+                from_zones = ("graveyard", "exile")
+            elif tag == "min_power":
+                min_power = int(mm.group(1))
+            elif tag == "shares_type":
+                shares_type = True
+            elif tag == "shares_imprinted":
+                shares_imprinted = True
+            elif tag == "that_is":
+                that_is = _alternatives(mm.group(1))
             elif tag == "keyword":
                 if mm.group(1) not in _KEYWORDS_WITH:
                     raise _NotUnderstood(f"spells with {mm.group(1)}")
@@ -551,26 +659,22 @@ def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
         parts = [p.strip() for p in re.split(r",? and |,? or |, ", head) if p.strip()]
         for part in parts:
             qualities.append(_quality(part, plural=False))
-    if chosen_type or keyword:
+    if that_is:
+        if qualities:
+            raise _NotUnderstood('spells of a quality and "that\'s" another')
+        qualities = list(that_is)
+    if chosen_type or keyword or min_power is not None:
         base = qualities or [Quality()]
         qualities = [
-            Quality(
-                q.types,
-                q.not_types,
-                q.supertypes,
-                q.subtypes,
-                q.not_subtypes,
-                q.colors,
-                q.colorless,
-                q.multicolored,
-                q.monocolored,
-                q.historic,
-                chosen_type or q.chosen_creature_type,
-                keyword or q.keyword,
+            replace(
+                q,
+                chosen_creature_type=chosen_type or q.chosen_creature_type,
+                keyword=keyword or q.keyword,
+                min_power=min_power,
             )
             for q in base
         ]
-    return SpellFilter(
+    spells = SpellFilter(
         caster,
         tuple(qualities),
         min_mv,
@@ -579,7 +683,22 @@ def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
         chosen_name,
         False,
         targets_source=targets_source,
+        from_zones=from_zones,
+        shares_creature_type=shares_type,
+        shares_card_type_with_imprinted=shares_imprinted,
     )
+    return spells, targets
+
+
+def _target_subject(what: str) -> Condition:
+    """ "spells that target a creature you control", "... that target enchanted creature" (the permanent or
+    player the source is attached to): a condition on the spell's targets (CR 601.2c)."""
+    text = f"if it targets {what}"
+    if what == "enchanted creature":
+        return Condition(ConditionKind.TARGETS, text, (Quality(types=("Creature",)),), attached=True)
+    if what.startswith("one or more ") or what.startswith("you "):
+        raise _NotUnderstood(f"spells that target {what}")
+    return _targets_condition(text, what)
 
 
 def _singular(word: str) -> str:
@@ -600,6 +719,10 @@ def _quality(text: str, *, plural: bool) -> Quality:
     """Words such as "red creature", "noncreature", "Kithkin", "snow land", "creature with flying"."""
     text = text.strip()
     keyword: str | None = None
+    min_mv: int | None = None
+    mv = re.match(r"^(.{1,60}?) with mana value (\d{1,2}) or greater$", text)
+    if mv:
+        text, min_mv = mv.group(1), int(mv.group(2))
     m = re.match(r"^(.*?) with ([a-z ]+)$", text)
     if m:
         if m.group(2) not in _KEYWORDS_WITH:
@@ -651,6 +774,7 @@ def _quality(text: str, *, plural: bool) -> Quality:
         historic,
         False,
         keyword,
+        min_mana_value=min_mv,
     )
 
 
@@ -661,9 +785,65 @@ def _subtype(word: str) -> str | None:
     return _OTHER_SUBTYPES.get(word.casefold())
 
 
+_ALTERNATIVE_SPLIT = re.compile(r",? (?:and/or|and|or) |, ")
+
+
+def _alternatives(text: str, *, plural: bool = False) -> tuple[Quality, ...]:
+    """ "red or green", "a Demon, Horror, or Nightmare", "instant and sorcery" (each object that is one of
+    them, CR 700.8-style lists of "and" meaning "or" for a single card); "noncreature, nonland": every
+    part is a "non-" word, so the object must be all of them."""
+    parts = [p.strip() for p in _ALTERNATIVE_SPLIT.split(text.strip()) if p.strip()]
+    parts = [p.split(" ", 1)[1] if p.startswith(("a ", "an ")) else p for p in parts]
+    if len(parts) > 1 and all(p.startswith("non") for p in parts):
+        return (_quality(" ".join(parts), plural=plural),)
+    return tuple(_quality(p, plural=plural) for p in parts)
+
+
+def _card_count(what: str, kind: CountKind, text: str, whose: Who = Who.YOU) -> Count:
+    """Cards with a quality ("instant and sorcery", "creature", "" for any card)."""
+    qualities = _alternatives(what) if what else (Quality(),)
+    if len(qualities) == 1:
+        return Count(kind, text, qualities[0], whose)
+    return Count(kind, text, None, whose, alternatives=qualities)
+
+
+_GRAVEYARD_COUNT = re.compile(r"^(?P<what>[a-z ,/+-]{0,60}?) ?cards? in your graveyard$")
+_COUNTER_ON_IT = re.compile(
+    r"^(?P<what>[a-z ]{1,40}) you control with (?:an? )?(?P<kind>[a-z0-9/+-]{1,20}) counters? on (?:it|them)$"
+)
+
+
 def _count(text: str) -> Count:
-    """ "for each ..." (CR 601.2f): party (CR 700.8), domain, opponents, permanents you/opponents control."""
+    """ "for each ..." (CR 601.2f): party (CR 700.8), domain, opponents, permanents you/opponents control,
+    cards in your graveyard (CR 404), card types and mana values among them, permanents with a counter
+    (CR 122.1), creatures the spell targets (601.2c), the commander's previous casts (903.8)."""
     t = text.strip()
+    if len(t) > 120:
+        raise _NotUnderstood("a count too long to read")
+    if t == "card type among cards in your graveyard":
+        return Count(CountKind.GRAVEYARD_CARD_TYPES, t)
+    if t.startswith("different mana value among ") and t.endswith(" in your graveyard"):
+        what = t[len("different mana value among ") : -len(" in your graveyard")]
+        what = what[: -len("cards")].strip() if what.endswith("cards") else what
+        return _card_count(what, CountKind.GRAVEYARD_MANA_VALUES, t)
+    if t == "time it's been cast from the command zone this game":
+        return Count(CountKind.COMMANDER_CASTS, t)
+    if t == "of the chosen colors it is":
+        return Count(CountKind.SPELL_CHOSEN_COLORS, t)
+    if t.endswith(" it targets") and len(t) <= 40:
+        return Count(CountKind.TARGETED, t, _quality(t[: -len(" it targets")], plural=False))
+    if t.endswith(" its controller controls") and len(t) <= 60:
+        what = t[: -len(" its controller controls")]
+        return Count(CountKind.PERMANENTS, t, _quality(what, plural=False), Who.CASTER)
+    if t == "other spell that player has cast this turn":
+        return Count(CountKind.THIS_TURN, t, None, Who.CASTER, fact="spells_cast")
+    m = _COUNTER_ON_IT.match(t)
+    if m:
+        what = m.group("what")
+        return Count(CountKind.PERMANENTS, t, _quality(what, plural=False), Who.YOU, m.group("kind"))
+    m = _GRAVEYARD_COUNT.match(t)
+    if m and t != "card in your graveyard":
+        return _card_count(m.group("what"), CountKind.GRAVEYARD_CARDS, t)
     if t in ("creature in your party",):
         return Count(CountKind.PARTY, t)
     if t == "basic land type among lands you control":
@@ -674,9 +854,8 @@ def _count(text: str) -> Count:
         return Count(CountKind.TARGETS_BEYOND_FIRST, t)
     if t == "target":
         return Count(CountKind.TARGETS, t)
-    if t.endswith(" card in your graveyard") and len(t) <= 80:
-        what = t[: -len(" card in your graveyard")]
-        return Count(CountKind.GRAVEYARD_CARDS, t, _quality(what, plural=False), Who.YOU)
+    if t == "card in your graveyard":
+        return Count(CountKind.GRAVEYARD_CARDS, t, Quality(), Who.YOU)
     if t.endswith(" counter on ~") and len(t) <= 40:
         kind = t[: -len(" counter on ~")]
         if kind and " " not in kind.strip():
@@ -705,8 +884,99 @@ _CONTROLS = re.compile(
 )
 
 
+_TARGETS = re.compile(r"^if it targets (?:an? )?(?P<what>[a-z0-9 +/,'-]{1,80})$")
+_WHOSE_SUFFIXES: Final = (
+    (" you control", Who.YOU),
+    (" you don't control", Who.OPPONENTS),
+    (" an opponent controls", Who.OPPONENTS),
+)
+_AT_LEAST = re.compile(r"^(?P<n>\w+) or more (?P<what>.+)$")
+
+
+def _targets_condition(t: str, what: str) -> Condition:
+    """ "if it targets a tapped creature", "... a blue permanent you don't control", "... a creature with
+    flying", "... a creature you control with a +1/+1 counter on it" (CR 601.2c: the targets are chosen
+    before the total cost is determined, 601.2f)."""
+    counter: str | None = None
+    m = re.match(r"^(.+?) with an? ([a-z0-9/+-]{1,20}) counter on it$", what)
+    if m:
+        what, counter = m.group(1), m.group(2)
+    whose = Who.ANY
+    for suffix, who in _WHOSE_SUFFIXES:
+        if what.endswith(suffix):
+            what, whose = what[: -len(suffix)], who
+            break
+    words = what.split()
+    tapped = "tapped" in words
+    rest = " ".join(w for w in words if w != "tapped")
+    # Attacking and blocking are no board facts, nor is being a token; a spell target is not a permanent.
+    if " spell" in f" {rest}" or {"attacking", "blocking", "token", "enchanted"} & set(words):
+        raise _NotUnderstood(f"{t}: a target that is not on the board")
+    qualities = _alternatives(rest) if rest else (Quality(),)
+    return Condition(ConditionKind.TARGETS, t, qualities, whose, tapped=tapped, counter=counter)
+
+
+def _count_condition(t: str) -> Condition | None:
+    """Conditions on a count of the board or of the players' zones (CR 119 life, 402 hand, 404 graveyard)."""
+    m = re.match(r"^if (?:you have (?P<a>\w+) or less life|your life total is (?P<b>\w+) or less)$", t)
+    if m:
+        n = _number(m.group("a") or m.group("b"))
+        return Condition(ConditionKind.COUNT, t, at_least=0, at_most=n, count=Count(CountKind.LIFE, "life"))
+    if t == "if an opponent has no cards in hand":
+        hand = Count(CountKind.HAND, "cards in hand")
+        return Condition(ConditionKind.COUNT, t, at_least=0, at_most=0, count=hand, per_opponent=True)
+    m = re.match(r"^if there is an? (?P<what>[a-z]{1,20}) card in your graveyard$", t)
+    if m:
+        cards = _card_count(m.group("what"), CountKind.GRAVEYARD_CARDS, t)
+        return Condition(ConditionKind.COUNT, t, at_least=1, count=cards)
+    m = re.match(r"^(?:if|as long as) (?P<who>you have|an opponent has|there are) (?P<rest>.{1,100})$", t)
+    if not m:
+        m2 = re.match(r"^if your opponents control (?P<n>\w+) or more (?P<what>[a-z -]{1,40})$", t)
+        if m2:
+            theirs = Count(CountKind.PERMANENTS, t, _quality(m2.group("what"), plural=True), Who.OPPONENTS)
+            return Condition(ConditionKind.COUNT, t, at_least=_number(m2.group("n")), count=theirs)
+        return None
+    who, rest = m.group("who"), m.group("rest")
+    least = _AT_LEAST.match(rest)
+    if not least:
+        return None
+    n, what = _number(least.group("n")), least.group("what")
+    per_opponent = who == "an opponent has"
+    whose = Who.OPPONENTS if per_opponent else Who.YOU
+    count: Count | None = None
+    if what == "card types among cards in your graveyard" and who == "there are":
+        count = Count(CountKind.GRAVEYARD_CARD_TYPES, what)
+    elif who == "there are" and what.endswith(" total in all graveyards"):
+        body = what[: -len(" total in all graveyards")]
+        if body.endswith("cards"):
+            count = _card_count(body[: -len("cards")].strip(), CountKind.GRAVEYARD_CARDS, what, Who.ANY)
+    elif who == "there are" and what.endswith(" on the battlefield"):
+        body = what[: -len(" on the battlefield")]
+        count = Count(CountKind.PERMANENTS, what, _quality(body, plural=True), Who.ANY)
+    else:
+        for suffix in (" in your graveyard", " in their graveyard"):
+            if what.endswith(suffix) and (suffix == " in their graveyard") is per_opponent:
+                body = what[: -len(suffix)]
+                if body.endswith("cards"):
+                    body = body[: -len("cards")].strip()
+                    count = _card_count(body, CountKind.GRAVEYARD_CARDS, what, whose)
+    if count is None:
+        return None
+    return Condition(ConditionKind.COUNT, t, at_least=n, count=count, per_opponent=per_opponent)
+
+
 def _condition(text: str) -> Condition:
     t = text.strip()
+    if t == "if it's bargained":
+        return Condition(ConditionKind.OPTIONAL_PAID, t, fact="bargain")
+    if t.startswith("if it targets "):
+        m = _TARGETS.match(t)
+        if not m:
+            raise _NotUnderstood(f"{t}: a target that is not read")
+        return _targets_condition(t, m.group("what"))
+    counted = _count_condition(t)
+    if counted is not None:
+        return counted
     if t in ("as long as ~ is untapped",):
         return Condition(ConditionKind.SOURCE_UNTAPPED, t)
     if t in ("as long as ~ is tapped",):
@@ -725,7 +995,7 @@ def _condition(text: str) -> Condition:
             at_least, plural = _number(m.group("n")), True
         elif m.group("art") == "no":
             at_least, at_most, plural = 0, 0, True
-        alternatives = [p for p in re.split(r" or (?:a |an )?", what) if p]
+        alternatives = [p for p in re.split(r" or (?!greater\b)(?:a |an )?", what) if p]
         qualities = tuple(_quality(p, plural=plural) for p in alternatives)
         return Condition(ConditionKind.CONTROLS, t, qualities, whose, at_least, at_most)
     raise _NotUnderstood(f"{t}: a condition that is not on the board")

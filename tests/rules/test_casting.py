@@ -297,7 +297,10 @@ def test_mental_magic_cast_as_sees_the_chosen_card() -> None:
 
 def test_unknown_cost_text_on_the_board_is_a_warning_and_has_no_effect() -> None:
     odd = card(
-        "Odd Thing", "{2}", "Artifact", "Spells you cast that target a creature cost {2} less to cast."
+        "Odd Thing",
+        "{2}",
+        "Artifact",
+        "Spells you cast that target an attacking creature cost {2} less to cast.",
     )
     r = cost(Board((Permanent("odd", odd),)), SpellToCast(BOLT))
     assert str(r.total_cost) == "{R}"
