@@ -58,7 +58,11 @@ def card(ref: str | dict[str, Any]) -> Card:
 def board(case: dict[str, Any]) -> Board:
     perms = []
     for p in case.get("board") or []:
-        chosen = p.get("chosen") or {}
+        chosen = dict(p.get("chosen") or {})
+        if "imprinted" in chosen:
+            chosen["imprinted"] = card(chosen["imprinted"])
+        if "colors" in chosen:
+            chosen["colors"] = tuple(chosen["colors"])
         perms.append(
             Permanent(
                 id=p["id"],
@@ -70,6 +74,7 @@ def board(case: dict[str, Any]) -> Board:
                 played_as=tuple(p.get("played_as", ())),
                 counters=tuple((p.get("counters") or {}).items()),
                 class_level=p.get("class_level", 1),
+                attached_to=p.get("attached_to"),
                 given=frozenset(k for k in ("counters", "class_level", "level") if k in p),
             )
         )
@@ -86,6 +91,7 @@ def player(name: str, facts: dict[str, Any]) -> Player:
     zones = {z: tuple(card(c) for c in facts[z]) for z in ("graveyard", "exile", "hand") if z in facts}
     return Player(
         name,
+        life=facts.get("life", 20),
         **zones,
         this_turn=ThisTurn(**turn, given=frozenset(turn)),
         given=frozenset(zones),
