@@ -1214,6 +1214,23 @@ def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -
             run.other_costs.extend(others)
 
 
+def mandatory_costs(face: Face, v: Variables, run: CostRun) -> None:
+    """CR 601.2b, 601.2f, 118.8: the additional costs the spell's text always asks for ("As an additional
+    cost to cast this spell, sacrifice a creature."): mana is added to the total, the rest goes to the other
+    costs. When the text offers a choice ("sacrifice a creature or pay {3}{B}") the first is shown, with a
+    warning naming the others (the caster chooses as the spell is cast, 601.2b)."""
+    for extra in ways_of(face).mandatory:
+        mana, others = extra.costs[0]
+        amount = mana.with_variables(v.x, v.y, v.z)
+        note = "; ".join(o.text for o in others) or f"pay {mana}"
+        run.record(CostStep(StepKind.ADDITIONAL, run.current + amount, "601.2b", amount=amount, note=note))
+        run.other_costs.extend(others)
+        if len(extra.costs) > 1:
+            rest = " or ".join(o[1][0].text if o[1] else f"pay {o[0]}" for o in extra.costs[1:])
+            message = f"the caster chooses one of these additional costs; shown: {note}; instead: {rest}"
+            run.warnings.append(CostWarning(None, face.name, extra.text, message))
+
+
 def ways_to_cast(
     board: Board | PreparedBoard, caster: str, spell: SpellToCast, *, characters: CharacterIndex | None = None
 ) -> tuple[WayTotal, ...]:
@@ -1265,6 +1282,7 @@ def total_cost(
     v = base_cost(spell, chars, run, way)
     additional_costs(spell, v, run)
     optional_costs(spell, chars.face, v, run)
+    mandatory_costs(chars.face, v, run)
     commander_tax(spell, run)
 
     mv_on_stack = _mana_value(chars.mv_cost, v.x, v.y, v.z, on_stack=True)

@@ -192,9 +192,14 @@ class NotRead:
 
 @dataclass(frozen=True, slots=True)
 class CardWays:
+    """What a card's text offers: ways to cast, optional additional costs, the additional costs it always
+    has ("As an additional cost to cast this spell, sacrifice a creature.", CR 601.2b, 118.8: ``mandatory``,
+    each with its forms when the caster chooses one) and the lines not read."""
+
     ways: tuple[Way, ...] = ()
     optional: tuple[OptionalCost, ...] = ()
     not_read: tuple[NotRead, ...] = ()
+    mandatory: tuple[OptionalCost, ...] = ()
 
     def way(self, keyword: str) -> Way | None:
         return next((w for w in self.ways if w.keyword == keyword), None)
@@ -373,13 +378,69 @@ def _keyword_at(text: str, i: int) -> bool:
     return any(low.startswith(k) and _after_keyword(low, k) is not None for k, _d in _KEYWORDS)
 
 
+_ADDITIONAL: Final = "as an additional cost to cast this spell, "
+# Verbs that start a cost (CR 118): " or " before one of them separates two forms the caster chooses from
+# ("sacrifice a creature or pay {3}{B}"), elsewhere it is part of one ("sacrifice an artifact or creature").
+_COST_VERBS: Final = frozenset(
+    {"sacrifice", "discard", "pay", "exile", "reveal", "tap", "return", "put", "remove", "behold", "collect"}
+)
+
+
+def _split_forms(body: str) -> list[str]:
+    """ "sacrifice a creature, discard a card, or pay 3 life" -> its three forms (split before verbs only)."""
+    words = body.replace(", or ", " or ").replace(", ", " , ").split(" ")
+    forms: list[list[str]] = [[]]
+    i = 0
+    while i < len(words):
+        w = words[i]
+        nxt = words[i + 1].casefold() if i + 1 < len(words) else ""
+        if w in ("or", ",") and nxt in _COST_VERBS and forms[-1]:
+            forms.append([])
+        elif w != "," or nxt not in _COST_VERBS:
+            forms[-1].append(w)
+        i += 1
+    return [" ".join(f).replace(" , ", ", ").strip() for f in forms if f]
+
+
+def _mandatory(line: str) -> OptionalCost | NotRead | None:
+    """ "As an additional cost to cast this spell, sacrifice a creature." (CR 601.2b, 118.8): always paid;
+    "... you may ..." is an optional cost the answer cannot choose, so it is reported as not read."""
+    if not line.casefold().startswith(_ADDITIONAL):
+        return None
+    body = line[len(_ADDITIONAL) :].split(". ", 1)[0].strip().rstrip(".")
+    if body.casefold().startswith("you may ") or not body:
+        return NotRead(line, "an additional cost the caster may pay: its choice is not an input, not added")
+    forms: list[tuple[ManaCost, tuple[OtherCost, ...]]] = []
+    for form in _split_forms(body):
+        words = form.split(" ")
+        if words[0].casefold() == "pay" and len(words) == 2 and words[1].startswith("{"):
+            try:
+                forms.append((ManaCost.parse(words[1]), ()))
+            except RulesError:
+                return NotRead(line, f"the cost {words[1]!r} does not parse")
+        elif "{" in form:
+            return NotRead(line, "mana inside a cost that is not a payment: not read")
+        else:
+            forms.append((ManaCost.zero(), (_other(form),)))
+    sentence = line.split(". ", 1)[0].rstrip(".") + "."
+    return OptionalCost("additional cost", "118.8", tuple(forms), False, sentence)
+
+
 @lru_cache(maxsize=8192)
 def _read_text(text: str) -> CardWays:
     ways: list[Way] = []
     optional: list[OptionalCost] = []
     not_read: list[NotRead] = []
+    mandatory: list[OptionalCost] = []
     for line in _lines(text):
         if not line:
+            continue
+        extra_cost = _mandatory(line)
+        if isinstance(extra_cost, OptionalCost):
+            mandatory.append(extra_cost)
+            continue
+        if isinstance(extra_cost, NotRead):
+            not_read.append(extra_cost)
             continue
         found, extra = _read_line(line)
         if extra is not None:
@@ -390,7 +451,7 @@ def _read_text(text: str) -> CardWays:
             optional.append(found)
         elif isinstance(found, NotRead):
             not_read.append(found)
-    return CardWays(tuple(ways), tuple(optional), tuple(not_read))
+    return CardWays(tuple(ways), tuple(optional), tuple(not_read), tuple(mandatory))
 
 
 def ways_of(face: Face) -> CardWays:
