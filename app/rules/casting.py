@@ -1148,8 +1148,9 @@ def chosen_way(
 
 
 def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: CostRun) -> None:
-    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions are not modelled
-    and are warned about (nothing silent). A fact not given is assumed to allow the method, with a warning."""
+    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions, and emerge's
+    reduction by the sacrificed creature's mana value (702.119a), are not modelled and are warned about
+    (nothing silent). A fact not given is assumed to allow the method, with a warning."""
     if way.keyword == "spectacle":
         opponents = [board.player(o) for o in board.opponents_of(caster)]
         if any(o.this_turn.knows("life_lost") and o.this_turn.life_lost > 0 for o in opponents):
@@ -1164,6 +1165,11 @@ def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: Co
                 return
             raise IllegalError("surge needs another spell cast this turn", rule=way.rule)
         message = "whether another spell was cast this turn was not given (this_turn.spells_cast): assumed so"
+    elif way.keyword == "emerge":  # CR 702.119a: reduced by the sacrificed creature's mana value
+        message = (
+            "the emerge cost is reduced by the sacrificed creature's mana value (CR 702.119a); which "
+            "creature is not an input: taken as no reduction"
+        )
     elif way.condition is not None:
         message = f"{way.keyword} needs that {way.condition}: not checked, assumed so"
     else:
