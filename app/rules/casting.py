@@ -32,6 +32,7 @@ from app.rules.effects import (
     Count,
     CountKind,
     Direction,
+    KeywordGrant,
     MinimumTotal,
     SpellFilter,
     Who,
@@ -159,6 +160,7 @@ class CostResult:
     method: str = "normal"
     other_costs: tuple[OtherCost, ...] = ()
     ways: tuple[WayTotal, ...] = ()
+    granted: tuple[str, ...] = ()  # ways to pay granted by permanents (convoke, improvise, delve)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +176,7 @@ class PreparedBoard:
     board: Board
     sources: tuple[_Source, ...]
     warnings: tuple[CostWarning, ...]
+    grants: tuple[tuple[Permanent, KeywordGrant], ...] = ()
 
 
 _BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects]] = {}
@@ -230,15 +233,20 @@ def prepare_board(board: Board) -> PreparedBoard:
     """Read the cost effects of every permanent (cached per card and per text)."""
     sources: list[_Source] = []
     warnings: list[CostWarning] = []
+    grants: list[tuple[Permanent, KeywordGrant]] = []
     for perm in board.permanents:
         found = _effects_of(perm)
         if found.effects:
-            sources.extend(_Source(perm, e) for e in found.effects)
+            for e in found.effects:
+                if isinstance(e, KeywordGrant):
+                    grants.append((perm, e))
+                else:
+                    sources.append(_Source(perm, e))
         for u in found.unsupported:
             warnings.append(
                 CostWarning(perm.id, perm.card.name, u.text, f"not understood, given no effect: {u.reason}")
             )
-    return PreparedBoard(board, tuple(sources), tuple(warnings))
+    return PreparedBoard(board, tuple(sources), tuple(warnings), tuple(grants))
 
 
 # -- the spell's face and characteristics ---------------------------------------------------------------
@@ -311,6 +319,9 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
             if p.controller == controller:
                 kinds.update(p.characteristics.type_line.basic_land_types)
         return len(kinds)
+    if count.fact == "greatest":  # "the greatest number of artifacts an opponent controls"
+        one = replace(count, whose=Who.YOU, fact=None)
+        return max((_count(board, one, o, source) for o in board.opponents_of(controller)), default=0)
     none = Choices()
     counted = [
         p
@@ -318,6 +329,7 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
         if _relative(count.whose, controller, p.controller)
         and count.matches(p.characteristics, none)
         and (count.counter is None or p.counter(count.counter) > 0)
+        and (count.fact != "modified" or _modified(board, p))
     ]
     if count.kind is CountKind.DEVOTION:  # CR 700.5: every permanent the player controls
         mine = (p.characteristics.mana_cost for p in board.permanents if p.controller == controller)
@@ -327,6 +339,26 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
     if count.kind is CountKind.NAMES:  # CR 201.2: permanents with no name count for nothing
         return len({fold_name(p.name) for p in counted if p.name})
     return len(counted)
+
+
+def _modified(board: Board, perm: Permanent) -> bool:
+    """CR 700.9: it has a counter on it, is equipped, or is enchanted by an Aura its controller controls."""
+    if any(n > 0 for _k, n in perm.counters):
+        return True
+    for other in board.permanents:
+        if other.attached_to != perm.id:
+            continue
+        tl = other.characteristics.type_line
+        if "Equipment" in tl.subtypes or ("Aura" in tl.subtypes and other.controller == perm.controller):
+            return True
+    return False
+
+
+def _is_commander(board: Board, player: str, card: Card) -> bool:
+    """CR 903.3: ``card`` is one of ``player``'s commanders (as the request names them)."""
+    if player not in _names(board):
+        return False
+    return fold_name(card.name) in {fold_name(c.name) for c in board.player(player).commander}
 
 
 def _names(board: Board) -> set[str]:
@@ -340,7 +372,7 @@ def _graveyard_count(board: Board, count: Count, controller: str) -> int:
         c
         for p in board.players
         if _relative(count.whose, controller, p.name)
-        for c in p.graveyard
+        for c in (p.graveyard + p.exile if count.fact == "and_exile" else p.graveyard)
         if count.matches(c.front, Choices())
     ]
     if count.kind is CountKind.GRAVEYARD_CARD_TYPES:  # a split card has both halves' types (709.4)
@@ -430,6 +462,15 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
         return False, None  # CR 601.2c: the targets are chosen before the total is determined
     if f.from_zones and ctx.spell.cast_from not in f.from_zones:
         return False, None
+    if f.commander:
+        known = ctx.caster in _names(ctx.board) and ctx.board.player(ctx.caster).knows("commander")
+        if not known:
+            message = f"{ctx.caster}'s commander was not given: taken as none"
+            ctx.warnings.append(
+                CostWarning(source.id if source else None, ctx.face.name, "commander", message)
+            )
+        if not _is_commander(ctx.board, ctx.caster, ctx.spell.card):
+            return False, None
     if f.kicked and not any(o.keyword in ("kicker", "multikicker") for o in ctx.spell.optional_costs):
         return False, None  # CR 702.33d: kicked when its kicker cost was paid
     if f.shares_creature_type and not _shares_creature_type(face, source):
@@ -506,6 +547,10 @@ def _amount(
     elif per.kind is CountKind.SPELL_CHOSEN_COLORS:  # CR 105.2: the spell's colors among those chosen
         chosen = source.chosen.colors if source is not None else ()
         n = sum(1 for c in dict.fromkeys(chosen) if c in ctx.face.color_set)
+    elif per.fact == "same_name":  # CR 201.2: cards in the graveyard with the spell's name
+        names = {fold_name(f.name) for f in ctx.spell.card.faces} | {fold_name(ctx.spell.card.name)}
+        yard = ctx.board.player(controller).graveyard if controller in _names(ctx.board) else ()
+        n = sum(1 for c in yard if fold_name(c.name) in names)
     elif per.whose is Who.CASTER:  # "its controller controls", "that player has cast": the caster's
         n = _count(ctx.board, replace(per, whose=Who.YOU), ctx.caster, source)
     else:
@@ -934,13 +979,17 @@ def _warn_zones(ctx: _Ctx, source: Permanent | None, controller: str, count: Cou
     """Nothing silent: a zone a count reads (graveyard, hand) that the request did not give is taken as
     empty, and counters on the permanents counted, when not given, as none; each with a warning."""
     src = source.id if source else None
-    fact = "graveyard" if count.kind in _GRAVEYARD_KINDS else "hand" if count.kind is CountKind.HAND else None
-    if fact is not None:
+    facts: tuple[str, ...] = ()
+    if count.kind in _GRAVEYARD_KINDS:
+        facts = ("graveyard", "exile") if count.fact == "and_exile" else ("graveyard",)
+    elif count.kind is CountKind.HAND:
+        facts = ("hand",)
+    for fact in facts:
         for player in ctx.board.players:
             if _relative(count.whose, controller, player.name) and not player.knows(fact):
                 message = f"{player.name}'s {fact} was not given: taken as empty"
                 ctx.warnings.append(CostWarning(src, card_name, fact, message))
-    if count.kind is CountKind.PERMANENTS and count.counter is not None:
+    if count.kind is CountKind.PERMANENTS and (count.counter is not None or count.fact == "modified"):
         for p in ctx.board.permanents:
             mine = _relative(count.whose, controller, p.controller)
             if mine and not p.knows("counters") and count.matches(p.characteristics, Choices()):
@@ -969,6 +1018,8 @@ def _targets_hold(
         if not _relative(cond.whose, controller, perm.controller):
             continue
         if cond.tapped and not perm.tapped:
+            continue
+        if cond.commander and not _is_commander(ctx.board, perm.controller, perm.card):
             continue
         if cond.counter is not None:
             if not perm.knows("counters"):
@@ -1037,6 +1088,9 @@ def cost_increases(
                     CostStep(kind, run.current, effect.rule, src_id, card_name, effect.amount, False, why)
                 )
             continue
+        if effect.life:
+            _life_increase(ctx, effect, source, controller, card_name, run)
+            continue
         amount, amount_note = _amount(ctx, effect, controller, source)
         if why:
             amount_note = f"{why}; {amount_note}" if amount_note else why
@@ -1053,6 +1107,22 @@ def cost_increases(
         else:
             reds.append(_Red(len(reds), effect, source, amount, amount_note))
     return reds, totals
+
+
+def _life_increase(
+    ctx: _Ctx, effect: CostEffect, source: Permanent | None, controller: str, card_name: str, run: CostRun
+) -> None:
+    """ "costs 3 life more to cast for each target", "cost an additional 3 life to cast": a life payment
+    added to the total cost (CR 601.2f, 119.4), shown in other_costs; the mana total is unchanged."""
+    unit, note = _amount(ctx, replace(effect, amount=ManaCost.of(1)), controller, source)
+    life = effect.life * unit.generic
+    src_id = source.id if source is not None else None
+    if life <= 0:
+        run.record(CostStep(StepKind.INCREASE, run.current, "119.4", src_id, card_name, None, False, note))
+        return
+    run.other_costs.append(OtherCost(f"Pay {life} life", life))
+    text = f"pay {life} life" + (f" ({note})" if note else "")
+    run.record(CostStep(StepKind.INCREASE, run.current, "119.4", src_id, card_name, None, True, text))
 
 
 def cost_reductions(reds: list[_Red], run: CostRun) -> None:
@@ -1302,6 +1372,7 @@ def total_cost(
     reds, totals = cost_increases(ctx, candidates, run)
     cost_reductions(reds, run)
     effects_on_total(totals, run)
+    granted = granted_keywords(ctx, prepared.grants, run)
     return CostResult(
         card=spell.card,
         face=chars.face,
@@ -1316,7 +1387,26 @@ def total_cost(
         choices=tuple(run.choices),
         method=way.keyword if way is not None else "normal",
         other_costs=tuple(run.other_costs),
+        granted=granted,
     )
+
+
+def granted_keywords(
+    ctx: _Ctx, grants: Sequence[tuple[Permanent, KeywordGrant]], run: CostRun
+) -> tuple[str, ...]:
+    """CR 613.1f: the ways to pay that permanents grant this spell ("Creature spells you cast have
+    convoke"): convoke 702.51a, improvise 702.126a, delve 702.66a. The total stays as it is (they are
+    ways to pay it); the payment uses them."""
+    out: list[str] = []
+    for source, grant in grants:
+        covered, _why = _covers(ctx, grant.spells, source, source.controller)
+        if covered and grant.keyword not in out:
+            out.append(grant.keyword)
+            run.choices.append(
+                f"{source.card.name} gives it {grant.keyword} (CR {grant.rule}): a way to pay, the total is "
+                "unchanged"
+            )
+    return tuple(out)
 
 
 def _own_effects(face: Face, run: CostRun) -> list[tuple[Permanent | None, CostEffect | MinimumTotal]]:

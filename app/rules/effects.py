@@ -171,6 +171,7 @@ class SpellFilter:
     shares_creature_type: bool = False  # "that share a creature type with ~" (CR 205.3m)
     shares_card_type_with_imprinted: bool = False  # "that share a card type with the exiled card"
     kicked: bool = False  # "kicked spells": its kicker cost is paid (CR 702.33d)
+    commander: bool = False  # "your commander": the spell is one of its caster's commanders (CR 903.3)
 
     @property
     def needs_choice(self) -> bool:
@@ -192,7 +193,9 @@ class Count:
     whose: Who = Who.YOU
     counter: str | None = None  # the counter kind for COUNTERS_ON_SOURCE, lowercase as printed; for
     # PERMANENTS, "with a +1/+1 counter on it": only permanents with at least one such counter count
-    fact: str | None = None  # the this-turn fact for THIS_TURN ("spells_cast", ...)
+    fact: str | None = None  # the this-turn fact for THIS_TURN ("spells_cast", ...); for PERMANENTS
+    # "modified" (CR 700.9) or "greatest" (the most any one opponent controls); for GRAVEYARD_CARDS
+    # "same_name" (the spell's name, CR 201.2) or "and_exile" (exile too, CR 406)
     alternatives: tuple[Quality, ...] = ()  # "instant and sorcery card": any of them (with ``quality``)
     colors: tuple[str, ...] = ()  # DEVOTION's colors
 
@@ -219,6 +222,7 @@ class Condition:
     tapped: bool = False  # TARGETS: a tapped permanent
     attached: bool = False  # TARGETS: "enchanted creature/player", what the source is attached to
     counter: str | None = None  # TARGETS: "with a +1/+1 counter on it"
+    commander: bool = False  # TARGETS: "one or more commanders you control" (CR 903.3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +260,19 @@ class MinimumTotal:
     rule: str = "601.2f"
 
 
-Effect = CostEffect | MinimumTotal
+@dataclass(frozen=True, slots=True)
+class KeywordGrant:
+    """ "Creature spells you cast have convoke" (CR 613.1f): a way to pay granted to the spells ``spells``
+    covers (convoke 702.51a, improvise 702.126a, delve 702.66a). It leaves the total cost as it is; the
+    payment uses it."""
+
+    keyword: str
+    spells: SpellFilter
+    text: str
+    rule: str
+
+
+Effect = CostEffect | MinimumTotal | KeywordGrant
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from app.rules.effects import (
     CountKind,
     Direction,
     Effect,
+    KeywordGrant,
     MinimumTotal,
     Quality,
     SpellFilter,
@@ -127,8 +128,15 @@ _ABILITY_RIDER = re.compile(
     r"^(?P<spells>[^.]{1,200}? to cast) and abilities [a-z ]{1,40} cost (?:\{[^{}]{1,8}\}){1,4} more to "
     r"activate(?: unless they're mana abilities)?\.$"
 )
-_TURN_COUNT_ENDINGS: Final = (" for each other spell that player has cast this turn.",)
+_TURN_COUNT_ENDINGS: Final = (
+    " for each other spell that player has cast this turn.",
+    " for each 1 life your opponents have lost this turn.",
+)
 """Static sentences whose only "this turn" is a count the board's this_turn facts answer."""
+_LIFE_MORE = re.compile(
+    r"^(?:(?P<own>this spell) costs (?P<n>\w{1,6}) life more to cast(?: for each (?P<each>[a-z ]{1,40}))?"
+    r"|(?P<subject>[a-z ~',-]{1,120}?) costs? an additional (?P<m>\w{1,6}) life to cast)\.$"
+)
 _OWN_TWICE = re.compile(
     r"^this spell costs (?P<a>\{[^{}]{1,8}\}) less to cast (?P<c1>if [^.]{1,80}?) and "
     r"(?P<b>\{[^{}]{1,8}\}) less to cast (?P<c2>if [^.]{1,80})\.$"
@@ -222,6 +230,10 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
             target.append(Unsupported(sentence, "a triggered, activated or temporary effect; not tracked"))
             continue
         try:
+            life = _LIFE_MORE.match(low)
+            if life:
+                (own if life.group("own") else effects).append(_life_effect(life, sentence, chooses_type))
+                continue
             if "this spell costs" in low:
                 own.extend(_own_effects(low, sentence, colored_only))
                 continue
@@ -304,6 +316,7 @@ _FIRST_KIND: Final = {
     "noncreature ": "noncreature_spells_cast",
     "instant or sorcery ": "instant_sorcery_spells_cast",
     "instant and sorcery ": "instant_sorcery_spells_cast",
+    "kicked ": "kicked_spells_cast",
 }
 _ORDINALS: Final = {"first": 0, "second": 1, "third": 2}
 
@@ -336,19 +349,26 @@ def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect
             head = f"the {ordinal} {kind}spell you cast each turn costs "
             if not low.startswith(head):
                 continue
-            rest = low[len(head) :]
+            rest = " ".join(low[len(head) :].split())
+            each_count: Count | None = None
+            if " to cast for each " in rest:  # Eluge: "... costs {U} less to cast for each land ..."
+                rest, each = rest.split(" to cast for each ", 1)
+                rest, each_count = rest + " to cast.", _count(each.rstrip("."))
             for direction, word in (
                 (Direction.REDUCTION, " less to cast."),
                 (Direction.INCREASE, " more to cast."),
             ):
                 if rest.endswith(word):
                     amount = _cost(rest[: -len(word)])
-                    spells = _spell_subject(f"{kind}spells you cast", False)
+                    if kind == "kicked ":  # CR 702.33d: a kicked spell is one whose kicker cost was paid
+                        spells = replace(_spell_subject("spells you cast", False), kicked=True)
+                    else:
+                        spells = _spell_subject(f"{kind}spells you cast", False)
                     text = f"the {ordinal} {kind}spell you cast each turn"
                     condition = Condition(ConditionKind.THIS_TURN, text, (), Who.YOU, earlier, earlier, fact)
                     rule = _rule_for(amount, direction)
                     return CostEffect(
-                        direction, amount, spells, rule, sentence, None, condition, colored_only
+                        direction, amount, spells, rule, sentence, each_count, condition, colored_only
                     )
     return None
 
@@ -380,15 +400,16 @@ def _at_level(effect: CostEffect, level: int) -> CostEffect:
     return replace(effect, condition=condition)
 
 
-def _granted(m: re.Match[str], sentence: str, chooses_type: bool) -> CostEffect:
+_PAY_RULES: Final = {"convoke": "702.51a", "improvise": "702.126a", "delve": "702.66a"}
+
+
+def _granted(m: re.Match[str], sentence: str, chooses_type: bool) -> CostEffect | KeywordGrant:
     """ "[spells] you cast have affinity for [quality]" (CR 702.41a, 613.1f: granted, it counts like a
     printed affinity). Convoke, improvise and delve are ways to pay (CR 702.51a, 702.126a, 702.66a), not
-    changes of the total: they are reported as not read here, since the total would not show them."""
+    changes of the total: a grant the payment uses."""
     kw = m.group("kw")
     if not kw.startswith("affinity for "):
-        raise _NotUnderstood(
-            f"grants {kw}: a way to pay (CR 702.51a, 702.126a, 702.66a) that the total cost does not show"
-        )
+        return KeywordGrant(kw, _spell_subject(m.group("subject"), chooses_type), sentence, _PAY_RULES[kw])
     spells = _spell_subject(m.group("subject"), chooses_type)
     what = kw[len("affinity for ") :].strip()
     quality = _quality(what, plural=True)
@@ -426,6 +447,22 @@ def _rule_for(amount: ManaCost, direction: Direction) -> str:
     if kinds == {SymbolKind.COLORLESS}:
         return "118.7d"
     return "118.7c"
+
+
+def _life_effect(m: re.Match[str], sentence: str, chooses_type: bool) -> CostEffect:
+    """ "This spell costs 3 life more to cast for each target." (Phyrexian Purge), "Spells your opponents
+    cast that target ~ cost an additional 3 life to cast." (Terror of the Peaks): a life payment added to
+    the cost (CR 601.2f, 119.4)."""
+    zero = ManaCost.zero()
+    if m.group("own"):
+        per = _count(m.group("each")) if m.group("each") else None
+        life = _number(m.group("n"))
+        return CostEffect(
+            Direction.INCREASE, zero, SpellFilter(), "119.4", sentence, per, own=True, life=life
+        )
+    spells, targets = _subject(m.group("subject"), chooses_type)
+    life = _number(m.group("m"))
+    return CostEffect(Direction.INCREASE, zero, spells, "119.4", sentence, None, targets, life=life)
 
 
 def _own_effects(low: str, sentence: str, colored_only: bool) -> list[CostEffect]:
@@ -482,6 +519,10 @@ def _x_is(text: str) -> Count:
     m = re.match(r"^the number of differently named (?P<what>[a-z ]{1,40}) you control$", t)
     if m:
         return Count(CountKind.NAMES, t, _quality(m.group("what"), plural=True), Who.YOU)
+    m = re.match(r"^the greatest number of (?P<what>[a-z ]{1,40}) an opponent controls$", t)
+    if m:
+        quality = _quality(m.group("what"), plural=True)
+        return Count(CountKind.PERMANENTS, t, quality, Who.OPPONENTS, fact="greatest")
     m = re.match(r"^the number of (?P<what>[a-z ]{1,40}) you control$", t)
     if m:
         return Count(CountKind.PERMANENTS, t, _quality(m.group("what"), plural=True), Who.YOU)
@@ -493,11 +534,20 @@ def _affinity(low: str, sentence: str) -> CostEffect:
     m = _AFFINITY.match(low.strip())
     if not m:
         raise _NotUnderstood("unknown affinity")
-    quality = _quality(m.group("what"), plural=True)
-    per = Count(CountKind.PERMANENTS, f"one of the {m.group('what')} you control", quality, Who.YOU)
+    what = m.group("what")
+    text = f"one of the {what} you control"
+    if what == "outlaws":  # CR 700.12: Assassin, Mercenary, Pirate, Rogue and/or Warlock
+        per = Count(CountKind.PERMANENTS, text, None, Who.YOU, alternatives=_OUTLAWS)
+    else:
+        per = Count(CountKind.PERMANENTS, text, _quality(what, plural=True), Who.YOU)
     return CostEffect(
         Direction.REDUCTION, ManaCost.of(1), SpellFilter(), "702.41a", sentence, per, None, False, False, True
     )
+
+
+_OUTLAWS: Final = tuple(
+    Quality(subtypes=(t,)) for t in ("Assassin", "Mercenary", "Pirate", "Rogue", "Warlock")
+)
 
 
 def _minimum(m: re.Match[str], sentence: str) -> MinimumTotal:
@@ -590,6 +640,8 @@ def _subject(subject: str, chooses_type: bool) -> tuple[SpellFilter, Condition |
     """ "[each] [other] [qualities] spell(s) [modifiers]" → a SpellFilter, and the condition on the spell's
     targets that "that target a creature you control" states (CR 601.2c), if any."""
     s = subject.strip()
+    if s == "your commander":  # CR 903.3: the spell is one of its caster's commanders
+        return SpellFilter(Who.YOU, commander=True), None
     for prefix in ("each ", "other "):
         if s.startswith(prefix):
             s = s[len(prefix) :]
@@ -696,6 +748,8 @@ def _target_subject(what: str) -> Condition:
     text = f"if it targets {what}"
     if what == "enchanted creature":
         return Condition(ConditionKind.TARGETS, text, (Quality(types=("Creature",)),), attached=True)
+    if what == "one or more commanders you control":  # CR 903.3
+        return Condition(ConditionKind.TARGETS, text, (Quality(),), Who.YOU, commander=True)
     if what.startswith("one or more ") or what.startswith("you "):
         raise _NotUnderstood(f"spells that target {what}")
     return _targets_condition(text, what)
@@ -837,6 +891,16 @@ def _count(text: str) -> Count:
         return Count(CountKind.PERMANENTS, t, _quality(what, plural=False), Who.CASTER)
     if t == "other spell that player has cast this turn":
         return Count(CountKind.THIS_TURN, t, None, Who.CASTER, fact="spells_cast")
+    if t == "1 life your opponents have lost this turn":
+        return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="life_lost")
+    if t == "card with the same name as that spell in your graveyard":  # CR 201.2
+        return Count(CountKind.GRAVEYARD_CARDS, t, Quality(), Who.YOU, fact="same_name")
+    if t == "modified creature you control":  # CR 700.9
+        return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), Who.YOU, fact="modified")
+    m = re.match(r"^(?P<what>[a-z ]{1,30}) cards? you own in exile and in your graveyard$", t)
+    if m:
+        quality = _quality(m.group("what"), plural=False)
+        return Count(CountKind.GRAVEYARD_CARDS, t, quality, Who.YOU, fact="and_exile")
     m = _COUNTER_ON_IT.match(t)
     if m:
         what = m.group("what")

@@ -133,9 +133,31 @@ def test_granted_affinity_tezzeret(client: TestClient) -> None:
     assert cost(client, board, {"card": "Lightning Bolt"})["total_cost"] == "{R}"
 
 
-def test_granted_convoke_is_warned_not_silent(client: TestClient) -> None:
-    r = cost(client, [{"id": "chief", "card": CHIEF_ENGINEER}], {"card": "Myr Enforcer"})
-    assert any("convoke" in w["text"].casefold() for w in r["warnings"]), r["warnings"]
+def test_granted_convoke_pays_and_leaves_the_total(client: TestClient) -> None:
+    # Chief Engineer: "Artifact spells you cast have convoke." (CR 613.1f, 702.51a) Convoke is a way to
+    # pay: Myr Enforcer's total stays {7}, and the plan taps the Engineer and two Ornithopters (three
+    # creatures, each for {1}) beside two Forests.
+    board = [
+        {"id": "chief", "card": CHIEF_ENGINEER},
+        {"id": "o1", "card": ORNITHOPTER},
+        {"id": "o2", "card": ORNITHOPTER},
+        *({"id": f"f{i}", "card": "Forest"} for i in range(2)),
+    ]
+    r = cost(client, board[:1], {"card": "Myr Enforcer"})
+    assert r["total_cost"] == "{7}" and not r["warnings"], r
+    # Myr Enforcer has affinity for artifacts: two Ornithopters make it {5}.
+    plan = client.post(
+        "/v1/payments/plan", json={"board": {"permanents": board}, "spell": {"card": "Myr Enforcer"}}
+    )
+    body = plan.json()
+    assert body["payable"] is True and body["cost"] == "{5}", body
+    convoked = sorted(s["permanent"] for s in body["plan"] if s["convoke"])
+    assert convoked == ["chief", "o1", "o2"], body["plan"]
+    # Not an artifact spell: no convoke
+    bears = client.post(
+        "/v1/payments/plan", json={"board": {"permanents": board}, "spell": {"card": "Craw Wurm"}}
+    )
+    assert not [s for s in bears.json()["plan"] if s.get("convoke")]
 
 
 GHOULTREE = {
