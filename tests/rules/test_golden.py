@@ -88,7 +88,9 @@ def board(case: dict[str, Any]) -> Board:
 def player(name: str, facts: dict[str, Any]) -> Player:
     """A player with the zones and this-turn facts a case states (the rest: not given)."""
     turn = facts.get("this_turn") or {}
-    zones = {z: tuple(card(c) for c in facts[z]) for z in ("graveyard", "exile", "hand") if z in facts}
+    zones = {
+        z: tuple(card(c) for c in facts[z]) for z in ("graveyard", "exile", "hand", "commander") if z in facts
+    }
     return Player(
         name,
         life=facts.get("life", 20),
