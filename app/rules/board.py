@@ -81,6 +81,10 @@ THIS_TURN_FACTS: tuple[str, ...] = (
     "kicked_spells_cast",
     "life_lost",
     "lands_played",
+    "creatures_died",
+    "life_gained",
+    "cards_drawn",
+    "creatures_attacked",
 )
 
 
@@ -98,6 +102,10 @@ class ThisTurn:
     kicked_spells_cast: int = 0
     life_lost: int = 0
     lands_played: int = 0
+    creatures_died: int = 0  # creatures this player controlled that died this turn (CR 700.4)
+    life_gained: int = 0
+    cards_drawn: int = 0
+    creatures_attacked: int = 0  # creatures this player attacked with this turn (CR 508.1)
     given: frozenset[str] = frozenset()
 
     def count(self, fact: str) -> int:

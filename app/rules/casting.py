@@ -396,6 +396,9 @@ def _condition_holds(board: Board, cond: Condition, controller: str, source: Per
         return board.active_player != controller
     if kind is ConditionKind.THIS_TURN:
         fact = cond.fact or "spells_cast"
+        if cond.whose is Who.ANY:  # "if a creature died this turn": anyone's, summed
+            n = sum(p.this_turn.count(fact) for p in board.players)
+            return n >= cond.at_least and (cond.at_most is None or n <= cond.at_most)
         names = [controller] if cond.whose is Who.YOU else list(board.opponents_of(controller))
         for player in board.players:
             if player.name in names:

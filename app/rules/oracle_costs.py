@@ -131,6 +131,7 @@ _ABILITY_RIDER = re.compile(
 _TURN_COUNT_ENDINGS: Final = (
     " for each other spell that player has cast this turn.",
     " for each 1 life your opponents have lost this turn.",
+    " for each card your opponents have drawn this turn.",
 )
 """Static sentences whose only "this turn" is a count the board's this_turn facts answer."""
 _LIFE_MORE = re.compile(
@@ -297,7 +298,14 @@ _TURN_COUNTS: Final = {
     "spell cast this turn": ("spells_cast", Who.ANY),
     "creature spell you've cast this turn": ("creature_spells_cast", Who.YOU),
     "noncreature spell you've cast this turn": ("noncreature_spells_cast", Who.YOU),
+    "creature that died this turn": ("creatures_died", Who.ANY),
+    "1 life you gained this turn": ("life_gained", Who.YOU),
+    "creature that attacked this turn": ("creatures_attacked", Who.ANY),
+    "creature you attacked with this turn": ("creatures_attacked", Who.YOU),
+    "card your opponents have drawn this turn": ("cards_drawn", Who.OPPONENTS),
 }
+# "where X is ...": a this-turn count as the amount.
+_TURN_X: Final = {"the amount of life you gained this turn": ("life_gained", Who.YOU)}
 _TURN_CONDITIONS: Final = {
     "if you've cast another spell this turn": ("spells_cast", Who.YOU, 1),
     "if you've cast a spell this turn": ("spells_cast", Who.YOU, 1),
@@ -308,6 +316,12 @@ _TURN_CONDITIONS: Final = {
     "if an opponent cast two or more spells this turn": ("spells_cast", Who.OPPONENTS, 2),
     "if an opponent lost life this turn": ("life_lost", Who.OPPONENTS, 1),
     "if you've played a land this turn": ("lands_played", Who.YOU, 1),
+    "if a creature died this turn": ("creatures_died", Who.ANY, 1),
+    "if you gained life this turn": ("life_gained", Who.YOU, 1),
+    "if you've gained 3 or more life this turn": ("life_gained", Who.YOU, 3),
+    "if an opponent has drawn four or more cards this turn": ("cards_drawn", Who.OPPONENTS, 4),
+    "as long as you've drawn two or more cards this turn": ("cards_drawn", Who.YOU, 2),
+    "if you attacked this turn": ("creatures_attacked", Who.YOU, 1),
 }
 # "The first [kind] spell you cast each turn": the fact that counts the earlier spells of that kind.
 _FIRST_KIND: Final = {
@@ -326,6 +340,14 @@ def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect
     if len(low) > 200:
         return None
     m = _OWN.match(low)
+    if m and not m.group("pre") and m.group("x") in _TURN_X and m.group("amt") == "{x}":
+        fact, whose = _TURN_X[m.group("x")]
+        x_count = Count(CountKind.THIS_TURN, m.group("x"), None, whose, fact=fact)
+        direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
+        one = ManaCost.of(1)
+        return CostEffect(
+            direction, one, SpellFilter(), "118.7a", sentence, x_count, None, colored_only, own=True
+        )
     if m and not m.group("pre") and m.group("tail"):
         tail = m.group("tail").strip()
         direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
@@ -893,6 +915,8 @@ def _count(text: str) -> Count:
         return Count(CountKind.THIS_TURN, t, None, Who.CASTER, fact="spells_cast")
     if t == "1 life your opponents have lost this turn":
         return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="life_lost")
+    if t == "card your opponents have drawn this turn":
+        return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="cards_drawn")
     if t == "card with the same name as that spell in your graveyard":  # CR 201.2
         return Count(CountKind.GRAVEYARD_CARDS, t, Quality(), Who.YOU, fact="same_name")
     if t == "modified creature you control":  # CR 700.9

@@ -148,6 +148,14 @@ class ThisTurnIn(StrictModel):
     kicked_spells_cast: Count | None = Field(None, description="Kicked spells cast this turn.")
     life_lost: Count | None = Field(None, description="Life this player lost this turn.")
     lands_played: Count | None = Field(None, description="Lands this player played this turn.")
+    creatures_died: Count | None = Field(
+        None, description="Creatures this player controlled that died this turn (CR 700.4)."
+    )
+    life_gained: Count | None = Field(None, description="Life this player gained this turn.")
+    cards_drawn: Count | None = Field(None, description="Cards this player drew this turn.")
+    creatures_attacked: Count | None = Field(
+        None, description="Creatures this player attacked with this turn (CR 508.1)."
+    )
 
 
 ZoneCards = Annotated[list[CardRef], Field(max_length=MAX_ZONE_CARDS)]
