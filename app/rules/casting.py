@@ -876,7 +876,9 @@ def base_cost(
     x, y, z = spell.x, spell.y, spell.z
     x_forced = False
     if alt is not None:
-        chooses_x = bool(alt.variables) or any(a.variables for a in spell.additional_costs)
+        # X chosen in a non-mana part of the way's cost ("Remove X loyalty counters") is chosen too (107.3a)
+        in_others = way is not None and any(" X " in f" {o.text} " for o in way.other_costs)
+        chooses_x = bool(alt.variables) or any(a.variables for a in spell.additional_costs) or in_others
         if has_x and not chooses_x and (x or y or z):
             x_forced = True
             x = y = z = 0
@@ -1285,6 +1287,8 @@ def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -
         seen.add((choice.keyword, choice.which))
         if choice.times > 1 and not opt.repeatable:
             raise IllegalError(f"{opt.keyword} can be paid only once", rule=opt.rule)
+        if opt.x_at_least_one and v.x == 0:
+            raise IllegalError(f"{face.name}: X can't be 0 when its {opt.keyword} is paid", rule="601.2b")
         mana, others = opt.costs[choice.which - 1]
         amount = _times(mana.with_variables(v.x, v.y, v.z), choice.times)
         note = opt.keyword if choice.times == 1 else f"{opt.keyword} paid {choice.times} times"
@@ -1359,6 +1363,8 @@ def total_cost(
     way = chosen_way(prepared.board, caster, spell, chars, run)
     chars = way_characteristics(chars, way, spell.card)
     v = base_cost(spell, chars, run, way)
+    if way is not None and way.x_at_least_one and v.x == 0:  # the card's own restriction (601.2b)
+        raise IllegalError(f"{chars.face.name}: X can't be 0 when cast by its {way.keyword}", rule="601.2b")
     additional_costs(spell, v, run)
     optional_costs(spell, chars.face, v, run)
     mandatory_costs(chars.face, v, run)

@@ -9,7 +9,7 @@ Comprehensive Rules' (a table of keywords, never of card names).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Final
@@ -168,6 +168,7 @@ class Way:
     other_costs: tuple[OtherCost, ...]
     condition: str | None
     text: str
+    x_at_least_one: bool = False  # "If you cast this spell this way, X can't be 0."
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +181,7 @@ class OptionalCost:
     costs: tuple[tuple[ManaCost, tuple[OtherCost, ...]], ...]
     repeatable: bool
     text: str
+    x_at_least_one: bool = False  # "Kicker {X}. X can't be 0."
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,11 +293,15 @@ def _read_line(line: str) -> tuple[Way | OptionalCost | NotRead | None, NotRead 
         if rest is None:
             continue
         rest, _, after = rest.partition(". ")
+        nonzero = after.casefold().rstrip(".") in _X_NOT_ZERO
         extra = NotRead(after, "a sentence after the keyword's cost: given no effect") if after else None
         try:
-            return _build(definition, line, rest), extra
+            built = _build(definition, line, rest)
         except _Unreadable as exc:
             return NotRead(line, str(exc)), None
+        if nonzero:  # the restriction on X is read: the engine refuses X = 0 for this way or cost
+            return replace(built, x_at_least_one=True), None
+        return built, extra
     return None, None
 
 
@@ -378,6 +384,7 @@ def _keyword_at(text: str, i: int) -> bool:
     return any(low.startswith(k) and _after_keyword(low, k) is not None for k, _d in _KEYWORDS)
 
 
+_X_NOT_ZERO: Final = frozenset({"x can't be 0", "if you cast this spell this way, x can't be 0"})
 _ADDITIONAL: Final = "as an additional cost to cast this spell, "
 # Verbs that start a cost (CR 118): " or " before one of them separates two forms the caster chooses from
 # ("sacrifice a creature or pay {3}{B}"), elsewhere it is part of one ("sacrifice an artifact or creature").

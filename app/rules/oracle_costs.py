@@ -636,6 +636,7 @@ _SUBJECT_MODIFIERS: Final = (
     (re.compile(r"^with mana value (\d+) or greater\b"), "min_mv"),
     (re.compile(r"^from (?:your graveyard|graveyards) or from exile\b"), "from_zones"),
     (re.compile(r"^from your graveyard\b"), "from_graveyard"),
+    (re.compile(r"^from exile\b"), "from_exile"),
     (re.compile(r"^with power (\d+) or greater\b"), "min_power"),
     (re.compile(r"^that share a creature type with ~(?= |$)"), "shares_type"),
     (re.compile(r"^that share a card type with the exiled card\b"), "shares_imprinted"),
@@ -701,6 +702,8 @@ def _subject(subject: str, chooses_type: bool) -> tuple[SpellFilter, Condition |
                 min_mv = int(mm.group(1))
             elif tag == "from_graveyard":
                 from_zone = "graveyard"
+            elif tag == "from_exile":
+                from_zone = "exile"
             elif tag == "not_from_hand":
                 not_from = "hand"
             elif tag == "targets_source":
