@@ -878,8 +878,17 @@ def _alternatives(text: str, *, plural: bool = False) -> tuple[Quality, ...]:
     return tuple(_quality(p, plural=plural) for p in parts)
 
 
+_PERMANENT_TYPES: Final = ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")
+
+
 def _card_count(what: str, kind: CountKind, text: str, whose: Who = Who.YOU) -> Count:
-    """Cards with a quality ("instant and sorcery", "creature", "" for any card)."""
+    """Cards with a quality ("instant and sorcery", "creature", "" for any card). A "permanent card" is one
+    of the permanent types (CR 110.4), which a card in a graveyard must have to count."""
+    words = what.split()
+    if "permanent" in words:
+        base = _quality(" ".join(w for w in words if w != "permanent"), plural=False)
+        perms = tuple(replace(base, types=(*base.types, t)) for t in _PERMANENT_TYPES)
+        return Count(kind, text, None, whose, alternatives=perms)
     qualities = _alternatives(what) if what else (Quality(),)
     if len(qualities) == 1:
         return Count(kind, text, qualities[0], whose)
