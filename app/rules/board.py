@@ -33,8 +33,9 @@ class Permanent:
 
     ``counters`` are (kind, count) pairs, the kind as printed in lowercase (CR 122.1); ``class_level`` is a
     Class's level (CR 716.2a: 1 when it entered) and ``level`` its level counters' meaning for level up
-    (CR 711). ``given`` names which of ``counters``, ``class_level`` and ``level`` the request stated: an
-    effect reading a fact that was not given takes the least value and says so ("nothing silent").
+    (CR 711); ``attacking`` and ``blocking`` its part in combat (CR 506.4). ``given`` names which of
+    ``counters``, ``class_level``, ``level`` and "combat" the request stated: an effect reading a fact
+    that was not given takes the least value and says so ("nothing silent").
     """
 
     id: str
@@ -51,6 +52,8 @@ class Permanent:
     class_level: int = 1
     level: int = 0
     given: frozenset[str] = frozenset()
+    attacking: bool = False  # an attacking creature (CR 506.4); "combat" in ``given`` when stated
+    blocking: bool = False  # a blocking creature (CR 509.1)
 
     def counter(self, kind: str) -> int:
         """How many ``kind`` counters it has (CR 122.1); 0 when none or when counters were not given."""

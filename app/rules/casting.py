@@ -330,6 +330,7 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
         and count.matches(p.characteristics, none)
         and (count.counter is None or p.counter(count.counter) > 0)
         and (count.fact != "modified" or _modified(board, p))
+        and (count.fact != "attacking" or p.attacking)
     ]
     if count.kind is CountKind.DEVOTION:  # CR 700.5: every permanent the player controls
         mine = (p.characteristics.mana_cost for p in board.permanents if p.controller == controller)
@@ -994,6 +995,17 @@ def _warn_zones(ctx: _Ctx, source: Permanent | None, controller: str, count: Cou
             if _relative(count.whose, controller, player.name) and not player.knows(fact):
                 message = f"{player.name}'s {fact} was not given: taken as empty"
                 ctx.warnings.append(CostWarning(src, card_name, fact, message))
+    if count.kind is CountKind.PERMANENTS and count.fact == "attacking":
+        unknown = [
+            p.id
+            for p in ctx.board.permanents
+            if _relative(count.whose, controller, p.controller)
+            and not p.knows("combat")
+            and count.matches(p.characteristics, Choices())
+        ]
+        if unknown:
+            message = f"whether {', '.join(unknown[:5])} attack was not given: taken as not attacking"
+            ctx.warnings.append(CostWarning(src, card_name, "attacking", message))
     if count.kind is CountKind.PERMANENTS and (count.counter is not None or count.fact == "modified"):
         for p in ctx.board.permanents:
             mine = _relative(count.whose, controller, p.controller)
@@ -1024,6 +1036,13 @@ def _targets_hold(
             continue
         if cond.tapped and not perm.tapped:
             continue
+        if cond.states:
+            if ("attacking" in cond.states or "blocking" in cond.states) and not perm.knows("combat"):
+                message = f"whether {perm.id} attacks or blocks was not given: taken as neither"
+                ctx.warnings.append(CostWarning(source.id if source else None, card_name, "combat", message))
+            state = {"tapped": perm.tapped, "attacking": perm.attacking, "blocking": perm.blocking}
+            if not any(state[s] for s in cond.states):
+                continue
         if cond.commander and not _is_commander(ctx.board, perm.controller, perm.card):
             continue
         if cond.counter is not None:

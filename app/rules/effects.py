@@ -194,7 +194,8 @@ class Count:
     counter: str | None = None  # the counter kind for COUNTERS_ON_SOURCE, lowercase as printed; for
     # PERMANENTS, "with a +1/+1 counter on it": only permanents with at least one such counter count
     fact: str | None = None  # the this-turn fact for THIS_TURN ("spells_cast", ...); for PERMANENTS
-    # "modified" (CR 700.9) or "greatest" (the most any one opponent controls); for GRAVEYARD_CARDS
+    # "modified" (CR 700.9), "attacking" (CR 506.4) or "greatest" (the most any one opponent controls);
+    # for GRAVEYARD_CARDS
     # "same_name" (the spell's name, CR 201.2) or "and_exile" (exile too, CR 406)
     alternatives: tuple[Quality, ...] = ()  # "instant and sorcery card": any of them (with ``quality``)
     colors: tuple[str, ...] = ()  # DEVOTION's colors
@@ -220,6 +221,7 @@ class Condition:
     count: Count | None = None  # what COUNT compares
     per_opponent: bool = False  # COUNT: "an opponent has ..." holds when one opponent's count does
     tapped: bool = False  # TARGETS: a tapped permanent
+    states: tuple[str, ...] = ()  # TARGETS: in one of these combat states ("attacking", "blocking")
     attached: bool = False  # TARGETS: "enchanted creature/player", what the source is attached to
     counter: str | None = None  # TARGETS: "with a +1/+1 counter on it"
     commander: bool = False  # TARGETS: "one or more commanders you control" (CR 903.3)

@@ -931,6 +931,9 @@ def _count(text: str) -> Count:
         return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="cards_drawn")
     if t == "card with the same name as that spell in your graveyard":  # CR 201.2
         return Count(CountKind.GRAVEYARD_CARDS, t, Quality(), Who.YOU, fact="same_name")
+    if t in ("attacking creature", "attacking creature you control"):  # CR 506.4
+        whose = Who.YOU if t.endswith(" you control") else Who.ANY
+        return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), whose, fact="attacking")
     if t == "modified creature you control":  # CR 700.9
         return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), Who.YOU, fact="modified")
     m = re.match(r"^(?P<what>[a-z ]{1,30}) cards? you own in exile and in your graveyard$", t)
@@ -1007,13 +1010,23 @@ def _targets_condition(t: str, what: str) -> Condition:
             what, whose = what[: -len(suffix)], who
             break
     words = what.split()
-    tapped = "tapped" in words
-    rest = " ".join(w for w in words if w != "tapped")
-    # Attacking and blocking are no board facts, nor is being a token; a spell target is not a permanent.
-    if " spell" in f" {rest}" or {"attacking", "blocking", "token", "enchanted"} & set(words):
+    states = [w for w in words if w in _STATES]
+    kept = [w for w in words if w not in _STATES]
+    if len(states) > 1:  # "an attacking or tapped creature": the "or" joins the states
+        kept = [w for w in kept if w != "or"] if kept.count("or") == len(states) - 1 else kept
+    rest = " ".join(kept)
+    # Being a token is no board fact; a spell target is not a permanent.
+    if " spell" in f" {rest}" or {"token", "enchanted"} & set(words) or ("or" in kept and states):
         raise _NotUnderstood(f"{t}: a target that is not on the board")
     qualities = _alternatives(rest) if rest else (Quality(),)
-    return Condition(ConditionKind.TARGETS, t, qualities, whose, tapped=tapped, counter=counter)
+    tapped = states == ["tapped"]
+    others = () if tapped else tuple(states)
+    return Condition(
+        ConditionKind.TARGETS, t, qualities, whose, tapped=tapped, counter=counter, states=others
+    )
+
+
+_STATES: Final = ("tapped", "attacking", "blocking")  # CR 506.4, 509.1
 
 
 def _count_condition(t: str) -> Condition | None:

@@ -133,6 +133,15 @@ class PermanentIn(StrictModel):
     class_level: Annotated[int, Field(ge=1, le=3)] | None = Field(
         None, description="A Class's level (CR 716); null: not stated, level 1 assumed.", examples=[2]
     )
+    attacking: bool | None = Field(
+        None,
+        description="Whether it is an attacking creature (CR 506.4); null: not stated (not attacking "
+        "assumed, with a warning where a card reads it).",
+    )
+    blocking: bool | None = Field(
+        None,
+        description="Whether it is a blocking creature (CR 509.1); null: not stated, as for `attacking`.",
+    )
     level: Annotated[int, Field(ge=0, le=MAX_COUNT)] | None = Field(
         None, description="Its level for level up (CR 711); null: not stated, 0 assumed.", examples=[4]
     )

@@ -231,7 +231,12 @@ def _permanent(p_in: PermanentIn, card: Card, imprinted: Card | None = None) -> 
         counters=tuple(sorted((p_in.counters or {}).items())),
         class_level=p_in.class_level if p_in.class_level is not None else 1,
         level=p_in.level if p_in.level is not None else 0,
-        given=frozenset(f for f in ("counters", "class_level", "level") if getattr(p_in, f) is not None),
+        given=frozenset(
+            [f for f in ("counters", "class_level", "level") if getattr(p_in, f) is not None]
+            + (["combat"] if p_in.attacking is not None or p_in.blocking is not None else [])
+        ),
+        attacking=bool(p_in.attacking),
+        blocking=bool(p_in.blocking),
     )
 
 
