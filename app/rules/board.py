@@ -54,6 +54,8 @@ class Permanent:
     given: frozenset[str] = frozenset()
     attacking: bool = False  # an attacking creature (CR 506.4); "combat" in ``given`` when stated
     blocking: bool = False  # a blocking creature (CR 509.1)
+    power: int | None = None  # its power now (CR 208.3), when the request states it
+    toughness: int | None = None  # its toughness now (CR 208.3), when the request states it
 
     def counter(self, kind: str) -> int:
         """How many ``kind`` counters it has (CR 122.1); 0 when none or when counters were not given."""
@@ -65,6 +67,18 @@ class Permanent:
     def knows(self, fact: str) -> bool:
         """Whether the request stated ``fact`` ("counters", "class_level", "level")."""
         return fact in self.given
+
+    def current(self, which: str) -> int:
+        """Its power or toughness (CR 208.3): as stated, else the printed value (CR 208.1; a "*" or other
+        non-number reads as 0) with its +1/+1 and -1/-1 counters (CR 122.1a, 613.4c), other effects
+        taken as none."""
+        stated = self.power if which == "power" else self.toughness
+        if stated is not None:
+            return stated
+        face = self.characteristics
+        printed = face.power if which == "power" else face.toughness
+        base = int(printed) if printed is not None and printed.lstrip("-").isdigit() else 0
+        return base + self.counter("+1/+1") - self.counter("-1/-1")
 
     @property
     def characteristics(self) -> Face:

@@ -331,7 +331,12 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
         and (count.counter is None or p.counter(count.counter) > 0)
         and (count.fact != "modified" or _modified(board, p))
         and (count.fact != "attacking" or p.attacking)
+        and (count.min_power is None or p.current("power") >= count.min_power)
     ]
+    if count.kind is CountKind.TOTAL_POWER:  # CR 208.3
+        return sum(max(0, p.current(count.fact or "power")) for p in counted)
+    if count.kind is CountKind.GREATEST_POWER:
+        return max((p.current("power") for p in counted), default=0)
     if count.kind is CountKind.DEVOTION:  # CR 700.5: every permanent the player controls
         mine = (p.characteristics.mana_cost for p in board.permanents if p.controller == controller)
         return sum(cost.devotion_to(count.colors) for cost in mine if cost is not None)
@@ -1006,6 +1011,21 @@ def _warn_zones(ctx: _Ctx, source: Permanent | None, controller: str, count: Cou
         if unknown:
             message = f"whether {', '.join(unknown[:5])} attack was not given: taken as not attacking"
             ctx.warnings.append(CostWarning(src, card_name, "attacking", message))
+    if count.min_power is not None or count.kind in (CountKind.TOTAL_POWER, CountKind.GREATEST_POWER):
+        which = "toughness" if count.fact == "toughness" else "power"
+        unknown = [
+            p.id
+            for p in ctx.board.permanents
+            if _relative(count.whose, controller, p.controller)
+            and (p.power if which == "power" else p.toughness) is None
+            and count.matches(p.characteristics, Choices())
+        ]
+        if unknown:
+            message = (
+                f"the {which} of {', '.join(unknown[:5])} was not given: taken as printed with its +1/+1 and "
+                "-1/-1 counters, other effects as none"
+            )
+            ctx.warnings.append(CostWarning(src, card_name, which, message))
     if count.kind is CountKind.PERMANENTS and (count.counter is not None or count.fact == "modified"):
         for p in ctx.board.permanents:
             mine = _relative(count.whose, controller, p.controller)

@@ -41,6 +41,8 @@ class CountKind(StrEnum):
     THIS_TURN = "this_turn"  # a count of the current turn (CR 500.1), ``fact`` of the players' this_turn
     DEVOTION = "devotion"  # CR 700.5: mana symbols of ``colors`` among permanents' mana costs
     TOTAL_MANA_VALUE = "total_mana_value"  # the total mana value of permanents with ``quality`` (CR 202.3)
+    TOTAL_POWER = "total_power"  # the total power (``fact`` "toughness": toughness) of those (CR 208.3)
+    GREATEST_POWER = "greatest_power"  # the greatest power among those (CR 208.3)
     NAMES = "names"  # differently named permanents with ``quality`` (CR 201.2)
     GRAVEYARD_CARD_TYPES = "graveyard_card_types"  # card types among cards in a graveyard (CR 205.2a)
     GRAVEYARD_MANA_VALUES = "graveyard_mana_values"  # different mana values among graveyard cards
@@ -199,6 +201,7 @@ class Count:
     # "same_name" (the spell's name, CR 201.2) or "and_exile" (exile too, CR 406)
     alternatives: tuple[Quality, ...] = ()  # "instant and sorcery card": any of them (with ``quality``)
     colors: tuple[str, ...] = ()  # DEVOTION's colors
+    min_power: int | None = None  # PERMANENTS "with power 4 or greater": their power now (CR 208.3)
 
     def matches(self, face: Face, chosen: Choices) -> bool:
         """Whether an object counts: it has ``quality`` (when set) or one of ``alternatives``."""

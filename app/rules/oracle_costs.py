@@ -541,6 +541,11 @@ def _x_is(text: str) -> Count:
     m = re.match(r"^the number of differently named (?P<what>[a-z ]{1,40}) you control$", t)
     if m:
         return Count(CountKind.NAMES, t, _quality(m.group("what"), plural=True), Who.YOU)
+    m = re.match(r"^the (total|greatest) (power|toughness) (?:of|among) creatures you control$", t)
+    if m and not (m.group(1) == "greatest" and m.group(2) == "toughness"):
+        kind = CountKind.TOTAL_POWER if m.group(1) == "total" else CountKind.GREATEST_POWER
+        fact = "toughness" if m.group(2) == "toughness" else None
+        return Count(kind, t, Quality(types=("Creature",)), Who.YOU, fact=fact)
     m = re.match(r"^the greatest number of (?P<what>[a-z ]{1,40}) an opponent controls$", t)
     if m:
         quality = _quality(m.group("what"), plural=True)
@@ -940,6 +945,10 @@ def _count(text: str) -> Count:
     if m:
         quality = _quality(m.group("what"), plural=False)
         return Count(CountKind.GRAVEYARD_CARDS, t, quality, Who.YOU, fact="and_exile")
+    m = re.match(r"^(?P<what>[a-z ]{1,30}) you control with power (?P<n>\d{1,2}) or greater$", t)
+    if m:
+        quality = _quality(m.group("what"), plural=False)
+        return Count(CountKind.PERMANENTS, t, quality, Who.YOU, min_power=int(m.group("n")))
     m = _COUNTER_ON_IT.match(t)
     if m:
         what = m.group("what")
@@ -1031,6 +1040,11 @@ _STATES: Final = ("tapped", "attacking", "blocking")  # CR 506.4, 509.1
 
 def _count_condition(t: str) -> Condition | None:
     """Conditions on a count of the board or of the players' zones (CR 119 life, 402 hand, 404 graveyard)."""
+    m = re.match(r"^if you control an? (?P<what>[a-z ]{1,30}) with power (?P<n>\d{1,2}) or greater$", t)
+    if m:
+        quality = _quality(m.group("what"), plural=False)
+        strong = Count(CountKind.PERMANENTS, t, quality, Who.YOU, min_power=int(m.group("n")))
+        return Condition(ConditionKind.COUNT, t, at_least=1, count=strong)
     m = re.match(r"^if (?:you have (?P<a>\w+) or less life|your life total is (?P<b>\w+) or less)$", t)
     if m:
         n = _number(m.group("a") or m.group("b"))

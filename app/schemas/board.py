@@ -142,6 +142,14 @@ class PermanentIn(StrictModel):
         None,
         description="Whether it is a blocking creature (CR 509.1); null: not stated, as for `attacking`.",
     )
+    power: Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)] | None = Field(
+        None,
+        description="Its power now (CR 208.3); null: the printed power with its +1/+1 and -1/-1 counters, "
+        "with a warning where a card reads it.",
+    )
+    toughness: Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)] | None = Field(
+        None, description="Its toughness now (CR 208.3); null: as for `power`."
+    )
     level: Annotated[int, Field(ge=0, le=MAX_COUNT)] | None = Field(
         None, description="Its level for level up (CR 711); null: not stated, 0 assumed.", examples=[4]
     )

@@ -237,6 +237,8 @@ def _permanent(p_in: PermanentIn, card: Card, imprinted: Card | None = None) -> 
         ),
         attacking=bool(p_in.attacking),
         blocking=bool(p_in.blocking),
+        power=p_in.power,
+        toughness=p_in.toughness,
     )
 
 

@@ -79,6 +79,8 @@ def board(case: dict[str, Any]) -> Board:
                 | ({"combat"} if "attacking" in p or "blocking" in p else set()),
                 attacking=p.get("attacking", False),
                 blocking=p.get("blocking", False),
+                power=p.get("power"),
+                toughness=p.get("toughness"),
             )
         )
     facts = case.get("players") or {}
