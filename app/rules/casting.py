@@ -549,7 +549,9 @@ def _amount(
         n = sum(
             1
             for t in dict.fromkeys(ctx.spell.targets)
-            if t in by_id and per.matches(by_id[t].characteristics, Choices())
+            if t in by_id
+            and per.matches(by_id[t].characteristics, Choices())
+            and (per.whose is not Who.YOU or by_id[t].controller == controller)
         )
     elif per.kind is CountKind.COMMANDER_CASTS:  # CR 903.8: the casts from the command zone before this one
         n = ctx.spell.commander_casts

@@ -165,6 +165,10 @@ _GRANT = re.compile(
     r"^(?P<subject>[a-z ,'-]{0,120}?spells[a-z ~',-]{0,120}?) ha(?:ve|s) "
     r"(?P<kw>affinity for [a-z' -]{1,60}|convoke|improvise|delve)\.$"
 )
+_GUARD_GRANT = re.compile(
+    r"^(?P<what>[a-z ,]{1,60}?) you control(?: with (?P<kw>[a-z ]{1,20}))? have \"spells your opponents cast "
+    r"that target this (?:permanent|creature) cost (?P<amt>(?:\{[^{}]{1,8}\}){1,4}) more to cast\.\"?$"
+)
 _CLASS_LEVEL_LINE = re.compile(r"^(?:\{[^{}]{1,8}\}){1,12}: level (?P<n>[2-9])$")
 _AFFINITY = re.compile(r"^affinity for (?P<what>[a-z' -]+?)\.?$")
 _TRIGGER_OR_ACTIVATED = re.compile(r"^(?:when|whenever|at the beginning|at end)\b|^[^\"]*?:\s|^[ivx, ]+ — ")
@@ -195,6 +199,13 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
             # sees a long hostile text; a long sentence that mentions costs is warned about, not read.
             if "cost" in low and ("less" in low or "more" in low or "ffinity" in low or " have " in low):
                 unsupported.append(Unsupported(sentence[:200], "a sentence too long to be a cost effect"))
+            continue
+        guard = _GUARD_GRANT.match(low)
+        if guard:  # Jubilant Skybonder, Callaphe: each such permanent taxes spells that target it
+            try:
+                effects.append(_guard_grant(guard, sentence))
+            except _NotUnderstood as exc:
+                unsupported.append(Unsupported(sentence, str(exc)))
             continue
         grant = _GRANT.match(low)
         if grant:
@@ -268,6 +279,7 @@ def _sentences(name: str, text: str) -> list[tuple[str, bool, int]]:
     for n in sorted(names, key=len, reverse=True):
         text = text.replace(n, "~")
     text = re.sub(r"\.(?=[A-Z])", ". ", text)
+    text = re.sub(r"\.(?=\{)", ".\n", text)  # "... to cast.{1}{W}{U}: Exile ~.": a lost line break
     out: list[tuple[str, bool, int]] = []
     level = 1
     for line in text.split("\n"):
@@ -423,6 +435,22 @@ def _at_level(effect: CostEffect, level: int) -> CostEffect:
 
 
 _PAY_RULES: Final = {"convoke": "702.51a", "improvise": "702.126a", "delve": "702.66a"}
+
+
+def _guard_grant(m: re.Match[str], sentence: str) -> CostEffect:
+    """ "Creatures you control with flying have 'Spells your opponents cast that target this creature cost
+    {2} more to cast.'" (CR 613.1f: each such permanent has the ability, so a spell pays it once for each of
+    them it targets, CR 601.2c)."""
+    qualities = _alternatives(m.group("what"), plural=True)
+    kw = m.group("kw")
+    if kw is not None:
+        if kw not in _KEYWORDS_WITH:
+            raise _NotUnderstood(f"permanents with {kw}")
+        qualities = tuple(replace(q, keyword=kw) for q in qualities)
+    text = f"{m.group('what')} you control" + (f" with {kw}" if kw else "") + " it targets"
+    per = Count(CountKind.TARGETED, text, None, Who.YOU, alternatives=qualities)
+    amount = _cost(m.group("amt"))
+    return CostEffect(Direction.INCREASE, amount, SpellFilter(Who.OPPONENTS), "601.2f", sentence, per)
 
 
 def _granted(m: re.Match[str], sentence: str, chooses_type: bool) -> CostEffect | KeywordGrant:
@@ -818,7 +846,7 @@ def _quality(text: str, *, plural: bool) -> Quality:
     subtypes: list[str] = []
     not_subtypes: list[str] = []
     colors: list[str] = []
-    colorless = multicolored = monocolored = historic = False
+    colorless = multicolored = monocolored = historic = face_down = False
     for raw in text.split():
         word = _singular(raw) if plural else raw
         if word in ("permanent", "permanents", "spell", "card"):
@@ -831,6 +859,8 @@ def _quality(text: str, *, plural: bool) -> Quality:
             multicolored = True
         elif word == "monocolored":
             monocolored = True
+        elif word == "face-down":  # CR 708.2a: cast face down (morph, disguise)
+            face_down = True
         elif word == "historic":
             historic = True
         elif word in _CARD_TYPE_WORDS:
@@ -859,6 +889,7 @@ def _quality(text: str, *, plural: bool) -> Quality:
         False,
         keyword,
         min_mana_value=min_mv,
+        face_down=face_down,
     )
 
 
@@ -924,7 +955,7 @@ def _count(text: str) -> Count:
     if t == "of the chosen colors it is":
         return Count(CountKind.SPELL_CHOSEN_COLORS, t)
     if t.endswith(" it targets") and len(t) <= 40:
-        return Count(CountKind.TARGETED, t, _quality(t[: -len(" it targets")], plural=False))
+        return Count(CountKind.TARGETED, t, _quality(t[: -len(" it targets")], plural=False), Who.ANY)
     if t.endswith(" its controller controls") and len(t) <= 60:
         what = t[: -len(" its controller controls")]
         return Count(CountKind.PERMANENTS, t, _quality(what, plural=False), Who.CASTER)
