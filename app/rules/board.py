@@ -102,6 +102,15 @@ THIS_TURN_FACTS: tuple[str, ...] = (
     "life_gained",
     "cards_drawn",
     "creatures_attacked",
+    "permanents_sacrificed",
+    "artifacts_sacrificed",
+    "crimes_committed",
+    "creatures_left_battlefield",
+    "cards_discarded",
+    "creature_cards_to_graveyard",
+    "artifact_spells_cast",
+    "legendary_creature_spells_cast",
+    "face_down_creature_spells_cast",
 )
 
 
@@ -123,6 +132,15 @@ class ThisTurn:
     life_gained: int = 0
     cards_drawn: int = 0
     creatures_attacked: int = 0  # creatures this player attacked with this turn (CR 508.1)
+    permanents_sacrificed: int = 0  # permanents this player sacrificed this turn (CR 701.21a)
+    artifacts_sacrificed: int = 0  # of those, artifacts (CR 701.21a)
+    crimes_committed: int = 0  # crimes this player committed this turn (CR 700.13)
+    creatures_left_battlefield: int = 0  # creatures that left the battlefield under this player's control
+    cards_discarded: int = 0  # cards this player discarded, cycled ones included (CR 701.9, 702.29a)
+    creature_cards_to_graveyard: int = 0  # creature cards put into this player's graveyard from anywhere
+    artifact_spells_cast: int = 0
+    legendary_creature_spells_cast: int = 0
+    face_down_creature_spells_cast: int = 0  # face-down spells are creature spells (CR 708.2a)
     given: frozenset[str] = frozenset()
 
     def count(self, fact: str) -> int:

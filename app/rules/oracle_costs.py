@@ -315,6 +315,9 @@ _TURN_COUNTS: Final = {
     "creature that attacked this turn": ("creatures_attacked", Who.ANY),
     "creature you attacked with this turn": ("creatures_attacked", Who.YOU),
     "card your opponents have drawn this turn": ("cards_drawn", Who.OPPONENTS),
+    "permanent sacrificed this turn": ("permanents_sacrificed", Who.ANY),
+    # CR 702.29a: cycling discards the card, so "cycled or discarded" counts each card once
+    "card you've cycled or discarded this turn": ("cards_discarded", Who.YOU),
 }
 # "where X is ...": a this-turn count as the amount.
 _TURN_X: Final = {"the amount of life you gained this turn": ("life_gained", Who.YOU)}
@@ -334,6 +337,18 @@ _TURN_CONDITIONS: Final = {
     "if an opponent has drawn four or more cards this turn": ("cards_drawn", Who.OPPONENTS, 4),
     "as long as you've drawn two or more cards this turn": ("cards_drawn", Who.YOU, 2),
     "if you attacked this turn": ("creatures_attacked", Who.YOU, 1),
+    "if you've sacrificed an artifact this turn": ("artifacts_sacrificed", Who.YOU, 1),
+    "if you've committed a crime this turn": ("crimes_committed", Who.YOU, 1),
+    "if a creature left the battlefield under your control this turn": (
+        "creatures_left_battlefield",
+        Who.YOU,
+        1,
+    ),
+    "if a creature card was put into your graveyard from anywhere this turn": (
+        "creature_cards_to_graveyard",
+        Who.YOU,
+        1,
+    ),
 }
 # "The first [kind] spell you cast each turn": the fact that counts the earlier spells of that kind.
 _FIRST_KIND: Final = {
@@ -343,6 +358,9 @@ _FIRST_KIND: Final = {
     "instant or sorcery ": "instant_sorcery_spells_cast",
     "instant and sorcery ": "instant_sorcery_spells_cast",
     "kicked ": "kicked_spells_cast",
+    "artifact ": "artifact_spells_cast",
+    "legendary creature ": "legendary_creature_spells_cast",
+    "face-down creature ": "face_down_creature_spells_cast",
 }
 _ORDINALS: Final = {"first": 0, "second": 1, "third": 2}
 

@@ -173,6 +173,31 @@ class ThisTurnIn(StrictModel):
     creatures_attacked: Count | None = Field(
         None, description="Creatures this player attacked with this turn (CR 508.1)."
     )
+    permanents_sacrificed: Count | None = Field(
+        None, description="Permanents this player sacrificed this turn (CR 701.21a)."
+    )
+    artifacts_sacrificed: Count | None = Field(
+        None, description="Artifacts this player sacrificed this turn (CR 701.21a)."
+    )
+    crimes_committed: Count | None = Field(
+        None, description="Crimes this player committed this turn (CR 700.13)."
+    )
+    creatures_left_battlefield: Count | None = Field(
+        None, description="Creatures that left the battlefield under this player's control this turn."
+    )
+    cards_discarded: Count | None = Field(
+        None, description="Cards this player discarded this turn, cycled cards included (CR 702.29a)."
+    )
+    creature_cards_to_graveyard: Count | None = Field(
+        None, description="Creature cards put into this player's graveyard from anywhere this turn."
+    )
+    artifact_spells_cast: Count | None = Field(None, description="Artifact spells cast this turn.")
+    legendary_creature_spells_cast: Count | None = Field(
+        None, description="Legendary creature spells cast this turn."
+    )
+    face_down_creature_spells_cast: Count | None = Field(
+        None, description="Face-down creature spells cast this turn (CR 708.2a)."
+    )
 
 
 ZoneCards = Annotated[list[CardRef], Field(max_length=MAX_ZONE_CARDS)]
