@@ -553,6 +553,8 @@ def _amount(
             and per.matches(by_id[t].characteristics, Choices())
             and (per.whose is not Who.YOU or by_id[t].controller == controller)
         )
+    elif per.kind is CountKind.OPTIONAL_TIMES:  # CR 601.2b: the objects the caster paid that cost with
+        n = sum(o.times for o in ctx.spell.optional_costs if o.keyword == per.fact)
     elif per.kind is CountKind.COMMANDER_CASTS:  # CR 903.8: the casts from the command zone before this one
         n = ctx.spell.commander_casts
     elif per.kind is CountKind.SPELL_CHOSEN_COLORS:  # CR 105.2: the spell's colors among those chosen

@@ -409,12 +409,37 @@ def _split_forms(body: str) -> list[str]:
     return [" ".join(f).replace(" , ", ", ").strip() for f in forms if f]
 
 
+# "you may sacrifice any number of creatures" (CR 601.2b): paid once per object, chosen by the caster.
+ANY_NUMBER_COST: Final = "additional cost"
+_ANY_NUMBER_VERBS: Final = frozenset({"sacrifice", "exile", "tap", "remove"})
+
+
+def _any_number(body: str) -> OptionalCost | None:
+    """ "As an additional cost to cast this spell, you may exile any number of white cards from your hand."
+    (CR 601.2b, 118.8): an optional additional cost the caster pays any number of times, one object each
+    time; the request gives how many as ``times`` of the optional cost "additional cost"."""
+    low = body.casefold()
+    if not low.startswith("you may "):
+        return None
+    verb, _, rest = low[len("you may ") :].partition(" ")
+    if verb not in _ANY_NUMBER_VERBS or not rest.startswith("any number of ") or "{" in rest:
+        return None
+    text = f"{verb.capitalize()} one of {rest}"
+    sentence = f"As an additional cost to cast this spell, {body}."
+    return OptionalCost(ANY_NUMBER_COST, "601.2b", ((ManaCost.zero(), (OtherCost(text),)),), True, sentence)
+
+
 def _mandatory(line: str) -> OptionalCost | NotRead | None:
     """ "As an additional cost to cast this spell, sacrifice a creature." (CR 601.2b, 118.8): always paid;
     "... you may ..." is an optional cost the answer cannot choose, so it is reported as not read."""
+    if " — " in line[:40] and line.split(" — ", 1)[1].casefold().startswith(_ADDITIONAL):
+        line = line.split(" — ", 1)[1]  # "Frenzied Metabolism — As an additional cost ...": an ability word
     if not line.casefold().startswith(_ADDITIONAL):
         return None
     body = line[len(_ADDITIONAL) :].split(". ", 1)[0].strip().rstrip(".")
+    any_number = _any_number(body)
+    if any_number is not None:
+        return any_number
     if body.casefold().startswith("you may ") or not body:
         return NotRead(line, "an additional cost the caster may pay: its choice is not an input, not added")
     forms: list[tuple[ManaCost, tuple[OtherCost, ...]]] = []
@@ -444,7 +469,7 @@ def _read_text(text: str) -> CardWays:
             continue
         extra_cost = _mandatory(line)
         if isinstance(extra_cost, OptionalCost):
-            mandatory.append(extra_cost)
+            (optional if extra_cost.repeatable else mandatory).append(extra_cost)
             continue
         if isinstance(extra_cost, NotRead):
             not_read.append(extra_cost)
@@ -481,6 +506,7 @@ def optional_keywords() -> tuple[str, ...]:
 
 
 __all__ = [
+    "ANY_NUMBER_COST",
     "CardWays",
     "NotRead",
     "OptionalCost",

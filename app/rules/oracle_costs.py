@@ -20,6 +20,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Final
 
+from app.rules.casting_ways import ANY_NUMBER_COST
 from app.rules.costs import ManaCost
 from app.rules.effects import (
     NO_EFFECTS,
@@ -247,7 +248,10 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
                 (own if life.group("own") else effects).append(_life_effect(life, sentence, chooses_type))
                 continue
             if "this spell costs" in low:
-                own.extend(_own_effects(low, sentence, colored_only))
+                read = _own_effects(low, sentence, colored_only)
+                if any(not _paid_this_way(e, oracle_text) for e in read):
+                    raise _NotUnderstood("counts objects paid this way, but no such cost was read")
+                own.extend(read)
                 continue
             m = _MINIMUM.match(low)
             if m:
@@ -263,6 +267,15 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
     if not (effects or own or unsupported or own_unsupported):
         return NO_EFFECTS
     return CardEffects(tuple(effects), tuple(own), tuple(unsupported), tuple(own_unsupported))
+
+
+def _paid_this_way(effect: CostEffect, oracle_text: str) -> bool:
+    """ "for each creature sacrificed this way" counts only when the text offers "you may sacrifice any number
+    of ..." as an additional cost (CR 601.2b): the count is the times that optional cost is paid."""
+    if effect.per is None or effect.per.kind is not CountKind.OPTIONAL_TIMES:
+        return True
+    verb = _THIS_WAY_COUNTS[effect.per.text]
+    return f"you may {verb} any number of " in oracle_text.casefold()
 
 
 def _sentences(name: str, text: str) -> list[tuple[str, bool, int]]:
@@ -318,6 +331,15 @@ _TURN_COUNTS: Final = {
     "permanent sacrificed this turn": ("permanents_sacrificed", Who.ANY),
     # CR 702.29a: cycling discards the card, so "cycled or discarded" counts each card once
     "card you've cycled or discarded this turn": ("cards_discarded", Who.YOU),
+}
+# "for each card exiled this way": each object paid for "you may exile any number of ..." (CR 601.2b), with
+# the verb that cost must use.
+_THIS_WAY_COUNTS: Final = {
+    "card exiled this way": "exile",
+    "creature sacrificed this way": "sacrifice",
+    "permanent sacrificed this way": "sacrifice",
+    "creature tapped this way": "tap",
+    "counter removed this way": "remove",
 }
 # "where X is ...": a this-turn count as the amount.
 _TURN_X: Final = {"the amount of life you gained this turn": ("life_gained", Who.YOU)}
@@ -983,6 +1005,8 @@ def _count(text: str) -> Count:
         return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="life_lost")
     if t == "card your opponents have drawn this turn":
         return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="cards_drawn")
+    if t in _THIS_WAY_COUNTS:  # CR 601.2b: the objects paid for the "any number of" additional cost
+        return Count(CountKind.OPTIONAL_TIMES, t, None, Who.YOU, fact=ANY_NUMBER_COST)
     if t == "card with the same name as that spell in your graveyard":  # CR 201.2
         return Count(CountKind.GRAVEYARD_CARDS, t, Quality(), Who.YOU, fact="same_name")
     if t in ("attacking creature", "attacking creature you control"):  # CR 506.4
