@@ -553,6 +553,8 @@ def _amount(
             and per.matches(by_id[t].characteristics, Choices())
             and (per.whose is not Who.YOU or by_id[t].controller == controller)
         )
+    elif per.kind is CountKind.COMMANDER_MANA_VALUE:
+        n = _commander_mana_value(ctx.board, controller)
     elif per.kind is CountKind.OPTIONAL_TIMES:  # CR 601.2b: the objects the caster paid that cost with
         n = sum(o.times for o in ctx.spell.optional_costs if o.keyword == per.fact)
     elif per.kind is CountKind.COMMANDER_CASTS:  # CR 903.8: the casts from the command zone before this one
@@ -572,6 +574,25 @@ def _amount(
     if n == 0:
         return ManaCost.zero(), f"{what}, so nothing to reduce"
     return _times(effect.amount, n), what
+
+
+def _commander_mana_value(board: Board, controller: str) -> int:
+    """The greatest mana value of a commander ``controller`` owns on the battlefield or in the command zone
+    (CR 903.3, 202.3; a card's mana value off the stack, X as 0, 107.3b): a commander the request lists in
+    that player's graveyard, exile or hand is in neither zone; one not on the battlefield is taken as in
+    the command zone, where it starts (903.6)."""
+    if controller not in _names(board):
+        return 0
+    player = board.player(controller)
+    elsewhere = {fold_name(c.name) for c in (*player.graveyard, *player.exile, *player.hand)}
+    on_battlefield = {fold_name(p.card.name) for p in board.permanents}
+    best = 0
+    for card in player.commander:
+        if fold_name(card.name) in elsewhere and fold_name(card.name) not in on_battlefield:
+            continue
+        value = card.front.mana_cost.mana_value if card.front.mana_cost is not None else 0
+        best = max(best, int(value or 0))
+    return best
 
 
 def _times(cost: ManaCost, n: int) -> ManaCost:
@@ -999,6 +1020,8 @@ def _warn_zones(ctx: _Ctx, source: Permanent | None, controller: str, count: Cou
         facts = ("graveyard", "exile") if count.fact == "and_exile" else ("graveyard",)
     elif count.kind is CountKind.HAND:
         facts = ("hand",)
+    elif count.kind is CountKind.COMMANDER_MANA_VALUE:
+        facts = ("commander",)
     for fact in facts:
         for player in ctx.board.players:
             if _relative(count.whose, controller, player.name) and not player.knows(fact):
@@ -1421,6 +1444,8 @@ def total_cost(
         (s.permanent, s.effect) for s in prepared.sources
     ]
     candidates.extend(_own_effects(chars.face, run))
+    if way is not None and way.reduction is not None:  # "costs {X} less to cast this way" (CR 601.2f)
+        candidates.append((None, way.reduction))
     reds, totals = cost_increases(ctx, candidates, run)
     cost_reductions(reds, run)
     effects_on_total(totals, run)

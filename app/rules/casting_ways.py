@@ -16,6 +16,7 @@ from typing import Final
 
 from app.rules.cards import Face
 from app.rules.costs import ManaCost
+from app.rules.effects import CostEffect, Count, CountKind, Direction, SpellFilter, Who
 from app.rules.errors import RulesError
 from app.rules.names import NUMBER_WORDS
 
@@ -169,6 +170,7 @@ class Way:
     condition: str | None
     text: str
     x_at_least_one: bool = False  # "If you cast this spell this way, X can't be 0."
+    reduction: CostEffect | None = None  # "This spell costs {X} less to cast this way, where X is ..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +303,9 @@ def _read_line(line: str) -> tuple[Way | OptionalCost | NotRead | None, NotRead 
             return NotRead(line, str(exc)), None
         if nonzero:  # the restriction on X is read: the engine refuses X = 0 for this way or cost
             return replace(built, x_at_least_one=True), None
+        reduction = _WAY_REDUCTIONS.get(after.casefold())
+        if reduction is not None and isinstance(built, Way):
+            return replace(built, reduction=replace(reduction, text=after)), None
         return built, extra
     return None, None
 
@@ -384,6 +389,22 @@ def _keyword_at(text: str, i: int) -> bool:
     return any(low.startswith(k) and _after_keyword(low, k) is not None for k, _d in _KEYWORDS)
 
 
+# A sentence after a way's cost that reduces the spell cast that way (CR 601.2f, 118.7a): Visions of Glory's
+# "where X is the greatest mana value of a commander you own on the battlefield or in the command zone".
+_COMMANDER_MV: Final = (
+    "the greatest mana value of a commander you own on the battlefield or in the command zone"
+)
+_WAY_REDUCTIONS: Final = {
+    f"this spell costs {{x}} less to cast this way, where x is {_COMMANDER_MV}.": CostEffect(
+        Direction.REDUCTION,
+        ManaCost.of(1),
+        SpellFilter(),
+        "118.7a",
+        "",
+        Count(CountKind.COMMANDER_MANA_VALUE, _COMMANDER_MV, None, Who.YOU),
+        own=True,
+    )
+}
 _X_NOT_ZERO: Final = frozenset({"x can't be 0", "if you cast this spell this way, x can't be 0"})
 _ADDITIONAL: Final = "as an additional cost to cast this spell, "
 # Verbs that start a cost (CR 118): " or " before one of them separates two forms the caster chooses from
@@ -496,6 +517,12 @@ def keyword_rule(keyword: str) -> str | None:
     return next((d.rule for k, d in _KEYWORDS if k == keyword), None)
 
 
+def is_way_reduction(sentence: str) -> bool:
+    """Whether ``sentence`` is a reduction this reader attaches to the way before it ("This spell costs {X}
+    less to cast this way, where X is ..."), so the cost-effect reader leaves it alone."""
+    return sentence.casefold() in _WAY_REDUCTIONS
+
+
 def way_keywords() -> tuple[str, ...]:
     """Every method keyword the reader knows (for the OpenAPI description and the coverage bench)."""
     return tuple(d.keyword for d in _WAYS)
@@ -513,6 +540,7 @@ __all__ = [
     "OtherCost",
     "Way",
     "WayKind",
+    "is_way_reduction",
     "keyword_rule",
     "optional_keywords",
     "way_keywords",

@@ -51,6 +51,8 @@ class CountKind(StrEnum):
     TARGETED = "targeted"  # target permanents with ``quality`` (CR 601.2c: chosen before the total)
     COMMANDER_CASTS = "commander_casts"  # previous casts of this commander from the command zone (903.8)
     SPELL_CHOSEN_COLORS = "spell_chosen_colors"  # the source's chosen colors the spell is (CR 105.2)
+    COMMANDER_MANA_VALUE = "commander_mana_value"  # the greatest mana value of a commander you own on the
+    # battlefield or in the command zone (CR 903.3, 202.3)
     OPTIONAL_TIMES = "optional_times"  # times the spell's optional cost ``fact`` is paid ("for each creature
     # sacrificed this way" after "you may sacrifice any number of creatures", CR 601.2b)
 

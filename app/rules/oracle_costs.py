@@ -20,7 +20,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Final
 
-from app.rules.casting_ways import ANY_NUMBER_COST
+from app.rules.casting_ways import ANY_NUMBER_COST, is_way_reduction
 from app.rules.costs import ManaCost
 from app.rules.effects import (
     NO_EFFECTS,
@@ -222,7 +222,7 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
                 own_unsupported.append(Unsupported(sentence, str(exc)))
             continue
         looks = _LESS_MORE.search(low) is not None or "would cost less than" in low
-        if not looks:
+        if not looks or is_way_reduction(low):  # a way's own reduction: the ways reader applies it
             continue
         if low.startswith("it also costs "):  # "It also costs {1} less to cast if ...": this spell
             low = "this spell costs " + low[len("it also costs ") :]

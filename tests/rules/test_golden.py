@@ -175,7 +175,7 @@ def test_golden(case: dict[str, Any]) -> None:
         return
     r = total_cost(b, case.get("caster", "you"), s, characters=characters())
     explained = [(x.kind.value, x.source, str(x.result), x.applied, x.note) for x in r.steps]
-    for field in ("total_cost", "mana_cost"):
+    for field in ("total_cost", "mana_cost", "method"):
         if field in expect:
             assert str(getattr(r, field)) == expect[field], explained
     for field in ("mana_value", "mana_value_on_stack", "x_for_etb"):
