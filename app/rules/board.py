@@ -111,6 +111,7 @@ THIS_TURN_FACTS: tuple[str, ...] = (
     "artifact_spells_cast",
     "legendary_creature_spells_cast",
     "face_down_creature_spells_cast",
+    "noncombat_damage_taken",
 )
 
 
@@ -141,6 +142,7 @@ class ThisTurn:
     artifact_spells_cast: int = 0
     legendary_creature_spells_cast: int = 0
     face_down_creature_spells_cast: int = 0  # face-down spells are creature spells (CR 708.2a)
+    noncombat_damage_taken: int = 0  # noncombat damage dealt to this player this turn (CR 120.1, 510)
     given: frozenset[str] = frozenset()
 
     def count(self, fact: str) -> int:

@@ -342,7 +342,17 @@ _THIS_WAY_COUNTS: Final = {
     "counter removed this way": "remove",
 }
 # "where X is ...": a this-turn count as the amount.
-_TURN_X: Final = {"the amount of life you gained this turn": ("life_gained", Who.YOU)}
+_TURN_X: Final = {
+    "the amount of life you gained this turn": ("life_gained", Who.YOU),
+    "the total amount of noncombat damage dealt to your opponents this turn": (
+        "noncombat_damage_taken",
+        Who.OPPONENTS,
+    ),
+}
+# "Creature spells you cast cost {X} less to cast, where X is ..." (Ezzaroot Channeler): spells' X.
+_SPELLS_X: Final = re.compile(
+    r"^(?P<subject>[a-z -]{1,60}) cost \{x\} less to cast, where x is (?P<x>[a-z' ]{1,90})\.$"
+)
 _TURN_CONDITIONS: Final = {
     "if you've cast another spell this turn": ("spells_cast", Who.YOU, 1),
     "if you've cast a spell this turn": ("spells_cast", Who.YOU, 1),
@@ -391,6 +401,14 @@ def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect
     """Cost sentences that read this turn's facts (CR 500.1; a spell being cast is not yet cast, 601.2i)."""
     if len(low) > 200:
         return None
+    spells_x = _SPELLS_X.match(low)
+    if spells_x and spells_x.group("x") in _TURN_X and not spells_x.group("subject").startswith("this "):
+        fact, whose = _TURN_X[spells_x.group("x")]
+        x_count = Count(CountKind.THIS_TURN, spells_x.group("x"), None, whose, fact=fact)
+        spells = _spell_subject(spells_x.group("subject"), False)
+        return CostEffect(
+            Direction.REDUCTION, ManaCost.of(1), spells, "118.7a", sentence, x_count, None, colored_only
+        )
     m = _OWN.match(low)
     if m and not m.group("pre") and m.group("x") in _TURN_X and m.group("amt") == "{x}":
         fact, whose = _TURN_X[m.group("x")]

@@ -198,6 +198,9 @@ class ThisTurnIn(StrictModel):
     face_down_creature_spells_cast: Count | None = Field(
         None, description="Face-down creature spells cast this turn (CR 708.2a)."
     )
+    noncombat_damage_taken: Count | None = Field(
+        None, description="Noncombat damage dealt to this player this turn (CR 120.1)."
+    )
 
 
 ZoneCards = Annotated[list[CardRef], Field(max_length=MAX_ZONE_CARDS)]
