@@ -161,9 +161,10 @@ class Player:
 
     ``commander`` holds the player's commanders (CR 903.3; their color identity is the player's, CR 903.4).
     ``graveyard``, ``exile`` and ``hand`` are the cards in those zones (CR 404, 406, 402);
-    ``hand_size`` counts the hand when its cards are not listed. ``given`` names which of "commander",
-    "graveyard", "exile", "hand" and "hand_size" the request stated: the others read as empty (least)
-    and an effect that reads them warns.
+    ``hand_size`` counts the hand when its cards are not listed; ``counters`` are counters on the player
+    (CR 122.1), ``speed`` its speed (702.179). ``given`` names which of "commander", "graveyard", "exile",
+    "hand", "hand_size", "counters" and "speed" the request stated: the others read as empty (least) and
+    an effect that reads them warns.
     """
 
     name: str
@@ -175,6 +176,12 @@ class Player:
     hand_size: int | None = None
     this_turn: ThisTurn = ThisTurn()
     given: frozenset[str] = frozenset()
+    counters: tuple[tuple[str, int], ...] = ()  # counters on the player by kind (CR 122.1: poison, ...)
+    speed: int = 0  # CR 702.179b: a player has no speed (0 here) until an effect sets it
+
+    def counter(self, kind: str) -> int:
+        """How many ``kind`` counters the player has (CR 122.1); 0 when none or not given."""
+        return next((n for name, n in self.counters if name == kind), 0)
 
     @property
     def cards_in_hand(self) -> int:
@@ -195,6 +202,7 @@ class Board:
     players: tuple[Player, ...] = (Player("you"),)
     active_player: str = "you"
     mana_pool: tuple[tuple[str, ManaCost], ...] = ()
+    day_night: str | None = None  # CR 730.1: "day", "night", or None when the request does not say
 
     def player(self, name: str) -> Player:
         for p in self.players:

@@ -311,6 +311,11 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
         return board.player(controller).life if controller in _names(board) else 0
     if count.kind is CountKind.HAND:
         return board.player(controller).cards_in_hand if controller in _names(board) else 0
+    if count.kind is CountKind.PLAYER_COUNTERS:  # CR 122.1: counters on the player
+        holders = [p for p in board.players if _relative(count.whose, controller, p.name)]
+        return sum(p.counter(count.counter or "") for p in holders)
+    if count.kind is CountKind.SPEED:  # CR 702.179: the player's speed
+        return board.player(controller).speed if controller in _names(board) else 0
     if count.kind is CountKind.COUNTERS_ON_SOURCE:
         return source.counter(count.counter or "") if source is not None else 0
     if count.kind is CountKind.DOMAIN:
@@ -400,6 +405,8 @@ def _condition_holds(board: Board, cond: Condition, controller: str, source: Per
         return board.active_player == controller
     if kind is ConditionKind.NOT_YOUR_TURN:
         return board.active_player != controller
+    if kind is ConditionKind.DAY_NIGHT:  # CR 730.1: it is day, night, or neither
+        return board.day_night == cond.fact
     if kind is ConditionKind.THIS_TURN:
         fact = cond.fact or "spells_cast"
         if cond.whose is Who.ANY:  # "if a creature died this turn": anyone's, summed
@@ -987,6 +994,9 @@ def _judge(
         _warn_unknown_fact(ctx, source, cond.kind is ConditionKind.CLASS_LEVEL, "class_level", card_name)
         if cond.kind is ConditionKind.THIS_TURN:
             _warn_this_turn(ctx, source, controller, cond.whose, cond.fact, card_name)
+        if cond.kind is ConditionKind.DAY_NIGHT and ctx.board.day_night is None:
+            message = "day_night was not given: taken as neither day nor night"
+            ctx.warnings.append(CostWarning(source.id if source else None, card_name, "day_night", message))
         if cond.kind is ConditionKind.COUNT and cond.count is not None:
             whose = Who.OPPONENTS if cond.per_opponent else cond.count.whose
             _warn_zones(ctx, source, controller, replace(cond.count, whose=whose), card_name)
@@ -1022,6 +1032,10 @@ def _warn_zones(ctx: _Ctx, source: Permanent | None, controller: str, count: Cou
         facts = ("hand",)
     elif count.kind is CountKind.COMMANDER_MANA_VALUE:
         facts = ("commander",)
+    elif count.kind is CountKind.PLAYER_COUNTERS:
+        facts = ("counters",)
+    elif count.kind is CountKind.SPEED:
+        facts = ("speed",)
     for fact in facts:
         for player in ctx.board.players:
             if _relative(count.whose, controller, player.name) and not player.knows(fact):

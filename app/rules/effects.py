@@ -53,6 +53,9 @@ class CountKind(StrEnum):
     SPELL_CHOSEN_COLORS = "spell_chosen_colors"  # the source's chosen colors the spell is (CR 105.2)
     COMMANDER_MANA_VALUE = "commander_mana_value"  # the greatest mana value of a commander you own on the
     # battlefield or in the command zone (CR 903.3, 202.3)
+    PLAYER_COUNTERS = "player_counters"  # ``counter`` counters on players (CR 122.1: "experience counter
+    # you have", "an opponent has three or more poison counters")
+    SPEED = "speed"  # a player's speed (CR 702.179)
     OPTIONAL_TIMES = "optional_times"  # times the spell's optional cost ``fact`` is paid ("for each creature
     # sacrificed this way" after "you may sacrifice any number of creatures", CR 601.2b)
 
@@ -68,6 +71,7 @@ class ConditionKind(StrEnum):
     NOT_CASTERS_TURN = "not_casters_turn"  # "except during its controller's turn" (the spell's, CR 601.2f)
     TARGETS = "targets"  # "if it targets a tapped creature", "spells that target a creature" (CR 601.2c)
     COUNT = "count"  # a count between at_least and at_most ("if you have 3 or less life", graveyards)
+    DAY_NIGHT = "day_night"  # "if it's night": the game's day or night is ``fact`` (CR 730.1)
     OPTIONAL_PAID = "optional_paid"  # "if it's bargained": the optional cost ``fact`` was paid (601.2b)
 
 

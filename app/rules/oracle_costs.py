@@ -253,6 +253,14 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
                     raise _NotUnderstood("counts objects paid this way, but no such cost was read")
                 own.extend(read)
                 continue
+            spells_x = _SPELLS_X.match(low)
+            if spells_x and not spells_x.group("subject").startswith("this "):
+                # "Noncreature spells you cast cost {X} less to cast, where X is your speed." (118.7a)
+                spells = _spell_subject(spells_x.group("subject"), chooses_type)
+                per = _x_is(spells_x.group("x"))
+                one = ManaCost.of(1)
+                effects.append(CostEffect(Direction.REDUCTION, one, spells, "118.7a", sentence, per))
+                continue
             m = _MINIMUM.match(low)
             if m:
                 effects.append(_minimum(m, sentence))
@@ -341,6 +349,10 @@ _THIS_WAY_COUNTS: Final = {
     "creature tapped this way": "tap",
     "counter removed this way": "remove",
 }
+# Counters on players (CR 122.1): "experience counter you have", "poison counters".
+_PLAYER_COUNTER: Final = re.compile(
+    r"^(?P<kind>poison|experience|energy|rad|ticket) counters?(?: (?P<whose>you have))?$"
+)
 # "where X is ...": a this-turn count as the amount.
 _TURN_X: Final = {
     "the amount of life you gained this turn": ("life_gained", Who.YOU),
@@ -639,6 +651,8 @@ def _x_is(text: str) -> Count:
     m = re.match(r"^the number of (?P<what>[a-z ]{1,40}) you control$", t)
     if m:
         return Count(CountKind.PERMANENTS, t, _quality(m.group("what"), plural=True), Who.YOU)
+    if t == "your speed":  # CR 702.179
+        return Count(CountKind.SPEED, t, None, Who.YOU)
     raise _NotUnderstood(f"X is {t}: a number that is not on the board")
 
 
@@ -1023,6 +1037,9 @@ def _count(text: str) -> Count:
         return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="life_lost")
     if t == "card your opponents have drawn this turn":
         return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="cards_drawn")
+    m = _PLAYER_COUNTER.match(t)
+    if m and m.group("whose") == "you have":  # "experience counter you have" (CR 122.1)
+        return Count(CountKind.PLAYER_COUNTERS, t, None, Who.YOU, counter=m.group("kind"))
     if t in _THIS_WAY_COUNTS:  # CR 601.2b: the objects paid for the "any number of" additional cost
         return Count(CountKind.OPTIONAL_TIMES, t, None, Who.YOU, fact=ANY_NUMBER_COST)
     if t == "card with the same name as that spell in your graveyard":  # CR 201.2
@@ -1168,6 +1185,12 @@ def _count_condition(t: str) -> Condition | None:
         body = what[: -len(" total in all graveyards")]
         if body.endswith("cards"):
             count = _card_count(body[: -len("cards")].strip(), CountKind.GRAVEYARD_CARDS, what, Who.ANY)
+    elif who != "there are" and _PLAYER_COUNTER.match(
+        what
+    ):  # "an opponent has three or more poison counters"
+        kind = _PLAYER_COUNTER.match(what)
+        counter = kind.group("kind") if kind else None
+        count = Count(CountKind.PLAYER_COUNTERS, what, None, Who.YOU, counter=counter)
     elif who == "there are" and what.endswith(" on the battlefield"):
         body = what[: -len(" on the battlefield")]
         count = Count(CountKind.PERMANENTS, what, _quality(body, plural=True), Who.ANY)
@@ -1185,6 +1208,8 @@ def _count_condition(t: str) -> Condition | None:
 
 def _condition(text: str) -> Condition:
     t = text.strip()
+    if t in ("if it's night", "if it's day"):  # CR 730.1
+        return Condition(ConditionKind.DAY_NIGHT, t, fact=t.rsplit(" ", 1)[1])
     if t == "if it's bargained":
         return Condition(ConditionKind.OPTIONAL_PAID, t, fact="bargain")
     if t.startswith("if it targets "):

@@ -222,12 +222,29 @@ class PlayerIn(StrictModel):
         None, description="How many cards are in the hand when `hand` does not list them.", examples=[5]
     )
     this_turn: ThisTurnIn | None = Field(None, description="Facts about the current turn that effects read.")
+    counters: Annotated[dict[CounterName, Count], Field(max_length=MAX_COUNTER_KINDS)] | None = Field(
+        None,
+        description="Counters this player has by kind, lowercase (CR 122.1); null: not stated (none "
+        "assumed, with a warning where a card reads them).",
+        examples=[{"poison": 3, "experience": 2}],
+    )
+    speed: Annotated[int, Field(ge=0, le=4)] | None = Field(
+        None,
+        description="This player's speed (CR 702.179; 0: no speed); null: not stated (0 assumed, with a "
+        "warning where a card reads it).",
+        examples=[2],
+    )
 
 
 class BoardIn(StrictModel):
     """A board state (API.md "Board state")."""
 
     active_player: PlayerName = "you"
+    day_night: Literal["day", "night"] | None = Field(
+        None,
+        description="Whether it is day or night (CR 730.1); null: neither (a card asking whether it is "
+        "night warns).",
+    )
     players: Annotated[dict[PlayerName, PlayerIn], Field(max_length=MAX_PLAYERS)] = {}
     permanents: Annotated[list[PermanentIn], Field(max_length=MAX_PERMANENTS)] = []
     mana_pool: Annotated[

@@ -113,7 +113,7 @@ def build_board(
     names.update(dict.fromkeys(board_in.players))
     players = tuple(given_players.get(n) or Player(n) for n in names)
     pool = tuple((who, ManaCost.parse_loose(text)) for who, text in board_in.mana_pool.items())
-    return Board(tuple(permanents), players, board_in.active_player, pool)
+    return Board(tuple(permanents), players, board_in.active_player, pool, board_in.day_night)
 
 
 class _CardReader:
@@ -157,6 +157,9 @@ def _player(name: str, p_in: PlayerIn, cards: _CardReader, loc: Loc) -> Player:
     given = {zone for zone in zones if getattr(p_in, zone) is not None}
     if p_in.hand_size is not None:
         given.add("hand_size")
+    for fact in ("counters", "speed"):
+        if getattr(p_in, fact) is not None:
+            given.add(fact)
     this_turn = ThisTurn()
     if p_in.this_turn is not None:
         stated = {f: getattr(p_in.this_turn, f) for f in THIS_TURN_FACTS}
@@ -174,6 +177,8 @@ def _player(name: str, p_in: PlayerIn, cards: _CardReader, loc: Loc) -> Player:
         hand_size=p_in.hand_size,
         this_turn=this_turn,
         given=frozenset(given),
+        counters=tuple(sorted((p_in.counters or {}).items())),
+        speed=p_in.speed or 0,
     )
 
 

@@ -86,7 +86,10 @@ def board(case: dict[str, Any]) -> Board:
     facts = case.get("players") or {}
     names = dict.fromkeys(["you", case.get("caster", "you"), *(p.controller for p in perms), *facts])
     return Board(
-        tuple(perms), tuple(player(n, facts.get(n) or {}) for n in names), case.get("active_player", "you")
+        tuple(perms),
+        tuple(player(n, facts.get(n) or {}) for n in names),
+        case.get("active_player", "you"),
+        day_night=case.get("day_night"),
     )
 
 
@@ -101,7 +104,9 @@ def player(name: str, facts: dict[str, Any]) -> Player:
         life=facts.get("life", 20),
         **zones,
         this_turn=ThisTurn(**turn, given=frozenset(turn)),
-        given=frozenset(zones),
+        given=frozenset(zones) | {k for k in ("counters", "speed") if k in facts},
+        counters=tuple((facts.get("counters") or {}).items()),
+        speed=facts.get("speed", 0),
     )
 
 
