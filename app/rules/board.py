@@ -54,6 +54,7 @@ class Permanent:
     given: frozenset[str] = frozenset()
     attacking: bool = False  # an attacking creature (CR 506.4); "combat" in ``given`` when stated
     blocking: bool = False  # a blocking creature (CR 509.1)
+    token: bool = False  # a token, not a card (CR 111.1); "token" in ``given`` when stated
     power: int | None = None  # its power now (CR 208.3), when the request states it
     toughness: int | None = None  # its toughness now (CR 208.3), when the request states it
 

@@ -336,6 +336,7 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
         and (count.counter is None or p.counter(count.counter) > 0)
         and (count.fact != "modified" or _modified(board, p))
         and (count.fact != "attacking" or p.attacking)
+        and (count.fact != "token" or p.token)  # CR 111.1
         and (count.min_power is None or p.current("power") >= count.min_power)
     ]
     if count.kind is CountKind.TOTAL_POWER:  # CR 208.3
@@ -1041,6 +1042,17 @@ def _warn_zones(ctx: _Ctx, source: Permanent | None, controller: str, count: Cou
             if _relative(count.whose, controller, player.name) and not player.knows(fact):
                 message = f"{player.name}'s {fact} was not given: taken as empty"
                 ctx.warnings.append(CostWarning(src, card_name, fact, message))
+    if count.kind is CountKind.PERMANENTS and count.fact == "token":
+        unknown = [
+            p.id
+            for p in ctx.board.permanents
+            if _relative(count.whose, controller, p.controller)
+            and not p.knows("token")
+            and count.matches(p.characteristics, Choices())
+        ]
+        if unknown:
+            message = f"whether {', '.join(unknown[:5])} are tokens was not given: taken as cards"
+            ctx.warnings.append(CostWarning(src, card_name, "token", message))
     if count.kind is CountKind.PERMANENTS and count.fact == "attacking":
         unknown = [
             p.id
@@ -1101,7 +1113,15 @@ def _targets_hold(
             if ("attacking" in cond.states or "blocking" in cond.states) and not perm.knows("combat"):
                 message = f"whether {perm.id} attacks or blocks was not given: taken as neither"
                 ctx.warnings.append(CostWarning(source.id if source else None, card_name, "combat", message))
-            state = {"tapped": perm.tapped, "attacking": perm.attacking, "blocking": perm.blocking}
+            if "token" in cond.states and not perm.knows("token"):
+                message = f"whether {perm.id} is a token was not given: taken as a card"
+                ctx.warnings.append(CostWarning(source.id if source else None, card_name, "token", message))
+            state = {
+                "tapped": perm.tapped,
+                "attacking": perm.attacking,
+                "blocking": perm.blocking,
+                "token": perm.token,  # CR 111.1
+            }
             if not any(state[s] for s in cond.states):
                 continue
         if cond.commander and not _is_commander(ctx.board, perm.controller, perm.card):

@@ -665,6 +665,8 @@ def _affinity(low: str, sentence: str) -> CostEffect:
     text = f"one of the {what} you control"
     if what == "outlaws":  # CR 700.12: Assassin, Mercenary, Pirate, Rogue and/or Warlock
         per = Count(CountKind.PERMANENTS, text, None, Who.YOU, alternatives=_OUTLAWS)
+    elif what == "tokens":  # CR 111.1
+        per = Count(CountKind.PERMANENTS, text, Quality(), Who.YOU, fact="token")
     else:
         per = Count(CountKind.PERMANENTS, text, _quality(what, plural=True), Who.YOU)
     return CostEffect(
@@ -1047,6 +1049,8 @@ def _count(text: str) -> Count:
     if t in ("attacking creature", "attacking creature you control"):  # CR 506.4
         whose = Who.YOU if t.endswith(" you control") else Who.ANY
         return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), whose, fact="attacking")
+    if t == "creature token you control":  # CR 111.1
+        return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), Who.YOU, fact="token")
     if t == "modified creature you control":  # CR 700.9
         return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), Who.YOU, fact="modified")
     m = re.match(r"^(?P<what>[a-z ]{1,30}) cards? you own in exile and in your graveyard$", t)
@@ -1127,13 +1131,15 @@ def _targets_condition(t: str, what: str) -> Condition:
             what, whose = what[: -len(suffix)], who
             break
     words = what.split()
-    states = [w for w in words if w in _STATES]
-    kept = [w for w in words if w not in _STATES]
+    # "a creature token" (CR 111.1): being a token is read as a state of the target, alone only
+    states = [w for w in words if w in _STATES or (w == "token" and words.count("token") == 1)]
+    kept = [w for w in words if w not in states]
     if len(states) > 1:  # "an attacking or tapped creature": the "or" joins the states
         kept = [w for w in kept if w != "or"] if kept.count("or") == len(states) - 1 else kept
     rest = " ".join(kept)
-    # Being a token is no board fact; a spell target is not a permanent.
-    if " spell" in f" {rest}" or {"token", "enchanted"} & set(words) or ("or" in kept and states):
+    # A spell target is not a permanent; a token among other states is not read.
+    token_and_more = "token" in words and (len(states) > 1 or "token" not in states)
+    if " spell" in f" {rest}" or "enchanted" in words or token_and_more or ("or" in kept and states):
         raise _NotUnderstood(f"{t}: a target that is not on the board")
     qualities = _alternatives(rest) if rest else (Quality(),)
     tapped = states == ["tapped"]

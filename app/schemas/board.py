@@ -150,6 +150,11 @@ class PermanentIn(StrictModel):
     toughness: Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)] | None = Field(
         None, description="Its toughness now (CR 208.3); null: as for `power`."
     )
+    token: bool | None = Field(
+        None,
+        description="Whether it is a token (CR 111.1); null: not stated (a card assumed, with a warning "
+        "where a card reads it).",
+    )
     level: Annotated[int, Field(ge=0, le=MAX_COUNT)] | None = Field(
         None, description="Its level for level up (CR 711); null: not stated, 0 assumed.", examples=[4]
     )

@@ -237,11 +237,12 @@ def _permanent(p_in: PermanentIn, card: Card, imprinted: Card | None = None) -> 
         class_level=p_in.class_level if p_in.class_level is not None else 1,
         level=p_in.level if p_in.level is not None else 0,
         given=frozenset(
-            [f for f in ("counters", "class_level", "level") if getattr(p_in, f) is not None]
+            [f for f in ("counters", "class_level", "level", "token") if getattr(p_in, f) is not None]
             + (["combat"] if p_in.attacking is not None or p_in.blocking is not None else [])
         ),
         attacking=bool(p_in.attacking),
         blocking=bool(p_in.blocking),
+        token=bool(p_in.token),
         power=p_in.power,
         toughness=p_in.toughness,
     )

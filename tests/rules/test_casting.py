@@ -300,7 +300,7 @@ def test_unknown_cost_text_on_the_board_is_a_warning_and_has_no_effect() -> None
         "Odd Thing",
         "{2}",
         "Artifact",
-        "Spells you cast that target a creature token cost {2} less to cast.",
+        "Spells you cast cost {2} less to cast for each electrical socket you can see.",
     )
     r = cost(Board((Permanent("odd", odd),)), SpellToCast(BOLT))
     assert str(r.total_cost) == "{R}"

@@ -75,12 +75,13 @@ def board(case: dict[str, Any]) -> Board:
                 counters=tuple((p.get("counters") or {}).items()),
                 class_level=p.get("class_level", 1),
                 attached_to=p.get("attached_to"),
-                given=frozenset(k for k in ("counters", "class_level", "level") if k in p)
+                given=frozenset(k for k in ("counters", "class_level", "level", "token") if k in p)
                 | ({"combat"} if "attacking" in p or "blocking" in p else set()),
                 attacking=p.get("attacking", False),
                 blocking=p.get("blocking", False),
                 power=p.get("power"),
                 toughness=p.get("toughness"),
+                token=p.get("token", False),
             )
         )
     facts = case.get("players") or {}
