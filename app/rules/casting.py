@@ -1042,28 +1042,23 @@ def _warn_zones(ctx: _Ctx, source: Permanent | None, controller: str, count: Cou
             if _relative(count.whose, controller, player.name) and not player.knows(fact):
                 message = f"{player.name}'s {fact} was not given: taken as empty"
                 ctx.warnings.append(CostWarning(src, card_name, fact, message))
-    if count.kind is CountKind.PERMANENTS and count.fact == "token":
+    # A permanent fact the count reads that the request did not state: (fact, given name, message).
+    unstated = {
+        "token": ("token", "whether {} are tokens was not given: taken as cards"),
+        "attacking": ("combat", "whether {} attack was not given: taken as not attacking"),
+    }
+    if count.kind is CountKind.PERMANENTS and count.fact in unstated:
+        given, template = unstated[count.fact]
         unknown = [
             p.id
             for p in ctx.board.permanents
             if _relative(count.whose, controller, p.controller)
-            and not p.knows("token")
+            and not p.knows(given)
             and count.matches(p.characteristics, Choices())
         ]
         if unknown:
-            message = f"whether {', '.join(unknown[:5])} are tokens was not given: taken as cards"
-            ctx.warnings.append(CostWarning(src, card_name, "token", message))
-    if count.kind is CountKind.PERMANENTS and count.fact == "attacking":
-        unknown = [
-            p.id
-            for p in ctx.board.permanents
-            if _relative(count.whose, controller, p.controller)
-            and not p.knows("combat")
-            and count.matches(p.characteristics, Choices())
-        ]
-        if unknown:
-            message = f"whether {', '.join(unknown[:5])} attack was not given: taken as not attacking"
-            ctx.warnings.append(CostWarning(src, card_name, "attacking", message))
+            message = template.format(", ".join(unknown[:5]))
+            ctx.warnings.append(CostWarning(src, card_name, count.fact, message))
     if count.min_power is not None or count.kind in (CountKind.TOTAL_POWER, CountKind.GREATEST_POWER):
         which = "toughness" if count.fact == "toughness" else "power"
         unknown = [

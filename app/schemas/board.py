@@ -78,6 +78,7 @@ CounterName = Annotated[
     str, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9+/'-]+( [a-z0-9+/'-]+)*$", examples=["+1/+1"])
 ]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+Counters = Annotated[dict[CounterName, Count], Field(max_length=MAX_COUNTER_KINDS)]
 
 
 class ChosenIn(StrictModel):
@@ -124,7 +125,7 @@ class PermanentIn(StrictModel):
         default_factory=list, description="Richard Garfield, Ph.D.: cards already chosen through it."
     )
     attached_to: PermanentId | None = Field(None, description="What this Aura or Equipment is attached to.")
-    counters: Annotated[dict[CounterName, Count], Field(max_length=MAX_COUNTER_KINDS)] | None = Field(
+    counters: Counters | None = Field(
         None,
         description="Counters on it by kind as printed, lowercase (CR 122.1); null: not stated "
         "(none assumed, with a warning where a card reads them).",
@@ -227,7 +228,7 @@ class PlayerIn(StrictModel):
         None, description="How many cards are in the hand when `hand` does not list them.", examples=[5]
     )
     this_turn: ThisTurnIn | None = Field(None, description="Facts about the current turn that effects read.")
-    counters: Annotated[dict[CounterName, Count], Field(max_length=MAX_COUNTER_KINDS)] | None = Field(
+    counters: Counters | None = Field(
         None,
         description="Counters this player has by kind, lowercase (CR 122.1); null: not stated (none "
         "assumed, with a warning where a card reads them).",
