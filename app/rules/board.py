@@ -204,6 +204,7 @@ class Board:
     active_player: str = "you"
     mana_pool: tuple[tuple[str, ManaCost], ...] = ()
     day_night: str | None = None  # CR 730.1: "day", "night", or None when the request does not say
+    step: str | None = None  # the current step or phase (CR 500.1: "end" for the end step), None: not said
 
     def player(self, name: str) -> Player:
         for p in self.players:

@@ -408,6 +408,8 @@ def _condition_holds(board: Board, cond: Condition, controller: str, source: Per
         return board.active_player != controller
     if kind is ConditionKind.DAY_NIGHT:  # CR 730.1: it is day, night, or neither
         return board.day_night == cond.fact
+    if kind is ConditionKind.STEP:  # CR 500.1, 513.1: your turn, in that step
+        return board.active_player == controller and board.step == cond.fact
     if kind is ConditionKind.THIS_TURN:
         fact = cond.fact or "spells_cast"
         if cond.whose is Who.ANY:  # "if a creature died this turn": anyone's, summed
@@ -995,6 +997,9 @@ def _judge(
         _warn_unknown_fact(ctx, source, cond.kind is ConditionKind.CLASS_LEVEL, "class_level", card_name)
         if cond.kind is ConditionKind.THIS_TURN:
             _warn_this_turn(ctx, source, controller, cond.whose, cond.fact, card_name)
+        if cond.kind is ConditionKind.STEP and ctx.board.step is None:
+            message = "step was not given: taken as not that step"
+            ctx.warnings.append(CostWarning(source.id if source else None, card_name, "step", message))
         if cond.kind is ConditionKind.DAY_NIGHT and ctx.board.day_night is None:
             message = "day_night was not given: taken as neither day nor night"
             ctx.warnings.append(CostWarning(source.id if source else None, card_name, "day_night", message))

@@ -71,6 +71,7 @@ class ConditionKind(StrEnum):
     NOT_CASTERS_TURN = "not_casters_turn"  # "except during its controller's turn" (the spell's, CR 601.2f)
     TARGETS = "targets"  # "if it targets a tapped creature", "spells that target a creature" (CR 601.2c)
     COUNT = "count"  # a count between at_least and at_most ("if you have 3 or less life", graveyards)
+    STEP = "step"  # "during your end step": it is your turn and the current step is ``fact`` (CR 500.1)
     DAY_NIGHT = "day_night"  # "if it's night": the game's day or night is ``fact`` (CR 730.1)
     OPTIONAL_PAID = "optional_paid"  # "if it's bargained": the optional cost ``fact`` was paid (601.2b)
 

@@ -145,7 +145,8 @@ _OWN_TWICE = re.compile(
 )
 _OWN = re.compile(
     r"^(?:(?P<pre>(?:if|as long as) .+?), )?this spell costs " + _COST + r" (?P<dir>less|more) to cast"
-    r"(?:(?P<tail> for each .+?| if .+?| as long as .+?| during your turn)|, where x is (?P<x>.+?))?\.$"
+    r"(?:(?P<tail> for each .+?| if .+?| as long as .+?| during your turn| during your end step)"
+    r"|, where x is (?P<x>.+?))?\.$"
 )
 _STATIC = re.compile(
     r"^(?:(?P<pre>as long as .+?|during your turn|if .+?), )?(?P<subject>.+?) costs? (?P<upto>up to )?"
@@ -1230,6 +1231,8 @@ def _condition(text: str) -> Condition:
         return Condition(ConditionKind.SOURCE_UNTAPPED, t)
     if t in ("as long as ~ is tapped",):
         return Condition(ConditionKind.SOURCE_TAPPED, t)
+    if t == "during your end step":  # CR 513.1: the end step of your turn
+        return Condition(ConditionKind.STEP, t, fact="end")
     if t in ("as long as it's your turn", "during your turn"):
         return Condition(ConditionKind.YOUR_TURN, t)
     if t in ("as long as it's not your turn",):

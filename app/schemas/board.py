@@ -246,6 +246,12 @@ class BoardIn(StrictModel):
     """A board state (API.md "Board state")."""
 
     active_player: PlayerName = "you"
+    step: Literal["upkeep", "draw", "main", "combat", "end", "cleanup"] | None = Field(
+        None,
+        description="The current step or phase of the active player's turn (CR 500.1); null: not stated "
+        "(a card asking for a step warns and takes it as another).",
+        examples=["end"],
+    )
     day_night: Literal["day", "night"] | None = Field(
         None,
         description="Whether it is day or night (CR 730.1); null: neither (a card asking whether it is "

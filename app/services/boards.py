@@ -113,7 +113,7 @@ def build_board(
     names.update(dict.fromkeys(board_in.players))
     players = tuple(given_players.get(n) or Player(n) for n in names)
     pool = tuple((who, ManaCost.parse_loose(text)) for who, text in board_in.mana_pool.items())
-    return Board(tuple(permanents), players, board_in.active_player, pool, board_in.day_night)
+    return Board(tuple(permanents), players, board_in.active_player, pool, board_in.day_night, board_in.step)
 
 
 class _CardReader:

@@ -91,6 +91,7 @@ def board(case: dict[str, Any]) -> Board:
         tuple(player(n, facts.get(n) or {}) for n in names),
         case.get("active_player", "you"),
         day_night=case.get("day_night"),
+        step=case.get("step"),
     )
 
 
