@@ -23,6 +23,7 @@ from app.rules.casting_ways import OtherCost, Way, WayKind, keyword_rule, ways_o
 from app.rules.characters import CharacterIndex, matches
 from app.rules.cost_registry import cost_effects
 from app.rules.costs import ManaCost
+from app.rules.creature_types import CREATURE_TYPE_LIST
 from app.rules.effects import (
     FACE_DOWN_NAME,
     CardEffects,
@@ -314,6 +315,14 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
     if count.kind is CountKind.PLAYER_COUNTERS:  # CR 122.1: counters on the player
         holders = [p for p in board.players if _relative(count.whose, controller, p.name)]
         return sum(p.counter(count.counter or "") for p in holders)
+    if count.kind is CountKind.CREATURE_TYPES:  # CR 205.3m; a changeling has every creature type, 702.73a
+        creatures = [
+            p.characteristics
+            for p in board.permanents
+            if _relative(count.whose, controller, p.controller)
+            and "Creature" in p.characteristics.type_line.types
+        ]
+        return sum(1 for t in CREATURE_TYPE_LIST if any(f.has_creature_type(t) for f in creatures))
     if count.kind is CountKind.SPEED:  # CR 702.179: the player's speed
         return board.player(controller).speed if controller in _names(board) else 0
     if count.kind is CountKind.COUNTERS_ON_SOURCE:
@@ -581,6 +590,8 @@ def _amount(
     else:
         n = _count(ctx.board, per, controller, source)
     what = f"{effect.amount} for each {effect.per.text}: {n}"
+    if effect.max_times is not None and n > effect.max_times:  # its own cap (Valiant Changeling)
+        n, what = effect.max_times, f"{what}, at most {effect.max_times}"
     if n == 0:
         return ManaCost.zero(), f"{what}, so nothing to reduce"
     return _times(effect.amount, n), what

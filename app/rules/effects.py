@@ -56,6 +56,7 @@ class CountKind(StrEnum):
     PLAYER_COUNTERS = "player_counters"  # ``counter`` counters on players (CR 122.1: "experience counter
     # you have", "an opponent has three or more poison counters")
     SPEED = "speed"  # a player's speed (CR 702.179)
+    CREATURE_TYPES = "creature_types"  # creature types among creatures (CR 205.3m; a changeling has all)
     OPTIONAL_TIMES = "optional_times"  # times the spell's optional cost ``fact`` is paid ("for each creature
     # sacrificed this way" after "you may sacrifice any number of creatures", CR 601.2b)
 
@@ -260,6 +261,8 @@ class CostEffect:
     up_to: bool = False
     own: bool = False
     life: int = 0  # "costs 3 life more", "an additional 3 life": life to pay per instance (CR 119.4)
+    max_times: int | None = None  # "This effect can't reduce the amount of mana this spell costs by more
+    # than {5}": with an amount of {1}, at most 5 instances (CR 601.2f)
 
 
 @dataclass(frozen=True, slots=True)

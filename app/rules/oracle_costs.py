@@ -222,6 +222,19 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
             except _NotUnderstood as exc:
                 own_unsupported.append(Unsupported(sentence, str(exc)))
             continue
+        cap = _CAP.match(low)
+        if cap:  # "This effect can't reduce the amount of mana this spell costs by more than {5}."
+            last = own[-1] if own else None
+            if (
+                last is None
+                or last.per is None
+                or last.amount != ManaCost.of(1)
+                or last.direction is not (Direction.REDUCTION)
+            ):
+                own_unsupported.append(Unsupported(sentence, "a cap on no reduction this reader can cap"))
+            else:
+                own[-1] = replace(last, max_times=int(cap.group("n")))
+            continue
         looks = _LESS_MORE.search(low) is not None or "would cost less than" in low
         if not looks or is_way_reduction(low):  # a way's own reduction: the ways reader applies it
             continue
@@ -350,6 +363,9 @@ _THIS_WAY_COUNTS: Final = {
     "creature tapped this way": "tap",
     "counter removed this way": "remove",
 }
+_CAP: Final = re.compile(
+    r"^this effect can't reduce the amount of mana this spell costs by more than \{(?P<n>\d{1,2})\}\.$"
+)
 # Counters on players (CR 122.1): "experience counter you have", "poison counters".
 _PLAYER_COUNTER: Final = re.compile(
     r"^(?P<kind>poison|experience|energy|rad|ticket) counters?(?: (?P<whose>you have))?$"
@@ -1050,6 +1066,8 @@ def _count(text: str) -> Count:
     if t in ("attacking creature", "attacking creature you control"):  # CR 506.4
         whose = Who.YOU if t.endswith(" you control") else Who.ANY
         return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), whose, fact="attacking")
+    if t == "creature type among creatures you control":  # CR 205.3m
+        return Count(CountKind.CREATURE_TYPES, t, None, Who.YOU)
     if t == "creature token you control":  # CR 111.1
         return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), Who.YOU, fact="token")
     if t == "modified creature you control":  # CR 700.9
