@@ -8,6 +8,7 @@ reading every permanent's cost effects (from the per-text cache), party, counts,
 
 from __future__ import annotations
 
+import gzip
 import json
 import statistics
 import sys
@@ -29,7 +30,8 @@ TARGET_US = 300.0
 
 def load() -> dict[str, Card]:
     cards = {}
-    for obj in json.loads((ROOT / "app" / "data" / "cards.json").read_text(encoding="utf-8")):
+    raw = gzip.decompress((ROOT / "app" / "data" / "cards.json.gz").read_bytes())  # the bundled catalogue
+    for obj in json.loads(raw):
         c = card_from_scryfall(obj)
         cards[fold_name(c.name)] = c
     return cards

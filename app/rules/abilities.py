@@ -515,7 +515,7 @@ def devotion(board_state: BoardState, player: str, colors: tuple[str, ...]) -> i
         cost = s.face.mana_cost
         if s.controller != player or cost is None:
             continue
-        total += sum(1 for sym in cost.symbols if any(c in colors for c in sym.colors))
+        total += cost.devotion_to(colors)
     return total
 
 

@@ -23,7 +23,9 @@ from app.rules.casting_ways import OtherCost, Way, WayKind, keyword_rule, ways_o
 from app.rules.characters import CharacterIndex, matches
 from app.rules.cost_registry import cost_effects
 from app.rules.costs import ManaCost
+from app.rules.creature_types import CREATURE_TYPE_LIST
 from app.rules.effects import (
+    FACE_DOWN_NAME,
     CardEffects,
     Condition,
     ConditionKind,
@@ -31,8 +33,8 @@ from app.rules.effects import (
     Count,
     CountKind,
     Direction,
+    KeywordGrant,
     MinimumTotal,
-    Quality,
     SpellFilter,
     Who,
 )
@@ -41,7 +43,7 @@ from app.rules.mental_magic import verify_cast_as
 from app.rules.names import fold_name
 from app.rules.party import PARTY_ROLES, party, party_roles
 from app.rules.symbols import COLORS, ManaSymbol, SymbolKind
-from app.rules.types import TypeLine
+from app.rules.types import TypeLine, canonical_creature_type
 
 _NO_CHARACTERS: Final = CharacterIndex(())
 
@@ -161,6 +163,7 @@ class CostResult:
     method: str = "normal"
     other_costs: tuple[OtherCost, ...] = ()
     ways: tuple[WayTotal, ...] = ()
+    granted: tuple[str, ...] = ()  # ways to pay granted by permanents (convoke, improvise, delve)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +179,7 @@ class PreparedBoard:
     board: Board
     sources: tuple[_Source, ...]
     warnings: tuple[CostWarning, ...]
+    grants: tuple[tuple[Permanent, KeywordGrant], ...] = ()
 
 
 _BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects]] = {}
@@ -232,15 +236,20 @@ def prepare_board(board: Board) -> PreparedBoard:
     """Read the cost effects of every permanent (cached per card and per text)."""
     sources: list[_Source] = []
     warnings: list[CostWarning] = []
+    grants: list[tuple[Permanent, KeywordGrant]] = []
     for perm in board.permanents:
         found = _effects_of(perm)
         if found.effects:
-            sources.extend(_Source(perm, e) for e in found.effects)
+            for e in found.effects:
+                if isinstance(e, KeywordGrant):
+                    grants.append((perm, e))
+                else:
+                    sources.append(_Source(perm, e))
         for u in found.unsupported:
             warnings.append(
                 CostWarning(perm.id, perm.card.name, u.text, f"not understood, given no effect: {u.reason}")
             )
-    return PreparedBoard(board, tuple(sources), tuple(warnings))
+    return PreparedBoard(board, tuple(sources), tuple(warnings), tuple(grants))
 
 
 # -- the spell's face and characteristics ---------------------------------------------------------------
@@ -295,10 +304,29 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
     if count.kind is CountKind.THIS_TURN:
         holders = [p for p in board.players if _relative(count.whose, controller, p.name)]
         return sum(p.this_turn.count(count.fact or "spells_cast") for p in holders)
-    if count.kind is CountKind.GRAVEYARD_CARDS:
-        quality = count.quality or Quality()
-        yard = board.player(controller).graveyard if controller in {p.name for p in board.players} else ()
-        return sum(1 for c in yard if quality.matches(c.front, Choices()))
+    if count.kind in (
+        CountKind.GRAVEYARD_CARDS,
+        CountKind.GRAVEYARD_CARD_TYPES,
+        CountKind.GRAVEYARD_MANA_VALUES,
+    ):
+        return _graveyard_count(board, count, controller)
+    if count.kind is CountKind.LIFE:
+        return board.player(controller).life if controller in _names(board) else 0
+    if count.kind is CountKind.HAND:
+        return board.player(controller).cards_in_hand if controller in _names(board) else 0
+    if count.kind is CountKind.PLAYER_COUNTERS:  # CR 122.1: counters on the player
+        holders = [p for p in board.players if _relative(count.whose, controller, p.name)]
+        return sum(p.counter(count.counter or "") for p in holders)
+    if count.kind is CountKind.CREATURE_TYPES:  # CR 205.3m; a changeling has every creature type, 702.73a
+        creatures = [
+            p.characteristics
+            for p in board.permanents
+            if _relative(count.whose, controller, p.controller)
+            and "Creature" in p.characteristics.type_line.types
+        ]
+        return sum(1 for t in CREATURE_TYPE_LIST if any(f.has_creature_type(t) for f in creatures))
+    if count.kind is CountKind.SPEED:  # CR 702.179: the player's speed
+        return board.player(controller).speed if controller in _names(board) else 0
     if count.kind is CountKind.COUNTERS_ON_SOURCE:
         return source.counter(count.counter or "") if source is not None else 0
     if count.kind is CountKind.DOMAIN:
@@ -307,13 +335,76 @@ def _count(board: Board, count: Count, controller: str, source: Permanent | None
             if p.controller == controller:
                 kinds.update(p.characteristics.type_line.basic_land_types)
         return len(kinds)
-    quality = count.quality or Quality()
+    if count.fact == "greatest":  # "the greatest number of artifacts an opponent controls"
+        one = replace(count, whose=Who.YOU, fact=None)
+        return max((_count(board, one, o, source) for o in board.opponents_of(controller)), default=0)
     none = Choices()
-    return sum(
-        1
+    counted = [
+        p
         for p in board.permanents
-        if _relative(count.whose, controller, p.controller) and quality.matches(p.characteristics, none)
-    )
+        if _relative(count.whose, controller, p.controller)
+        and count.matches(p.characteristics, none)
+        and (count.counter is None or p.counter(count.counter) > 0)
+        and (count.fact != "modified" or _modified(board, p))
+        and (count.fact != "attacking" or p.attacking)
+        and (count.fact != "token" or p.token)  # CR 111.1
+        and (count.min_power is None or p.current("power") >= count.min_power)
+    ]
+    if count.kind is CountKind.TOTAL_POWER:  # CR 208.3
+        return sum(max(0, p.current(count.fact or "power")) for p in counted)
+    if count.kind is CountKind.GREATEST_POWER:
+        return max((p.current("power") for p in counted), default=0)
+    if count.kind is CountKind.DEVOTION:  # CR 700.5: every permanent the player controls
+        mine = (p.characteristics.mana_cost for p in board.permanents if p.controller == controller)
+        return sum(cost.devotion_to(count.colors) for cost in mine if cost is not None)
+    if count.kind is CountKind.TOTAL_MANA_VALUE:  # CR 202.3: X in a permanent's mana cost is 0
+        return sum(int(p.characteristics.mana_value or 0) for p in counted)
+    if count.kind is CountKind.NAMES:  # CR 201.2: permanents with no name count for nothing
+        return len({fold_name(p.name) for p in counted if p.name})
+    return len(counted)
+
+
+def _modified(board: Board, perm: Permanent) -> bool:
+    """CR 700.9: it has a counter on it, is equipped, or is enchanted by an Aura its controller controls."""
+    if any(n > 0 for _k, n in perm.counters):
+        return True
+    for other in board.permanents:
+        if other.attached_to != perm.id:
+            continue
+        tl = other.characteristics.type_line
+        if "Equipment" in tl.subtypes or ("Aura" in tl.subtypes and other.controller == perm.controller):
+            return True
+    return False
+
+
+def _is_commander(board: Board, player: str, card: Card) -> bool:
+    """CR 903.3: ``card`` is one of ``player``'s commanders (as the request names them)."""
+    if player not in _names(board):
+        return False
+    return fold_name(card.name) in {fold_name(c.name) for c in board.player(player).commander}
+
+
+def _names(board: Board) -> set[str]:
+    return {p.name for p in board.players}
+
+
+def _graveyard_count(board: Board, count: Count, controller: str) -> int:
+    """Cards in graveyards (CR 404): those with a quality, their card types (205.2a) or their different
+    mana values (202.3); ``whose`` relative to the effect's controller, summed over the players."""
+    cards = [
+        c
+        for p in board.players
+        if _relative(count.whose, controller, p.name)
+        for c in (p.graveyard + p.exile if count.fact == "and_exile" else p.graveyard)
+        if count.matches(c.front, Choices())
+    ]
+    if count.kind is CountKind.GRAVEYARD_CARD_TYPES:  # a split card has both halves' types (709.4)
+        return len(
+            {t for c in cards for f in (c.faces if c.is_split else (c.front,)) for t in f.type_line.types}
+        )
+    if count.kind is CountKind.GRAVEYARD_MANA_VALUES:  # CR 709.4: a split card's is both halves' total
+        return len({c.mana_cost.mana_value if c.mana_cost is not None else 0 for c in cards})
+    return len(cards)
 
 
 def _condition_holds(board: Board, cond: Condition, controller: str, source: Permanent | None) -> bool:
@@ -326,8 +417,15 @@ def _condition_holds(board: Board, cond: Condition, controller: str, source: Per
         return board.active_player == controller
     if kind is ConditionKind.NOT_YOUR_TURN:
         return board.active_player != controller
+    if kind is ConditionKind.DAY_NIGHT:  # CR 730.1: it is day, night, or neither
+        return board.day_night == cond.fact
+    if kind is ConditionKind.STEP:  # CR 500.1, 513.1: your turn, in that step
+        return board.active_player == controller and board.step == cond.fact
     if kind is ConditionKind.THIS_TURN:
         fact = cond.fact or "spells_cast"
+        if cond.whose is Who.ANY:  # "if a creature died this turn": anyone's, summed
+            n = sum(p.this_turn.count(fact) for p in board.players)
+            return n >= cond.at_least and (cond.at_most is None or n <= cond.at_most)
         names = [controller] if cond.whose is Who.YOU else list(board.opponents_of(controller))
         for player in board.players:
             if player.name in names:
@@ -337,6 +435,14 @@ def _condition_holds(board: Board, cond: Condition, controller: str, source: Per
         return False
     if kind is ConditionKind.CLASS_LEVEL:
         return source is not None and source.class_level >= cond.at_least
+    if kind is ConditionKind.COUNT and cond.count is not None:
+        who = list(board.opponents_of(controller)) if cond.per_opponent else [controller]
+        for holder in who:
+            count = replace(cond.count, whose=Who.YOU) if cond.per_opponent else cond.count
+            n = _count(board, count, holder, source)
+            if n >= cond.at_least and (cond.at_most is None or n <= cond.at_most):
+                return True
+        return False
     none = Choices()
     holders = [o for o in board.opponents_of(controller)] if cond.whose is Who.OPPONENTS else [controller]
     for holder in holders:
@@ -384,6 +490,27 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
         return False, None
     if f.targets_source and (source is None or source.id not in ctx.spell.targets):
         return False, None  # CR 601.2c: the targets are chosen before the total is determined
+    if f.from_zones and ctx.spell.cast_from not in f.from_zones:
+        return False, None
+    if f.commander:
+        known = ctx.caster in _names(ctx.board) and ctx.board.player(ctx.caster).knows("commander")
+        if not known:
+            message = f"{ctx.caster}'s commander was not given: taken as none"
+            ctx.warnings.append(
+                CostWarning(source.id if source else None, ctx.face.name, "commander", message)
+            )
+        if not _is_commander(ctx.board, ctx.caster, ctx.spell.card):
+            return False, None
+    if f.kicked and not any(o.keyword in ("kicker", "multikicker") for o in ctx.spell.optional_costs):
+        return False, None  # CR 702.33d: kicked when its kicker cost was paid
+    if f.shares_creature_type and not _shares_creature_type(face, source):
+        return False, None
+    if f.shares_card_type_with_imprinted:
+        if chosen.imprinted is None:
+            return False, "no card is exiled with it (chosen.imprinted), so no spell shares a card type"
+        exiled = set(chosen.imprinted.front.type_line.types)
+        if not exiled & set(face.type_line.types):
+            return False, None
     if f.chosen_name:
         if chosen.card_name is None:
             return False, "no card name was chosen"
@@ -393,6 +520,18 @@ def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str
     if f.character:
         return _character_covers(ctx, chosen)
     return True, None
+
+
+def _shares_creature_type(face: Face, source: Permanent | None) -> bool:
+    """CR 205.3m, 702.73a: the spell and the source have a creature type in common (a changeling has all)."""
+    if source is None:
+        return False
+    other = source.characteristics
+    mine = [t for t in face.type_line.subtypes if canonical_creature_type(t) is not None]
+    theirs = [t for t in other.type_line.subtypes if canonical_creature_type(t) is not None]
+    if face.is_changeling and face.type_line.has_creature_types:
+        return (other.is_changeling and other.type_line.has_creature_types) or bool(theirs)
+    return any(other.has_creature_type(t) for t in mine)
 
 
 def _character_covers(ctx: _Ctx, chosen: Choices) -> tuple[bool, str | None]:
@@ -421,16 +560,62 @@ def _amount(
 ) -> tuple[ManaCost, str | None]:
     if effect.per is None:
         return effect.amount, None
-    if effect.per.kind is CountKind.TARGETS:
+    per = effect.per
+    if per.kind is CountKind.TARGETS:
         n = len(ctx.spell.targets)  # CR 601.2c: targets are chosen before the total (601.2f)
-    elif effect.per.kind is CountKind.TARGETS_BEYOND_FIRST:
+    elif per.kind is CountKind.TARGETS_BEYOND_FIRST:
         n = max(0, len(ctx.spell.targets) - 1)
+    elif per.kind is CountKind.TARGETED:
+        by_id = {p.id: p for p in ctx.board.permanents}
+        n = sum(
+            1
+            for t in dict.fromkeys(ctx.spell.targets)
+            if t in by_id
+            and per.matches(by_id[t].characteristics, Choices())
+            and (per.whose is not Who.YOU or by_id[t].controller == controller)
+        )
+    elif per.kind is CountKind.COMMANDER_MANA_VALUE:
+        n = _commander_mana_value(ctx.board, controller)
+    elif per.kind is CountKind.OPTIONAL_TIMES:  # CR 601.2b: the objects the caster paid that cost with
+        n = sum(o.times for o in ctx.spell.optional_costs if o.keyword == per.fact)
+    elif per.kind is CountKind.COMMANDER_CASTS:  # CR 903.8: the casts from the command zone before this one
+        n = ctx.spell.commander_casts
+    elif per.kind is CountKind.SPELL_CHOSEN_COLORS:  # CR 105.2: the spell's colors among those chosen
+        chosen = source.chosen.colors if source is not None else ()
+        n = sum(1 for c in dict.fromkeys(chosen) if c in ctx.face.color_set)
+    elif per.fact == "same_name":  # CR 201.2: cards in the graveyard with the spell's name
+        names = {fold_name(f.name) for f in ctx.spell.card.faces} | {fold_name(ctx.spell.card.name)}
+        yard = ctx.board.player(controller).graveyard if controller in _names(ctx.board) else ()
+        n = sum(1 for c in yard if fold_name(c.name) in names)
+    elif per.whose is Who.CASTER:  # "its controller controls", "that player has cast": the caster's
+        n = _count(ctx.board, replace(per, whose=Who.YOU), ctx.caster, source)
     else:
-        n = _count(ctx.board, effect.per, controller, source)
+        n = _count(ctx.board, per, controller, source)
     what = f"{effect.amount} for each {effect.per.text}: {n}"
+    if effect.max_times is not None and n > effect.max_times:  # its own cap (Valiant Changeling)
+        n, what = effect.max_times, f"{what}, at most {effect.max_times}"
     if n == 0:
         return ManaCost.zero(), f"{what}, so nothing to reduce"
     return _times(effect.amount, n), what
+
+
+def _commander_mana_value(board: Board, controller: str) -> int:
+    """The greatest mana value of a commander ``controller`` owns on the battlefield or in the command zone
+    (CR 903.3, 202.3; a card's mana value off the stack, X as 0, 107.3b): a commander the request lists in
+    that player's graveyard, exile or hand is in neither zone; one not on the battlefield is taken as in
+    the command zone, where it starts (903.6)."""
+    if controller not in _names(board):
+        return 0
+    player = board.player(controller)
+    elsewhere = {fold_name(c.name) for c in (*player.graveyard, *player.exile, *player.hand)}
+    on_battlefield = {fold_name(p.card.name) for p in board.permanents}
+    best = 0
+    for card in player.commander:
+        if fold_name(card.name) in elsewhere and fold_name(card.name) not in on_battlefield:
+            continue
+        value = card.front.mana_cost.mana_value if card.front.mana_cost is not None else 0
+        best = max(best, int(value or 0))
+    return best
 
 
 def _times(cost: ManaCost, n: int) -> ManaCost:
@@ -745,7 +930,9 @@ def base_cost(
     x, y, z = spell.x, spell.y, spell.z
     x_forced = False
     if alt is not None:
-        chooses_x = bool(alt.variables) or any(a.variables for a in spell.additional_costs)
+        # X chosen in a non-mana part of the way's cost ("Remove X loyalty counters") is chosen too (107.3a)
+        in_others = way is not None and any(" X " in f" {o.text} " for o in way.other_costs)
+        chooses_x = bool(alt.variables) or any(a.variables for a in spell.additional_costs) or in_others
         if has_x and not chooses_x and (x or y or z):
             x_forced = True
             x = y = z = 0
@@ -814,27 +1001,155 @@ def _judge(
     if covered and cond is not None:
         if cond.kind is ConditionKind.NOT_CASTERS_TURN:
             holds = ctx.board.active_player != ctx.caster  # the spell's controller is its caster (601.2a)
+        elif cond.kind is ConditionKind.TARGETS:
+            holds = _targets_hold(ctx, cond, controller, source, card_name)
+        elif cond.kind is ConditionKind.OPTIONAL_PAID:  # CR 601.2b: announced before the total
+            holds = any(o.keyword == cond.fact for o in ctx.spell.optional_costs)
         else:
             holds = _condition_holds(ctx.board, cond, controller, source)
         _warn_unknown_fact(ctx, source, cond.kind is ConditionKind.CLASS_LEVEL, "class_level", card_name)
         if cond.kind is ConditionKind.THIS_TURN:
             _warn_this_turn(ctx, source, controller, cond.whose, cond.fact, card_name)
+        if cond.kind is ConditionKind.STEP and ctx.board.step is None:
+            message = "step was not given: taken as not that step"
+            ctx.warnings.append(CostWarning(source.id if source else None, card_name, "step", message))
+        if cond.kind is ConditionKind.DAY_NIGHT and ctx.board.day_night is None:
+            message = "day_night was not given: taken as neither day nor night"
+            ctx.warnings.append(CostWarning(source.id if source else None, card_name, "day_night", message))
+        if cond.kind is ConditionKind.COUNT and cond.count is not None:
+            whose = Who.OPPONENTS if cond.per_opponent else cond.count.whose
+            _warn_zones(ctx, source, controller, replace(cond.count, whose=whose), card_name)
         if not holds:
             return False, f"condition not met: {cond.text.replace('~', card_name)}"
     if covered and isinstance(effect, CostEffect) and effect.per is not None:
-        counts = effect.per.kind is CountKind.COUNTERS_ON_SOURCE
+        per, counted_for = effect.per, controller
+        if per.whose is Who.CASTER:  # "its controller controls", "that player has cast": the caster's
+            per, counted_for = replace(per, whose=Who.YOU), ctx.caster
+        counts = per.kind is CountKind.COUNTERS_ON_SOURCE
         _warn_unknown_fact(ctx, source, counts, "counters", card_name)
-        if effect.per.kind is CountKind.THIS_TURN:
-            _warn_this_turn(ctx, source, controller, effect.per.whose, effect.per.fact, card_name)
-        if effect.per.kind is CountKind.GRAVEYARD_CARDS:
-            players = {p.name: p for p in ctx.board.players}
-            holder = players.get(controller)
-            if holder is None or not holder.knows("graveyard"):
-                message = f"{controller}'s graveyard was not given: taken as empty"
-                ctx.warnings.append(
-                    CostWarning(source.id if source else None, card_name, "graveyard", message)
-                )
+        _warn_zones(ctx, source, counted_for, per, card_name)
+        if per.kind is CountKind.THIS_TURN:
+            _warn_this_turn(ctx, source, counted_for, per.whose, per.fact, card_name)
     return covered, why
+
+
+_GRAVEYARD_KINDS: Final = (
+    CountKind.GRAVEYARD_CARDS,
+    CountKind.GRAVEYARD_CARD_TYPES,
+    CountKind.GRAVEYARD_MANA_VALUES,
+)
+
+
+def _warn_zones(ctx: _Ctx, source: Permanent | None, controller: str, count: Count, card_name: str) -> None:
+    """Nothing silent: a zone a count reads (graveyard, hand) that the request did not give is taken as
+    empty, and counters on the permanents counted, when not given, as none; each with a warning."""
+    src = source.id if source else None
+    facts: tuple[str, ...] = ()
+    if count.kind in _GRAVEYARD_KINDS:
+        facts = ("graveyard", "exile") if count.fact == "and_exile" else ("graveyard",)
+    elif count.kind is CountKind.HAND:
+        facts = ("hand",)
+    elif count.kind is CountKind.COMMANDER_MANA_VALUE:
+        facts = ("commander",)
+    elif count.kind is CountKind.PLAYER_COUNTERS:
+        facts = ("counters",)
+    elif count.kind is CountKind.SPEED:
+        facts = ("speed",)
+    for fact in facts:
+        for player in ctx.board.players:
+            if _relative(count.whose, controller, player.name) and not player.knows(fact):
+                message = f"{player.name}'s {fact} was not given: taken as empty"
+                ctx.warnings.append(CostWarning(src, card_name, fact, message))
+    # A permanent fact the count reads that the request did not state: (fact, given name, message).
+    unstated = {
+        "token": ("token", "whether {} are tokens was not given: taken as cards"),
+        "attacking": ("combat", "whether {} attack was not given: taken as not attacking"),
+    }
+    if count.kind is CountKind.PERMANENTS and count.fact in unstated:
+        given, template = unstated[count.fact]
+        unknown = [
+            p.id
+            for p in ctx.board.permanents
+            if _relative(count.whose, controller, p.controller)
+            and not p.knows(given)
+            and count.matches(p.characteristics, Choices())
+        ]
+        if unknown:
+            message = template.format(", ".join(unknown[:5]))
+            ctx.warnings.append(CostWarning(src, card_name, count.fact, message))
+    if count.min_power is not None or count.kind in (CountKind.TOTAL_POWER, CountKind.GREATEST_POWER):
+        which = "toughness" if count.fact == "toughness" else "power"
+        unknown = [
+            p.id
+            for p in ctx.board.permanents
+            if _relative(count.whose, controller, p.controller)
+            and (p.power if which == "power" else p.toughness) is None
+            and count.matches(p.characteristics, Choices())
+        ]
+        if unknown:
+            message = (
+                f"the {which} of {', '.join(unknown[:5])} was not given: taken as printed with its +1/+1 and "
+                "-1/-1 counters, other effects as none"
+            )
+            ctx.warnings.append(CostWarning(src, card_name, which, message))
+    if count.kind is CountKind.PERMANENTS and (count.counter is not None or count.fact == "modified"):
+        for p in ctx.board.permanents:
+            mine = _relative(count.whose, controller, p.controller)
+            if mine and not p.knows("counters") and count.matches(p.characteristics, Choices()):
+                message = f"{p.id}'s counters were not given: taken as no counters"
+                ctx.warnings.append(CostWarning(src, card_name, "counters", message))
+
+
+def _targets_hold(
+    ctx: _Ctx, cond: Condition, controller: str, source: Permanent | None, card_name: str
+) -> bool:
+    """CR 601.2c: the targets are chosen before the total cost is determined (601.2f); whether one of them
+    is a permanent of the condition's description ("a tapped creature", "a blue permanent you don't
+    control", "enchanted creature": the one the source is attached to)."""
+    by_id = {p.id: p for p in ctx.board.permanents}
+    for target in ctx.spell.targets:
+        if cond.attached:
+            if source is None or source.attached_to != target:
+                continue
+            perm = by_id.get(target)  # a player ("enchanted player") has no characteristics to check
+            if perm is None or any(q.matches(perm.characteristics, Choices()) for q in cond.qualities):
+                return True
+            continue
+        perm = by_id.get(target)
+        if perm is None:
+            continue
+        if not _relative(cond.whose, controller, perm.controller):
+            continue
+        if cond.tapped and not perm.tapped:
+            continue
+        if cond.states:
+            if ("attacking" in cond.states or "blocking" in cond.states) and not perm.knows("combat"):
+                message = f"whether {perm.id} attacks or blocks was not given: taken as neither"
+                ctx.warnings.append(CostWarning(source.id if source else None, card_name, "combat", message))
+            if "token" in cond.states and not perm.knows("token"):
+                message = f"whether {perm.id} is a token was not given: taken as a card"
+                ctx.warnings.append(CostWarning(source.id if source else None, card_name, "token", message))
+            state = {
+                "tapped": perm.tapped,
+                "attacking": perm.attacking,
+                "blocking": perm.blocking,
+                "token": perm.token,  # CR 111.1
+            }
+            if not any(state[s] for s in cond.states):
+                continue
+        if cond.commander and not _is_commander(ctx.board, perm.controller, perm.card):
+            continue
+        if cond.counter is not None:
+            if not perm.knows("counters"):
+                message = f"{perm.id}'s counters were not given: taken as no counters"
+                ctx.warnings.append(
+                    CostWarning(source.id if source else None, card_name, "counters", message)
+                )
+            if perm.counter(cond.counter) == 0:
+                continue
+        if any(q.matches(perm.characteristics, Choices()) for q in cond.qualities):
+            return True
+    return False
 
 
 def _warn_this_turn(
@@ -891,6 +1206,9 @@ def cost_increases(
                     CostStep(kind, run.current, effect.rule, src_id, card_name, effect.amount, False, why)
                 )
             continue
+        if effect.life:
+            _life_increase(ctx, effect, source, controller, card_name, run)
+            continue
         amount, amount_note = _amount(ctx, effect, controller, source)
         if why:
             amount_note = f"{why}; {amount_note}" if amount_note else why
@@ -907,6 +1225,22 @@ def cost_increases(
         else:
             reds.append(_Red(len(reds), effect, source, amount, amount_note))
     return reds, totals
+
+
+def _life_increase(
+    ctx: _Ctx, effect: CostEffect, source: Permanent | None, controller: str, card_name: str, run: CostRun
+) -> None:
+    """ "costs 3 life more to cast for each target", "cost an additional 3 life to cast": a life payment
+    added to the total cost (CR 601.2f, 119.4), shown in other_costs; the mana total is unchanged."""
+    unit, note = _amount(ctx, replace(effect, amount=ManaCost.of(1)), controller, source)
+    life = effect.life * unit.generic
+    src_id = source.id if source is not None else None
+    if life <= 0:
+        run.record(CostStep(StepKind.INCREASE, run.current, "119.4", src_id, card_name, None, False, note))
+        return
+    run.other_costs.append(OtherCost(f"Pay {life} life", life))
+    text = f"pay {life} life" + (f" ({note})" if note else "")
+    run.record(CostStep(StepKind.INCREASE, run.current, "119.4", src_id, card_name, None, True, text))
 
 
 def cost_reductions(reds: list[_Red], run: CostRun) -> None:
@@ -939,7 +1273,7 @@ def effects_on_total(totals: Sequence[tuple[Permanent, MinimumTotal]], run: Cost
     run.record(CostStep(StepKind.TOTAL, run.current, "601.2f", note="total cost locked in"))
 
 
-FACE_DOWN: Final = Face("face-down 2/2", None, TypeLine.parse("Creature"))
+FACE_DOWN: Final = Face(FACE_DOWN_NAME, None, TypeLine.parse("Creature"))
 """CR 708.2a: a face-down spell is a 2/2 creature with no name, no mana cost, no types but creature."""
 
 
@@ -1002,8 +1336,9 @@ def chosen_way(
 
 
 def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: CostRun) -> None:
-    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions are not modelled
-    and are warned about (nothing silent). A fact not given is assumed to allow the method, with a warning."""
+    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions, and emerge's
+    reduction by the sacrificed creature's mana value (702.119a), are not modelled and are warned about
+    (nothing silent). A fact not given is assumed to allow the method, with a warning."""
     if way.keyword == "spectacle":
         opponents = [board.player(o) for o in board.opponents_of(caster)]
         if any(o.this_turn.knows("life_lost") and o.this_turn.life_lost > 0 for o in opponents):
@@ -1018,6 +1353,11 @@ def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: Co
                 return
             raise IllegalError("surge needs another spell cast this turn", rule=way.rule)
         message = "whether another spell was cast this turn was not given (this_turn.spells_cast): assumed so"
+    elif way.keyword == "emerge":  # CR 702.119a: reduced by the sacrificed creature's mana value
+        message = (
+            "the emerge cost is reduced by the sacrificed creature's mana value (CR 702.119a); which "
+            "creature is not an input: taken as no reduction"
+        )
     elif way.condition is not None:
         message = f"{way.keyword} needs that {way.condition}: not checked, assumed so"
     else:
@@ -1060,12 +1400,31 @@ def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -
         seen.add((choice.keyword, choice.which))
         if choice.times > 1 and not opt.repeatable:
             raise IllegalError(f"{opt.keyword} can be paid only once", rule=opt.rule)
+        if opt.x_at_least_one and v.x == 0:
+            raise IllegalError(f"{face.name}: X can't be 0 when its {opt.keyword} is paid", rule="601.2b")
         mana, others = opt.costs[choice.which - 1]
         amount = _times(mana.with_variables(v.x, v.y, v.z), choice.times)
         note = opt.keyword if choice.times == 1 else f"{opt.keyword} paid {choice.times} times"
         run.record(CostStep(StepKind.ADDITIONAL, run.current + amount, opt.rule, amount=amount, note=note))
         for _ in range(min(choice.times, 20)):
             run.other_costs.extend(others)
+
+
+def mandatory_costs(face: Face, v: Variables, run: CostRun) -> None:
+    """CR 601.2b, 601.2f, 118.8: the additional costs the spell's text always asks for ("As an additional
+    cost to cast this spell, sacrifice a creature."): mana is added to the total, the rest goes to the other
+    costs. When the text offers a choice ("sacrifice a creature or pay {3}{B}") the first is shown, with a
+    warning naming the others (the caster chooses as the spell is cast, 601.2b)."""
+    for extra in ways_of(face).mandatory:
+        mana, others = extra.costs[0]
+        amount = mana.with_variables(v.x, v.y, v.z)
+        note = "; ".join(o.text for o in others) or f"pay {mana}"
+        run.record(CostStep(StepKind.ADDITIONAL, run.current + amount, "601.2b", amount=amount, note=note))
+        run.other_costs.extend(others)
+        if len(extra.costs) > 1:
+            rest = " or ".join(o[1][0].text if o[1] else f"pay {o[0]}" for o in extra.costs[1:])
+            message = f"the caster chooses one of these additional costs; shown: {note}; instead: {rest}"
+            run.warnings.append(CostWarning(None, face.name, extra.text, message))
 
 
 def ways_to_cast(
@@ -1137,8 +1496,11 @@ def total_cost(
     way = chosen_way(prepared.board, caster, spell, chars, run)
     chars = way_characteristics(chars, way, spell.card)
     v = base_cost(spell, chars, run, way)
+    if way is not None and way.x_at_least_one and v.x == 0:  # the card's own restriction (601.2b)
+        raise IllegalError(f"{chars.face.name}: X can't be 0 when cast by its {way.keyword}", rule="601.2b")
     additional_costs(spell, v, run)
     optional_costs(spell, chars.face, v, run)
+    mandatory_costs(chars.face, v, run)
     commander_tax(spell, run)
 
     mv_on_stack = _mana_value(chars.mv_cost, v.x, v.y, v.z, on_stack=True)
@@ -1149,9 +1511,12 @@ def total_cost(
         (s.permanent, s.effect) for s in prepared.sources
     ]
     candidates.extend(_own_effects(chars.face, run))
+    if way is not None and way.reduction is not None:  # "costs {X} less to cast this way" (CR 601.2f)
+        candidates.append((None, way.reduction))
     reds, totals = cost_increases(ctx, candidates, run)
     cost_reductions(reds, run)
     effects_on_total(totals, run)
+    granted = granted_keywords(ctx, prepared.grants, run)
     return CostResult(
         card=spell.card,
         face=chars.face,
@@ -1166,7 +1531,26 @@ def total_cost(
         choices=tuple(run.choices),
         method=way.keyword if way is not None else "normal",
         other_costs=tuple(run.other_costs),
+        granted=granted,
     )
+
+
+def granted_keywords(
+    ctx: _Ctx, grants: Sequence[tuple[Permanent, KeywordGrant]], run: CostRun
+) -> tuple[str, ...]:
+    """CR 613.1f: the ways to pay that permanents grant this spell ("Creature spells you cast have
+    convoke"): convoke 702.51a, improvise 702.126a, delve 702.66a. The total stays as it is (they are
+    ways to pay it); the payment uses them."""
+    out: list[str] = []
+    for source, grant in grants:
+        covered, _why = _covers(ctx, grant.spells, source, source.controller)
+        if covered and grant.keyword not in out:
+            out.append(grant.keyword)
+            run.choices.append(
+                f"{source.card.name} gives it {grant.keyword} (CR {grant.rule}): a way to pay, the total is "
+                "unchanged"
+            )
+    return tuple(out)
 
 
 def _own_effects(face: Face, run: CostRun) -> list[tuple[Permanent | None, CostEffect | MinimumTotal]]:

@@ -9,13 +9,14 @@ Comprehensive Rules' (a table of keywords, never of card names).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
 from app.rules.cards import Face
 from app.rules.costs import ManaCost
+from app.rules.effects import CostEffect, Count, CountKind, Direction, SpellFilter, Who
 from app.rules.errors import RulesError
 from app.rules.names import NUMBER_WORDS
 
@@ -168,6 +169,8 @@ class Way:
     other_costs: tuple[OtherCost, ...]
     condition: str | None
     text: str
+    x_at_least_one: bool = False  # "If you cast this spell this way, X can't be 0."
+    reduction: CostEffect | None = None  # "This spell costs {X} less to cast this way, where X is ..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +183,7 @@ class OptionalCost:
     costs: tuple[tuple[ManaCost, tuple[OtherCost, ...]], ...]
     repeatable: bool
     text: str
+    x_at_least_one: bool = False  # "Kicker {X}. X can't be 0."
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,9 +196,14 @@ class NotRead:
 
 @dataclass(frozen=True, slots=True)
 class CardWays:
+    """What a card's text offers: ways to cast, optional additional costs, the additional costs it always
+    has ("As an additional cost to cast this spell, sacrifice a creature.", CR 601.2b, 118.8: ``mandatory``,
+    each with its forms when the caster chooses one) and the lines not read."""
+
     ways: tuple[Way, ...] = ()
     optional: tuple[OptionalCost, ...] = ()
     not_read: tuple[NotRead, ...] = ()
+    mandatory: tuple[OptionalCost, ...] = ()
 
     def way(self, keyword: str) -> Way | None:
         return next((w for w in self.ways if w.keyword == keyword), None)
@@ -286,11 +295,18 @@ def _read_line(line: str) -> tuple[Way | OptionalCost | NotRead | None, NotRead 
         if rest is None:
             continue
         rest, _, after = rest.partition(". ")
+        nonzero = after.casefold().rstrip(".") in _X_NOT_ZERO
         extra = NotRead(after, "a sentence after the keyword's cost: given no effect") if after else None
         try:
-            return _build(definition, line, rest), extra
+            built = _build(definition, line, rest)
         except _Unreadable as exc:
             return NotRead(line, str(exc)), None
+        if nonzero:  # the restriction on X is read: the engine refuses X = 0 for this way or cost
+            return replace(built, x_at_least_one=True), None
+        reduction = _WAY_REDUCTIONS.get(after.casefold())
+        if reduction is not None and isinstance(built, Way):
+            return replace(built, reduction=replace(reduction, text=after)), None
+        return built, extra
     return None, None
 
 
@@ -302,8 +318,8 @@ def _build(definition: _WayDef | _OptionalDef, line: str, rest: str) -> Way | Op
             rest = rest[1:]
         elif definition.keyword in ("awaken", "impending") and "—" in rest:
             rest = rest.split("—", 1)[1]  # "Awaken 3—{4}{U}": the number is not part of the cost
-        elif definition.keyword == "prototype" and "—" in rest:
-            rest = rest.split("—", 1)[0].strip()  # "Prototype {1}{R} — 3/2"
+        elif definition.keyword == "prototype" and ("—" in rest or " - " in rest):
+            rest = rest.replace(" - ", "—").split("—", 1)[0].strip()  # "Prototype {1}{R} — 3/2"
         if not definition.needs_cost:
             mana: ManaCost | None = None
             others: tuple[OtherCost, ...] = ()
@@ -344,14 +360,140 @@ def _build(definition: _WayDef | _OptionalDef, line: str, rest: str) -> Way | Op
     return OptionalCost(definition.keyword, definition.rule, forms, definition.repeatable, line)
 
 
+def _lines(text: str) -> list[str]:
+    """The text's lines, reminder text removed, with the line breaks a spoiler text lost restored.
+
+    Spoiler texts can lose their line breaks ("Kicker {W} (reminder)Destroy target ..."): a reminder
+    closing directly onto a capital letter or a mana symbol ends its keyword line (CR 207.2: reminder
+    text closes the keyword it explains), so does a mana symbol or a number stuck to a capital letter
+    ("Blitz {B}{R}{G}Whenever", "Prototype {2}{B} — 3/2At": oracle text always has a space there),
+    and a capitalized way or optional-cost keyword stuck to the end of
+    a lowercase word ("Flying, vigilanceMiracle {1}{W}") starts a line. Plain character scans, no regex.
+    """
+    out: list[str] = []
+    for raw in text.split("\n"):
+        start = 0
+        for i in range(1, len(raw)):
+            prev, ch = raw[i - 1], raw[i]
+            if (((prev in ")}" or prev.isdigit()) and ch.isupper()) or (prev == ")" and ch == "{")) or (
+                prev.islower() and ch.isupper() and _keyword_at(raw, i)
+            ):
+                out.append(raw[start:i])
+                start = i
+        out.append(raw[start:])
+    return [line for line in (_strip_reminder(x) for x in out) if line]
+
+
+def _keyword_at(text: str, i: int) -> bool:
+    low = text[i : i + 30].casefold()
+    return any(low.startswith(k) and _after_keyword(low, k) is not None for k, _d in _KEYWORDS)
+
+
+# A sentence after a way's cost that reduces the spell cast that way (CR 601.2f, 118.7a): Visions of Glory's
+# "where X is the greatest mana value of a commander you own on the battlefield or in the command zone".
+_COMMANDER_MV: Final = (
+    "the greatest mana value of a commander you own on the battlefield or in the command zone"
+)
+_WAY_REDUCTIONS: Final = {
+    f"this spell costs {{x}} less to cast this way, where x is {_COMMANDER_MV}.": CostEffect(
+        Direction.REDUCTION,
+        ManaCost.of(1),
+        SpellFilter(),
+        "118.7a",
+        "",
+        Count(CountKind.COMMANDER_MANA_VALUE, _COMMANDER_MV, None, Who.YOU),
+        own=True,
+    )
+}
+_X_NOT_ZERO: Final = frozenset({"x can't be 0", "if you cast this spell this way, x can't be 0"})
+_ADDITIONAL: Final = "as an additional cost to cast this spell, "
+# Verbs that start a cost (CR 118): " or " before one of them separates two forms the caster chooses from
+# ("sacrifice a creature or pay {3}{B}"), elsewhere it is part of one ("sacrifice an artifact or creature").
+_COST_VERBS: Final = frozenset(
+    {"sacrifice", "discard", "pay", "exile", "reveal", "tap", "return", "put", "remove", "behold", "collect"}
+)
+
+
+def _split_forms(body: str) -> list[str]:
+    """ "sacrifice a creature, discard a card, or pay 3 life" -> its three forms (split before verbs only)."""
+    words = body.replace(", or ", " or ").replace(", ", " , ").split(" ")
+    forms: list[list[str]] = [[]]
+    i = 0
+    while i < len(words):
+        w = words[i]
+        nxt = words[i + 1].casefold() if i + 1 < len(words) else ""
+        if w in ("or", ",") and nxt in _COST_VERBS and forms[-1]:
+            forms.append([])
+        elif w != "," or nxt not in _COST_VERBS:
+            forms[-1].append(w)
+        i += 1
+    return [" ".join(f).replace(" , ", ", ").strip() for f in forms if f]
+
+
+# "you may sacrifice any number of creatures" (CR 601.2b): paid once per object, chosen by the caster.
+ANY_NUMBER_COST: Final = "additional cost"
+_ANY_NUMBER_VERBS: Final = frozenset({"sacrifice", "exile", "tap", "remove"})
+
+
+def _any_number(body: str) -> OptionalCost | None:
+    """ "As an additional cost to cast this spell, you may exile any number of white cards from your hand."
+    (CR 601.2b, 118.8): an optional additional cost the caster pays any number of times, one object each
+    time; the request gives how many as ``times`` of the optional cost "additional cost"."""
+    low = body.casefold()
+    if not low.startswith("you may "):
+        return None
+    verb, _, rest = low[len("you may ") :].partition(" ")
+    if verb not in _ANY_NUMBER_VERBS or not rest.startswith("any number of ") or "{" in rest:
+        return None
+    text = f"{verb.capitalize()} one of {rest}"
+    sentence = f"As an additional cost to cast this spell, {body}."
+    return OptionalCost(ANY_NUMBER_COST, "601.2b", ((ManaCost.zero(), (OtherCost(text),)),), True, sentence)
+
+
+def _mandatory(line: str) -> OptionalCost | NotRead | None:
+    """ "As an additional cost to cast this spell, sacrifice a creature." (CR 601.2b, 118.8): always paid;
+    "... you may ..." is an optional cost the answer cannot choose, so it is reported as not read."""
+    if " — " in line[:40] and line.split(" — ", 1)[1].casefold().startswith(_ADDITIONAL):
+        line = line.split(" — ", 1)[1]  # "Frenzied Metabolism — As an additional cost ...": an ability word
+    if not line.casefold().startswith(_ADDITIONAL):
+        return None
+    body = line[len(_ADDITIONAL) :].split(". ", 1)[0].strip().rstrip(".")
+    any_number = _any_number(body)
+    if any_number is not None:
+        return any_number
+    if body.casefold().startswith("you may ") or not body:
+        return NotRead(line, "an additional cost the caster may pay: its choice is not an input, not added")
+    forms: list[tuple[ManaCost, tuple[OtherCost, ...]]] = []
+    for form in _split_forms(body):
+        words = form.split(" ")
+        if words[0].casefold() == "pay" and len(words) == 2 and words[1].startswith("{"):
+            try:
+                forms.append((ManaCost.parse(words[1]), ()))
+            except RulesError:
+                return NotRead(line, f"the cost {words[1]!r} does not parse")
+        elif "{" in form:
+            return NotRead(line, "mana inside a cost that is not a payment: not read")
+        else:
+            forms.append((ManaCost.zero(), (_other(form),)))
+    sentence = line.split(". ", 1)[0].rstrip(".") + "."
+    return OptionalCost("additional cost", "118.8", tuple(forms), False, sentence)
+
+
 @lru_cache(maxsize=8192)
 def _read_text(text: str) -> CardWays:
     ways: list[Way] = []
     optional: list[OptionalCost] = []
     not_read: list[NotRead] = []
-    for raw in text.split("\n"):
-        line = _strip_reminder(raw)
+    mandatory: list[OptionalCost] = []
+    for line in _lines(text):
         if not line:
+            continue
+        extra_cost = _mandatory(line)
+        if isinstance(extra_cost, OptionalCost):
+            (optional if extra_cost.repeatable else mandatory).append(extra_cost)
+            continue
+        if isinstance(extra_cost, NotRead):
+            not_read.append(extra_cost)
             continue
         found, extra = _read_line(line)
         if extra is not None:
@@ -362,7 +504,7 @@ def _read_text(text: str) -> CardWays:
             optional.append(found)
         elif isinstance(found, NotRead):
             not_read.append(found)
-    return CardWays(tuple(ways), tuple(optional), tuple(not_read))
+    return CardWays(tuple(ways), tuple(optional), tuple(not_read), tuple(mandatory))
 
 
 def ways_of(face: Face) -> CardWays:
@@ -375,6 +517,12 @@ def keyword_rule(keyword: str) -> str | None:
     return next((d.rule for k, d in _KEYWORDS if k == keyword), None)
 
 
+def is_way_reduction(sentence: str) -> bool:
+    """Whether ``sentence`` is a reduction this reader attaches to the way before it ("This spell costs {X}
+    less to cast this way, where X is ..."), so the cost-effect reader leaves it alone."""
+    return sentence.casefold() in _WAY_REDUCTIONS
+
+
 def way_keywords() -> tuple[str, ...]:
     """Every method keyword the reader knows (for the OpenAPI description and the coverage bench)."""
     return tuple(d.keyword for d in _WAYS)
@@ -385,12 +533,14 @@ def optional_keywords() -> tuple[str, ...]:
 
 
 __all__ = [
+    "ANY_NUMBER_COST",
     "CardWays",
     "NotRead",
     "OptionalCost",
     "OtherCost",
     "Way",
     "WayKind",
+    "is_way_reduction",
     "keyword_rule",
     "optional_keywords",
     "way_keywords",

@@ -233,6 +233,11 @@ class ManaCost:
 
     # -- arithmetic ---------------------------------------------------------------------------------
 
+    def devotion_to(self, colors: tuple[str, ...]) -> int:
+        """CR 700.5: this cost's mana symbols that are of any of ``colors`` (a hybrid symbol of two of them
+        counts once, 700.5a)."""
+        return sum(1 for sym in self.symbols if any(c in colors for c in sym.colors))
+
     def __add__(self, other: ManaCost) -> ManaCost:
         if not isinstance(other, ManaCost):
             return NotImplemented

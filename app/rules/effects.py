@@ -26,6 +26,7 @@ class Who(StrEnum):
     YOU = "you"
     OPPONENTS = "opponents"
     ANY = "any"
+    CASTER = "caster"  # the spell's caster ("its controller controls", "that player has cast")
 
 
 class CountKind(StrEnum):
@@ -38,6 +39,26 @@ class CountKind(StrEnum):
     TARGETS = "targets"  # "for each target" (CR 601.2c)
     TARGETS_BEYOND_FIRST = "targets_beyond_first"  # "for each target beyond the first"
     THIS_TURN = "this_turn"  # a count of the current turn (CR 500.1), ``fact`` of the players' this_turn
+    DEVOTION = "devotion"  # CR 700.5: mana symbols of ``colors`` among permanents' mana costs
+    TOTAL_MANA_VALUE = "total_mana_value"  # the total mana value of permanents with ``quality`` (CR 202.3)
+    TOTAL_POWER = "total_power"  # the total power (``fact`` "toughness": toughness) of those (CR 208.3)
+    GREATEST_POWER = "greatest_power"  # the greatest power among those (CR 208.3)
+    NAMES = "names"  # differently named permanents with ``quality`` (CR 201.2)
+    GRAVEYARD_CARD_TYPES = "graveyard_card_types"  # card types among cards in a graveyard (CR 205.2a)
+    GRAVEYARD_MANA_VALUES = "graveyard_mana_values"  # different mana values among graveyard cards
+    LIFE = "life"  # a player's life total (CR 119.1)
+    HAND = "hand"  # cards in a player's hand (CR 402)
+    TARGETED = "targeted"  # target permanents with ``quality`` (CR 601.2c: chosen before the total)
+    COMMANDER_CASTS = "commander_casts"  # previous casts of this commander from the command zone (903.8)
+    SPELL_CHOSEN_COLORS = "spell_chosen_colors"  # the source's chosen colors the spell is (CR 105.2)
+    COMMANDER_MANA_VALUE = "commander_mana_value"  # the greatest mana value of a commander you own on the
+    # battlefield or in the command zone (CR 903.3, 202.3)
+    PLAYER_COUNTERS = "player_counters"  # ``counter`` counters on players (CR 122.1: "experience counter
+    # you have", "an opponent has three or more poison counters")
+    SPEED = "speed"  # a player's speed (CR 702.179)
+    CREATURE_TYPES = "creature_types"  # creature types among creatures (CR 205.3m; a changeling has all)
+    OPTIONAL_TIMES = "optional_times"  # times the spell's optional cost ``fact`` is paid ("for each creature
+    # sacrificed this way" after "you may sacrifice any number of creatures", CR 601.2b)
 
 
 class ConditionKind(StrEnum):
@@ -49,7 +70,15 @@ class ConditionKind(StrEnum):
     CLASS_LEVEL = "class_level"  # a Class's level ability (CR 716.2a): the source is at least ``at_least``
     THIS_TURN = "this_turn"  # ``fact`` of this turn between at_least and at_most (whose: the players)
     NOT_CASTERS_TURN = "not_casters_turn"  # "except during its controller's turn" (the spell's, CR 601.2f)
+    TARGETS = "targets"  # "if it targets a tapped creature", "spells that target a creature" (CR 601.2c)
+    COUNT = "count"  # a count between at_least and at_most ("if you have 3 or less life", graveyards)
+    STEP = "step"  # "during your end step": it is your turn and the current step is ``fact`` (CR 500.1)
+    DAY_NIGHT = "day_night"  # "if it's night": the game's day or night is ``fact`` (CR 730.1)
+    OPTIONAL_PAID = "optional_paid"  # "if it's bargained": the optional cost ``fact`` was paid (601.2b)
 
+
+FACE_DOWN_NAME = "face-down 2/2"
+"""CR 708.2a: the characteristics of a face-down spell carry no name; this is the engine's label for it."""
 
 HISTORIC_TYPES = ("Artifact",)
 HISTORIC_SUBTYPES = ("Saga",)
@@ -76,6 +105,9 @@ class Quality:
     chosen_creature_type: bool = False
     keyword: str | None = None
     chosen_card_type: bool = False  # "of the chosen type" where a card type was chosen (Cloud Key)
+    min_power: int | None = None  # "with power 4 or greater": printed power (CR 208.1), a number
+    min_mana_value: int | None = None  # "with mana value 4 or greater" (CR 202.3)
+    face_down: bool = False  # "face-down creature spells" (CR 708.2a: cast face down)
 
     def matches(self, face: Face, chosen: Choices) -> bool:
         """Whether an object with the characteristics ``face`` has this quality (CR 105, 205, 700.6)."""
@@ -115,6 +147,16 @@ class Quality:
             return False
         if self.chosen_card_type and (chosen.card_type is None or chosen.card_type not in tl.types):
             return False
+        if self.min_power is not None and not (
+            face.power is not None and face.power.isdigit() and int(face.power) >= self.min_power
+        ):
+            return False
+        if self.min_mana_value is not None:
+            mv = face.mana_value
+            if mv is None or mv < self.min_mana_value:
+                return False
+        if self.face_down and face.name != FACE_DOWN_NAME:
+            return False
         return not (self.keyword is not None and not face.has_keyword(self.keyword))
 
 
@@ -137,6 +179,11 @@ class SpellFilter:
     chosen_name: bool = False
     character: bool = False
     targets_source: bool = False  # "spells ... that target ~" (CR 115.1, 601.2c: the spell's targets)
+    from_zones: tuple[str, ...] = ()  # "from your graveyard or from exile": any of these zones
+    shares_creature_type: bool = False  # "that share a creature type with ~" (CR 205.3m)
+    shares_card_type_with_imprinted: bool = False  # "that share a card type with the exiled card"
+    kicked: bool = False  # "kicked spells": its kicker cost is paid (CR 702.33d)
+    commander: bool = False  # "your commander": the spell is one of its caster's commanders (CR 903.3)
 
     @property
     def needs_choice(self) -> bool:
@@ -156,8 +203,21 @@ class Count:
     text: str
     quality: Quality | None = None
     whose: Who = Who.YOU
-    counter: str | None = None  # the counter kind for COUNTERS_ON_SOURCE, lowercase as printed
-    fact: str | None = None  # the this-turn fact for THIS_TURN ("spells_cast", ...)
+    counter: str | None = None  # the counter kind for COUNTERS_ON_SOURCE, lowercase as printed; for
+    # PERMANENTS, "with a +1/+1 counter on it": only permanents with at least one such counter count
+    fact: str | None = None  # the this-turn fact for THIS_TURN ("spells_cast", ...); for PERMANENTS
+    # "modified" (CR 700.9), "attacking" (CR 506.4) or "greatest" (the most any one opponent controls);
+    # for GRAVEYARD_CARDS
+    # "same_name" (the spell's name, CR 201.2) or "and_exile" (exile too, CR 406)
+    alternatives: tuple[Quality, ...] = ()  # "instant and sorcery card": any of them (with ``quality``)
+    colors: tuple[str, ...] = ()  # DEVOTION's colors
+    min_power: int | None = None  # PERMANENTS "with power 4 or greater": their power now (CR 208.3)
+
+    def matches(self, face: Face, chosen: Choices) -> bool:
+        """Whether an object counts: it has ``quality`` (when set) or one of ``alternatives``."""
+        if self.alternatives:
+            return any(q.matches(face, chosen) for q in self.alternatives)
+        return (self.quality or Quality()).matches(face, chosen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +230,14 @@ class Condition:
     whose: Who = Who.YOU
     at_least: int = 1
     at_most: int | None = None
-    fact: str | None = None  # the this-turn fact for THIS_TURN
+    fact: str | None = None  # the this-turn fact for THIS_TURN; the optional cost's keyword
+    count: Count | None = None  # what COUNT compares
+    per_opponent: bool = False  # COUNT: "an opponent has ..." holds when one opponent's count does
+    tapped: bool = False  # TARGETS: a tapped permanent
+    states: tuple[str, ...] = ()  # TARGETS: in one of these combat states ("attacking", "blocking")
+    attached: bool = False  # TARGETS: "enchanted creature/player", what the source is attached to
+    counter: str | None = None  # TARGETS: "with a +1/+1 counter on it"
+    commander: bool = False  # TARGETS: "one or more commanders you control" (CR 903.3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +260,9 @@ class CostEffect:
     colored_only: bool = False
     up_to: bool = False
     own: bool = False
+    life: int = 0  # "costs 3 life more", "an additional 3 life": life to pay per instance (CR 119.4)
+    max_times: int | None = None  # "This effect can't reduce the amount of mana this spell costs by more
+    # than {5}": with an amount of {1}, at most 5 instances (CR 601.2f)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +277,19 @@ class MinimumTotal:
     rule: str = "601.2f"
 
 
-Effect = CostEffect | MinimumTotal
+@dataclass(frozen=True, slots=True)
+class KeywordGrant:
+    """ "Creature spells you cast have convoke" (CR 613.1f): a way to pay granted to the spells ``spells``
+    covers (convoke 702.51a, improvise 702.126a, delve 702.66a). It leaves the total cost as it is; the
+    payment uses it."""
+
+    keyword: str
+    spells: SpellFilter
+    text: str
+    rule: str
+
+
+Effect = CostEffect | MinimumTotal | KeywordGrant
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,9 +68,11 @@ def payment_inputs(
     cost: ManaCost,
     spell: Face | None,
     analysis: BoardAnalysis | None = None,
+    granted: tuple[str, ...] = (),
 ) -> PaymentInputs:
     """The sources paying ``cost`` for casting ``spell`` (None: a bare cost): mana abilities, restricted
-    mana the spell meets, convoke, improvise and delve when the spell has them; and the warnings: the
+    mana the spell meets, convoke, improvise and delve when the spell has them (or is ``granted`` them by
+    a permanent, "Creature spells you cast have convoke"); and the warnings: the
     player's permanents whose text was not understood, restrictions not understood."""
     analysis = analysis if analysis is not None else analyze_board(board)
     skipped: list[Warning] = []
@@ -85,7 +87,7 @@ def payment_inputs(
                         Warning(st.id, ab.restriction, "restricted mana is used only when `spell` is given")
                     )
         return PaymentInputs(tuple(sources), tuple(warnings + skipped))
-    keywords = {k.casefold() for k in spell.keywords}
+    keywords = {k.casefold() for k in (*spell.keywords, *granted)}  # granted: CR 613.1f
     wanted = [k for k in ("convoke", "improvise", "delve") if k in keywords]
     if wanted and any(sym.kind in _GENERIC_ONLY_UNSAFE for sym in cost.others):
         skipped.append(

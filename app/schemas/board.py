@@ -78,6 +78,7 @@ CounterName = Annotated[
     str, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9+/'-]+( [a-z0-9+/'-]+)*$", examples=["+1/+1"])
 ]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+Counters = Annotated[dict[CounterName, Count], Field(max_length=MAX_COUNTER_KINDS)]
 
 
 class ChosenIn(StrictModel):
@@ -124,7 +125,7 @@ class PermanentIn(StrictModel):
         default_factory=list, description="Richard Garfield, Ph.D.: cards already chosen through it."
     )
     attached_to: PermanentId | None = Field(None, description="What this Aura or Equipment is attached to.")
-    counters: Annotated[dict[CounterName, Count], Field(max_length=MAX_COUNTER_KINDS)] | None = Field(
+    counters: Counters | None = Field(
         None,
         description="Counters on it by kind as printed, lowercase (CR 122.1); null: not stated "
         "(none assumed, with a warning where a card reads them).",
@@ -132,6 +133,28 @@ class PermanentIn(StrictModel):
     )
     class_level: Annotated[int, Field(ge=1, le=3)] | None = Field(
         None, description="A Class's level (CR 716); null: not stated, level 1 assumed.", examples=[2]
+    )
+    attacking: bool | None = Field(
+        None,
+        description="Whether it is an attacking creature (CR 506.4); null: not stated (not attacking "
+        "assumed, with a warning where a card reads it).",
+    )
+    blocking: bool | None = Field(
+        None,
+        description="Whether it is a blocking creature (CR 509.1); null: not stated, as for `attacking`.",
+    )
+    power: Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)] | None = Field(
+        None,
+        description="Its power now (CR 208.3); null: the printed power with its +1/+1 and -1/-1 counters, "
+        "with a warning where a card reads it.",
+    )
+    toughness: Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)] | None = Field(
+        None, description="Its toughness now (CR 208.3); null: as for `power`."
+    )
+    token: bool | None = Field(
+        None,
+        description="Whether it is a token (CR 111.1); null: not stated (a card assumed, with a warning "
+        "where a card reads it).",
     )
     level: Annotated[int, Field(ge=0, le=MAX_COUNT)] | None = Field(
         None, description="Its level for level up (CR 711); null: not stated, 0 assumed.", examples=[4]
@@ -148,6 +171,42 @@ class ThisTurnIn(StrictModel):
     kicked_spells_cast: Count | None = Field(None, description="Kicked spells cast this turn.")
     life_lost: Count | None = Field(None, description="Life this player lost this turn.")
     lands_played: Count | None = Field(None, description="Lands this player played this turn.")
+    creatures_died: Count | None = Field(
+        None, description="Creatures this player controlled that died this turn (CR 700.4)."
+    )
+    life_gained: Count | None = Field(None, description="Life this player gained this turn.")
+    cards_drawn: Count | None = Field(None, description="Cards this player drew this turn.")
+    creatures_attacked: Count | None = Field(
+        None, description="Creatures this player attacked with this turn (CR 508.1)."
+    )
+    permanents_sacrificed: Count | None = Field(
+        None, description="Permanents this player sacrificed this turn (CR 701.21a)."
+    )
+    artifacts_sacrificed: Count | None = Field(
+        None, description="Artifacts this player sacrificed this turn (CR 701.21a)."
+    )
+    crimes_committed: Count | None = Field(
+        None, description="Crimes this player committed this turn (CR 700.13)."
+    )
+    creatures_left_battlefield: Count | None = Field(
+        None, description="Creatures that left the battlefield under this player's control this turn."
+    )
+    cards_discarded: Count | None = Field(
+        None, description="Cards this player discarded this turn, cycled cards included (CR 702.29a)."
+    )
+    creature_cards_to_graveyard: Count | None = Field(
+        None, description="Creature cards put into this player's graveyard from anywhere this turn."
+    )
+    artifact_spells_cast: Count | None = Field(None, description="Artifact spells cast this turn.")
+    legendary_creature_spells_cast: Count | None = Field(
+        None, description="Legendary creature spells cast this turn."
+    )
+    face_down_creature_spells_cast: Count | None = Field(
+        None, description="Face-down creature spells cast this turn (CR 708.2a)."
+    )
+    noncombat_damage_taken: Count | None = Field(
+        None, description="Noncombat damage dealt to this player this turn (CR 120.1)."
+    )
 
 
 ZoneCards = Annotated[list[CardRef], Field(max_length=MAX_ZONE_CARDS)]
@@ -169,12 +228,35 @@ class PlayerIn(StrictModel):
         None, description="How many cards are in the hand when `hand` does not list them.", examples=[5]
     )
     this_turn: ThisTurnIn | None = Field(None, description="Facts about the current turn that effects read.")
+    counters: Counters | None = Field(
+        None,
+        description="Counters this player has by kind, lowercase (CR 122.1); null: not stated (none "
+        "assumed, with a warning where a card reads them).",
+        examples=[{"poison": 3, "experience": 2}],
+    )
+    speed: Annotated[int, Field(ge=0, le=4)] | None = Field(
+        None,
+        description="This player's speed (CR 702.179; 0: no speed); null: not stated (0 assumed, with a "
+        "warning where a card reads it).",
+        examples=[2],
+    )
 
 
 class BoardIn(StrictModel):
     """A board state (API.md "Board state")."""
 
     active_player: PlayerName = "you"
+    step: Literal["upkeep", "draw", "main", "combat", "end", "cleanup"] | None = Field(
+        None,
+        description="The current step or phase of the active player's turn (CR 500.1); null: not stated "
+        "(a card asking for a step warns and takes it as another).",
+        examples=["end"],
+    )
+    day_night: Literal["day", "night"] | None = Field(
+        None,
+        description="Whether it is day or night (CR 730.1); null: neither (a card asking whether it is "
+        "night warns).",
+    )
     players: Annotated[dict[PlayerName, PlayerIn], Field(max_length=MAX_PLAYERS)] = {}
     permanents: Annotated[list[PermanentIn], Field(max_length=MAX_PERMANENTS)] = []
     mana_pool: Annotated[

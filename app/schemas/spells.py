@@ -46,13 +46,15 @@ class OptionalCostIn(StrictModel):
     """An optional additional cost paid (CR 601.2b), read from the card's text by its keyword."""
 
     keyword: Keyword = Field(
-        description="kicker, multikicker, buyback, entwine, replicate, squad, casualty, ..."
+        description="kicker, multikicker, buyback, entwine, replicate, squad, casualty, ...; "
+        '"additional cost" for "As an additional cost to cast this spell, you may sacrifice any number of '
+        'creatures" and its kin, with times the objects paid.'
     )
     which: Annotated[int, Field(ge=1, le=2)] = Field(
         1, description='Which cost of a two-cost kicker ("Kicker {1}{G} and/or {2}{U}", CR 702.33d).'
     )
     times: Annotated[int, Field(ge=1, le=MAX_TIMES)] = Field(
-        1, description="How many times it is paid (multikicker, replicate, squad, escalate)."
+        1, description="How many times it is paid (multikicker, replicate, squad, escalate, any number of)."
     )
 
 

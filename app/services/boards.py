@@ -113,7 +113,7 @@ def build_board(
     names.update(dict.fromkeys(board_in.players))
     players = tuple(given_players.get(n) or Player(n) for n in names)
     pool = tuple((who, ManaCost.parse_loose(text)) for who, text in board_in.mana_pool.items())
-    return Board(tuple(permanents), players, board_in.active_player, pool)
+    return Board(tuple(permanents), players, board_in.active_player, pool, board_in.day_night, board_in.step)
 
 
 class _CardReader:
@@ -157,6 +157,9 @@ def _player(name: str, p_in: PlayerIn, cards: _CardReader, loc: Loc) -> Player:
     given = {zone for zone in zones if getattr(p_in, zone) is not None}
     if p_in.hand_size is not None:
         given.add("hand_size")
+    for fact in ("counters", "speed"):
+        if getattr(p_in, fact) is not None:
+            given.add(fact)
     this_turn = ThisTurn()
     if p_in.this_turn is not None:
         stated = {f: getattr(p_in.this_turn, f) for f in THIS_TURN_FACTS}
@@ -174,6 +177,8 @@ def _player(name: str, p_in: PlayerIn, cards: _CardReader, loc: Loc) -> Player:
         hand_size=p_in.hand_size,
         this_turn=this_turn,
         given=frozenset(given),
+        counters=tuple(sorted((p_in.counters or {}).items())),
+        speed=p_in.speed or 0,
     )
 
 
@@ -234,7 +239,15 @@ def _permanent(p_in: PermanentIn, card: Card, imprinted: Card | None = None) -> 
         counters=tuple(sorted((p_in.counters or {}).items())),
         class_level=p_in.class_level if p_in.class_level is not None else 1,
         level=p_in.level if p_in.level is not None else 0,
-        given=frozenset(f for f in ("counters", "class_level", "level") if getattr(p_in, f) is not None),
+        given=frozenset(
+            [f for f in ("counters", "class_level", "level", "token") if getattr(p_in, f) is not None]
+            + (["combat"] if p_in.attacking is not None or p_in.blocking is not None else [])
+        ),
+        attacking=bool(p_in.attacking),
+        blocking=bool(p_in.blocking),
+        token=bool(p_in.token),
+        power=p_in.power,
+        toughness=p_in.toughness,
     )
 
 

@@ -63,9 +63,11 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
     player = request.player
     board = build_board(request.board, catalogue=catalogue, extra_players=(player,))
     face: Face | None = None
+    granted: tuple[str, ...] = ()
     if request.spell is not None:
         to_cast = spell_to_cast(request.spell, catalogue=catalogue)
-        cost = compute(board, player, to_cast).total_cost
+        result = compute(board, player, to_cast)
+        cost, granted = result.total_cost, result.granted
         loc: tuple[str, ...] = ("body", "spell")
         try:
             card = to_cast.card
@@ -83,7 +85,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         cost = ManaCost.parse(request.cost)
         loc = ("body", "cost")
     answer = {"rules_edition": settings.rules_edition, "data_version": catalogue.data_version}
-    inputs = payment_inputs(board, player, cost, face)
+    inputs = payment_inputs(board, player, cost, face, granted=granted)
     warnings = [_warning(board, w) for w in inputs.warnings]
     pool = board.pool_of(player)
     try:

@@ -133,9 +133,31 @@ def test_granted_affinity_tezzeret(client: TestClient) -> None:
     assert cost(client, board, {"card": "Lightning Bolt"})["total_cost"] == "{R}"
 
 
-def test_granted_convoke_is_warned_not_silent(client: TestClient) -> None:
-    r = cost(client, [{"id": "chief", "card": CHIEF_ENGINEER}], {"card": "Myr Enforcer"})
-    assert any("convoke" in w["text"].casefold() for w in r["warnings"]), r["warnings"]
+def test_granted_convoke_pays_and_leaves_the_total(client: TestClient) -> None:
+    # Chief Engineer: "Artifact spells you cast have convoke." (CR 613.1f, 702.51a) Convoke is a way to
+    # pay: Myr Enforcer's total stays {7}, and the plan taps the Engineer and two Ornithopters (three
+    # creatures, each for {1}) beside two Forests.
+    board = [
+        {"id": "chief", "card": CHIEF_ENGINEER},
+        {"id": "o1", "card": ORNITHOPTER},
+        {"id": "o2", "card": ORNITHOPTER},
+        *({"id": f"f{i}", "card": "Forest"} for i in range(2)),
+    ]
+    r = cost(client, board[:1], {"card": "Myr Enforcer"})
+    assert r["total_cost"] == "{7}" and not r["warnings"], r
+    # Myr Enforcer has affinity for artifacts: two Ornithopters make it {5}.
+    plan = client.post(
+        "/v1/payments/plan", json={"board": {"permanents": board}, "spell": {"card": "Myr Enforcer"}}
+    )
+    body = plan.json()
+    assert body["payable"] is True and body["cost"] == "{5}", body
+    convoked = sorted(s["permanent"] for s in body["plan"] if s["convoke"])
+    assert convoked == ["chief", "o1", "o2"], body["plan"]
+    # Not an artifact spell: no convoke
+    bears = client.post(
+        "/v1/payments/plan", json={"board": {"permanents": board}, "spell": {"card": "Craw Wurm"}}
+    )
+    assert not [s for s in bears.json()["plan"] if s.get("convoke")]
 
 
 GHOULTREE = {
@@ -216,3 +238,29 @@ def test_counts_of_spells_cast_this_turn(client: TestClient) -> None:
     players = {"you": {"this_turn": {"spells_cast": 2}}, "opp": {"this_turn": {"spells_cast": 1}}}
     r = cost(client, [], {"card": THRASTA}, players=players)
     assert r["total_cost"] == "{1}{G}{G}"
+
+
+def test_player_counters_speed_and_night_reach_the_rules(client: TestClient) -> None:
+    # Distorted Curiosity {2}{U}: {2} less if an opponent has three or more poison counters.
+    r = cost(client, [], {"card": "Distorted Curiosity"}, players={"opp": {"counters": {"poison": 3}}})
+    assert r["total_cost"] == "{U}"
+    # Samut: noncreature spells cost {X} less, X your speed: Fact or Fiction {3}{U} at speed 2.
+    samut = [{"id": "samut", "card": "Samut, the Driving Force"}]
+    r = cost(client, samut, {"card": "Fact or Fiction"}, players={"you": {"speed": 2}})
+    assert r["total_cost"] == "{1}{U}"
+    # Moonrager's Slash {2}{R}: {2} less if it's night.
+    assert cost(client, [], {"card": "Moonrager's Slash"}, day_night="night")["total_cost"] == "{R}"
+    unknown = cost(client, [], {"card": "Moonrager's Slash"})
+    assert unknown["total_cost"] == "{2}{R}"
+    assert any("day_night" in w["message"] for w in unknown["warnings"]), unknown["warnings"]
+
+
+def test_any_number_additional_cost_is_paid_with_times(client: TestClient) -> None:
+    # Torgaar {6}{B}{B}: sacrifice any number of creatures, {2} less for each: three -> {B}{B}.
+    spell = {
+        "card": "Torgaar, Famine Incarnate",
+        "optional_costs": [{"keyword": "additional cost", "times": 3}],
+    }
+    r = cost(client, [], spell)
+    assert r["total_cost"] == "{B}{B}"
+    assert [o["text"] for o in r["other_costs"]] == ["Sacrifice one of any number of creatures"] * 3

@@ -82,7 +82,7 @@ def test_unknown_text_is_a_warning(client: TestClient) -> None:
         "name": "Odd Helper",
         "type_line": "Artifact",
         "mana_cost": "{2}",
-        "oracle_text": "Spells you cast that target a creature cost {2} less to cast.",
+        "oracle_text": "Spells you cast cost {2} less to cast for each electrical socket you can see.",
     }
     body = post(
         client,

@@ -297,14 +297,17 @@ def test_mental_magic_cast_as_sees_the_chosen_card() -> None:
 
 def test_unknown_cost_text_on_the_board_is_a_warning_and_has_no_effect() -> None:
     odd = card(
-        "Odd Thing", "{2}", "Artifact", "Spells you cast that target a creature cost {2} less to cast."
+        "Odd Thing",
+        "{2}",
+        "Artifact",
+        "Spells you cast cost {2} less to cast for each electrical socket you can see.",
     )
     r = cost(Board((Permanent("odd", odd),)), SpellToCast(BOLT))
     assert str(r.total_cost) == "{R}"
     (w,) = r.warnings
     assert w.source == "odd" and w.card == "Odd Thing"
     odd_spell = card(
-        "Odd Spell", "{3}{R}", "Instant", "This spell costs {1} less to cast for each attacking creature."
+        "Odd Spell", "{3}{R}", "Instant", "This spell costs {1} less to cast for each creature attacking you."
     )
     own = cost(Board(), SpellToCast(odd_spell))
     assert str(own.total_cost) == "{3}{R}"

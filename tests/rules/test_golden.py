@@ -58,7 +58,11 @@ def card(ref: str | dict[str, Any]) -> Card:
 def board(case: dict[str, Any]) -> Board:
     perms = []
     for p in case.get("board") or []:
-        chosen = p.get("chosen") or {}
+        chosen = dict(p.get("chosen") or {})
+        if "imprinted" in chosen:
+            chosen["imprinted"] = card(chosen["imprinted"])
+        if "colors" in chosen:
+            chosen["colors"] = tuple(chosen["colors"])
         perms.append(
             Permanent(
                 id=p["id"],
@@ -70,25 +74,41 @@ def board(case: dict[str, Any]) -> Board:
                 played_as=tuple(p.get("played_as", ())),
                 counters=tuple((p.get("counters") or {}).items()),
                 class_level=p.get("class_level", 1),
-                given=frozenset(k for k in ("counters", "class_level", "level") if k in p),
+                attached_to=p.get("attached_to"),
+                given=frozenset(k for k in ("counters", "class_level", "level", "token") if k in p)
+                | ({"combat"} if "attacking" in p or "blocking" in p else set()),
+                attacking=p.get("attacking", False),
+                blocking=p.get("blocking", False),
+                power=p.get("power"),
+                toughness=p.get("toughness"),
+                token=p.get("token", False),
             )
         )
     facts = case.get("players") or {}
     names = dict.fromkeys(["you", case.get("caster", "you"), *(p.controller for p in perms), *facts])
     return Board(
-        tuple(perms), tuple(player(n, facts.get(n) or {}) for n in names), case.get("active_player", "you")
+        tuple(perms),
+        tuple(player(n, facts.get(n) or {}) for n in names),
+        case.get("active_player", "you"),
+        day_night=case.get("day_night"),
+        step=case.get("step"),
     )
 
 
 def player(name: str, facts: dict[str, Any]) -> Player:
     """A player with the zones and this-turn facts a case states (the rest: not given)."""
     turn = facts.get("this_turn") or {}
-    zones = {z: tuple(card(c) for c in facts[z]) for z in ("graveyard", "exile", "hand") if z in facts}
+    zones = {
+        z: tuple(card(c) for c in facts[z]) for z in ("graveyard", "exile", "hand", "commander") if z in facts
+    }
     return Player(
         name,
+        life=facts.get("life", 20),
         **zones,
         this_turn=ThisTurn(**turn, given=frozenset(turn)),
-        given=frozenset(zones),
+        given=frozenset(zones) | {k for k in ("counters", "speed") if k in facts},
+        counters=tuple((facts.get("counters") or {}).items()),
+        speed=facts.get("speed", 0),
     )
 
 
@@ -162,7 +182,7 @@ def test_golden(case: dict[str, Any]) -> None:
         return
     r = total_cost(b, case.get("caster", "you"), s, characters=characters())
     explained = [(x.kind.value, x.source, str(x.result), x.applied, x.note) for x in r.steps]
-    for field in ("total_cost", "mana_cost"):
+    for field in ("total_cost", "mana_cost", "method"):
         if field in expect:
             assert str(getattr(r, field)) == expect[field], explained
     for field in ("mana_value", "mana_value_on_stack", "x_for_etb"):

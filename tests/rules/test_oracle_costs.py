@@ -113,7 +113,7 @@ def test_own_reductions_party_affinity_and_conditions() -> None:
         "Spells your opponents cast that target Kami of False Hope cost {2} more to cast.",
         "This spell costs {1} less to cast for each creature card in an opponent's graveyard.",
         "Whenever this creature attacks, the next spell you cast this turn costs {1} less to cast.",
-        "This spell costs {X} less to cast, where X is your devotion to black.",
+        "This spell costs {X} less to cast, where X is the greatest toughness among creatures you control.",
         "Creature spells you cast cost {1} less to cast for each +1/+1 counter on Animar.",
         "Spells cost less to cast for each frob.",  # no amount: a cost sentence of an unknown shape
         "Noncreature spells cost an additional {1} to cast.",
