@@ -168,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limiter=RateLimiter(buckets, settings.trusted_proxies) if buckets is not None else None,
         cors=cors_factory(settings),
         direct=DIRECT_ROUTES,  # compute routes answered from memory skip FastAPI's routing (app.api.direct)
+        direct_reads=True,  # so do the marked GET routes (a scenario read), once their key is cached
     )
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # outermost; a 1,000-card page: 692 KB -> 131 KB
     return app

@@ -7,7 +7,8 @@ repositories only flush.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -85,3 +86,14 @@ async def get_db_read_session(engine: EngineDep) -> AsyncIterator[Session]:
 
 
 ReadSessionDep = Annotated[Session, Depends(get_db_read_session, scope="function")]
+
+
+@contextmanager
+def read_session(settings: Settings) -> Iterator[Session]:
+    """``get_db_read_session`` outside dependency solving, for a worker thread (``app.api.direct``'s
+    readers): the same autocommit read session, closed on the way out."""
+    session = get_sessionmaker(read_engine(get_engine(settings)))()
+    try:
+        yield session
+    finally:
+        session.close()

@@ -14,12 +14,18 @@ any exception goes to the app's exception handlers (the same problem+json answer
 the database or overruns the inline slice, ``compute`` raises ``Fallback`` and the request goes through
 FastAPI, with its session, to a worker thread within the compute budget (the inline attempt is not
 repeated).
+
+A ``GET`` route marked ``@direct_read(router, path, pattern)`` is served the same way from its path match
+(``serve_read``): its reader answers, or returns None to let FastAPI serve the request (a key not yet in
+the key cache, a header FastAPI would refuse). Issue 14: route matching and dependency solving were about
+half of a scenario read's event-loop time.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +65,34 @@ ROUTES: dict[str, DirectRoute] = {}
 middleware."""
 
 
+Reader = Callable[[Scope, "re.Match[str]"], Awaitable[Response | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class DirectRead:
+    pattern: re.Pattern[str]
+    reader: Reader
+    template: _RouteTemplate
+
+
+READS: list[DirectRead] = []
+"""Marked ``GET`` paths, each with the reader that answers it from the path's match."""
+
+
+def direct_read(router: APIRouter, path: str, pattern: str, reader: Reader) -> Callable[[Any], Any]:
+    """Mark a ``GET`` route whose answer ``reader(scope, match)`` gives (None: FastAPI serves it);
+    ``pattern`` matches the whole path after the router's prefix. Put it under ``@router.get``."""
+
+    def mark(endpoint: Any) -> Any:
+        full = router.prefix + path
+        READS.append(
+            DirectRead(re.compile(re.escape(router.prefix) + pattern), reader, _RouteTemplate(full, full))
+        )
+        return endpoint
+
+    return mark
+
+
 def direct(router: APIRouter, path: str, body: type[BaseModel]) -> Callable[[Endpoint], Endpoint]:
     """Mark a ``POST`` endpoint ``async def f(body, session, settings) -> Response`` whose work runs through
     ``app.api.compute.compute`` for the direct lane. Put it under the ``@router.post`` decorator."""
@@ -83,16 +117,40 @@ async def serve(route: DirectRoute, scope: Scope, receive: Receive, send: Send, 
         del scope["route"], scope["endpoint"]
         return False
     except Exception as exc:
-        handler = _handler_for(scope["app"], exc)
-        if handler is None:
-            raise
-        request = Request(scope, receive)
-        if inspect.iscoroutinefunction(handler):
-            response = await handler(request, exc)
-        else:
-            response = await run_in_threadpool(handler, request, exc)
+        response = await _handled(scope, receive, exc)
     await response(scope, receive, send)
     return True
+
+
+async def serve_read(scope: Scope, receive: Receive, send: Send) -> bool:
+    """Answer a ``GET`` on a marked path; False (nothing sent) when FastAPI must serve it."""
+    path: str = scope["path"]
+    for read in READS:
+        match = read.pattern.fullmatch(path)
+        if match is None:
+            continue
+        scope["route"] = read.template
+        try:
+            response = await read.reader(scope, match)
+        except Exception as exc:
+            response = await _handled(scope, receive, exc)
+        if response is None:
+            del scope["route"]
+            return False
+        await response(scope, receive, send)
+        return True
+    return False
+
+
+async def _handled(scope: Scope, receive: Receive, exc: Exception) -> Response:
+    """The app's answer to ``exc``, as its exception handlers give it (re-raised when none handles it)."""
+    handler = _handler_for(scope["app"], exc)
+    if handler is None:
+        raise exc
+    request = Request(scope, receive)
+    if inspect.iscoroutinefunction(handler):
+        return await handler(request, exc)  # type: ignore[no-any-return]
+    return await run_in_threadpool(handler, request, exc)  # type: ignore[no-any-return]
 
 
 def _validated(adapter: TypeAdapter[Any], body: bytes) -> Any:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from app.config import Settings
@@ -162,7 +163,8 @@ def _not_found(scenario_id: str) -> NotFound:
 # --- converting ------------------------------------------------------------------------------------------
 
 
-def _stored(row: ScenarioRow) -> StoredScenario:
+def _stored(row: ScenarioRow | Row[Any]) -> StoredScenario:
+    """``row``: a loaded ScenarioRow, or the fields that ``repo.read_scenario`` reads (same names)."""
     return StoredScenario(
         id=row.id,
         name=row.name,
@@ -293,7 +295,7 @@ def _replay(session: Session, *, api_key_id: int, key: str, request_hash: str | 
 
 def get_scenario(session: Session, *, api_key_id: int, scenario_id: str) -> StoredScenario:
     """The key's scenario; another key's, or none, is ``NotFound``."""
-    row = repo.get_scenario(session, api_key_id=api_key_id, scenario_id=scenario_id)
+    row = repo.read_scenario(session, api_key_id=api_key_id, scenario_id=scenario_id)
     if row is None:
         raise _not_found(scenario_id)
     return _stored(row)

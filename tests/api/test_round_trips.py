@@ -11,19 +11,15 @@ made.
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Connection, Engine, delete, event
+from sqlalchemy import Connection, Engine, event
 
-from app.config import Settings
 from app.db.models.api_keys import ApiKeyRow
-from app.db.session import READ_ONLY_OPTION, get_engine, get_sessionmaker
-from app.main import create_app
-from app.services.api_keys import KEY_CACHE_TTL_S, create_api_key, forget_accepted_keys
+from app.db.session import READ_ONLY_OPTION, get_sessionmaker
+from app.services.api_keys import KEY_CACHE_TTL_S
 
 BOARD: dict[str, Any] = {
     "permanents": [
@@ -75,22 +71,6 @@ class RoundTrips:
     def __exit__(self, *exc: object) -> None:
         for name, fn in self._listeners:
             event.remove(self.engine, name, fn)
-
-
-@pytest.fixture
-def real(settings: Settings, startup_hooks: None) -> Iterator[tuple[TestClient, Engine, dict[str, str]]]:
-    engine = get_engine(settings)
-    name = f"round-trips-{uuid.uuid4().hex}"
-    with get_sessionmaker(engine)() as session, session.begin():
-        key = create_api_key(session, name=name)
-    client = TestClient(create_app(settings))
-    try:
-        yield client, engine, {"Authorization": f"Bearer {key}"}
-    finally:
-        client.close()
-        forget_accepted_keys()
-        with get_sessionmaker(engine)() as session, session.begin():
-            session.execute(delete(ApiKeyRow).where(ApiKeyRow.name == name))
 
 
 def test_scenario_reads_and_writes_stay_within_their_round_trips(

@@ -7,14 +7,19 @@ accept it.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, Path, Query, Response, status
+from starlette.concurrency import run_in_threadpool
+from starlette.types import Scope
 
 from app.api import examples
 from app.api.auth import ApiKeyDep, ApiKeyWriterDep
-from app.api.deps import ReadSessionDep, SessionDep, SettingsDep
+from app.api.deps import ReadSessionDep, SessionDep, SettingsDep, read_session, settings_of
+from app.api.direct import direct_read
 from app.api.docs import BOARD_PROBLEMS, problem_responses
+from app.api.rate_limit import bearer
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import (
     AmbiguousCard,
@@ -42,16 +47,19 @@ from app.schemas.scenarios import (
 )
 from app.schemas.spells import SpellCostOut
 from app.services import scenarios as service
+from app.services.api_keys import cached_key_id
 from app.services.scenarios import IdempotencyKeyReused, StoredScenario
 
 router = APIRouter(prefix="/v1/scenarios", tags=["scenarios"])
 
-ScenarioId = Annotated[str, Path(min_length=1, max_length=64, description="The scenario's id.")]
+SCENARIO_ID_MAX = 64
+INM_MAX = 2000  # If-Match and If-None-Match
+ScenarioId = Annotated[str, Path(min_length=1, max_length=SCENARIO_ID_MAX, description="The scenario's id.")]
 IfMatchHeader = Annotated[
     str | None,
     Header(
         alias="If-Match",
-        max_length=2000,
+        max_length=INM_MAX,
         description='The scenario\'s current ETag (`"<id>-v<version>"`), or `*` for any version.',
     ),
 ]
@@ -141,6 +149,46 @@ def list_scenarios(
     )
 
 
+def _read(session: ReadSessionDep, key_id: int, scenario_id: str, if_none_match: str | None) -> Response:
+    """``GET /v1/scenarios/{id}``'s answer, by FastAPI or by the direct lane."""
+    scenario = service.get_scenario(session, api_key_id=key_id, scenario_id=scenario_id)
+    if if_none_match is not None and service.etag_matches_none(if_none_match, scenario):
+        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": scenario.etag})
+    # Validated once by _out: serialized once here, not validated again against response_model.
+    return Response(
+        _out(scenario).model_dump_json(), media_type="application/json", headers={"ETag": scenario.etag}
+    )
+
+
+async def _read_directly(scope: Scope, match: re.Match[str]) -> Response | None:
+    """The direct lane's scenario read (``app.api.direct``): for a key in the key cache, one statement in
+    a worker thread. Anything else (no key, a key to look up, a header over its limit) goes to FastAPI,
+    which answers it with the same rules."""
+    app = scope.get("app")
+    if getattr(app, "dependency_overrides", None):
+        return None  # only FastAPI applies overrides (the tests' per-test sessions, an embedding app's)
+    token = bearer(scope)
+    if token is None:
+        return None
+    key_id = cached_key_id(token.decode("latin-1"))
+    if key_id is None:
+        return None
+    if_none_match = None
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"if-none-match":
+            if_none_match = value.decode("latin-1")
+            break
+    if if_none_match is not None and len(if_none_match) > INM_MAX:
+        return None
+    settings = settings_of(app)
+
+    def work() -> Response:
+        with read_session(settings) as session:
+            return _read(session, key_id, match["scenario_id"], if_none_match)
+
+    return await run_in_threadpool(work)
+
+
 @router.get(
     "/{scenario_id}",
     response_model=ScenarioOut,
@@ -150,20 +198,15 @@ def list_scenarios(
         **problem_responses(Unauthorized, NotFound),
     },
 )
+@direct_read(router, "/{scenario_id}", f"/(?P<scenario_id>[^/]{{1,{SCENARIO_ID_MAX}}})", _read_directly)
 def get_scenario(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
     session: ReadSessionDep,
-    if_none_match: Annotated[str | None, Header(alias="If-None-Match", max_length=2000)] = None,
+    if_none_match: Annotated[str | None, Header(alias="If-None-Match", max_length=INM_MAX)] = None,
 ) -> ScenarioOut | Response:
     """One scenario, with its ``ETag``."""
-    scenario = service.get_scenario(session, api_key_id=api_key, scenario_id=scenario_id)
-    if if_none_match is not None and service.etag_matches_none(if_none_match, scenario):
-        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": scenario.etag})
-    # Validated once by _out: serialized once here, not validated again against response_model.
-    return Response(
-        _out(scenario).model_dump_json(), media_type="application/json", headers={"ETag": scenario.etag}
-    )
+    return _read(session, api_key, scenario_id, if_none_match)
 
 
 @router.put(
