@@ -20,6 +20,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app import __version__
 from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
 from app.api.cors import cors_factory
+from app.api.direct import READS as DIRECT_READS
 from app.api.direct import ROUTES as DIRECT_ROUTES
 from app.api.docs import DESCRIPTION, TAGS, install_docs
 from app.api.metrics import install_metrics
@@ -168,7 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limiter=RateLimiter(buckets, settings.trusted_proxies) if buckets is not None else None,
         cors=cors_factory(settings),
         direct=DIRECT_ROUTES,  # compute routes answered from memory skip FastAPI's routing (app.api.direct)
-        direct_reads=True,  # so do the marked GET routes (a scenario read), once their key is cached
+        reads=DIRECT_READS,  # so do the marked GET routes (a scenario read), once their key is cached
     )
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # outermost; a 1,000-card page: 692 KB -> 131 KB
     return app

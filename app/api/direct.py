@@ -26,7 +26,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,7 +76,8 @@ class DirectRead:
 
 
 READS: list[DirectRead] = []
-"""Marked ``GET`` paths, each with the reader that answers it from the path's match."""
+"""Marked ``GET`` paths, each with the reader that answers it from the path's match (filled when the route
+modules are imported); ``create_app`` hands them to the middleware."""
 
 
 def direct_read(router: APIRouter, path: str, pattern: str, reader: Reader) -> Callable[[Any], Any]:
@@ -122,10 +123,10 @@ async def serve(route: DirectRoute, scope: Scope, receive: Receive, send: Send, 
     return True
 
 
-async def serve_read(scope: Scope, receive: Receive, send: Send) -> bool:
-    """Answer a ``GET`` on a marked path; False (nothing sent) when FastAPI must serve it."""
+async def serve_read(reads: Sequence[DirectRead], scope: Scope, receive: Receive, send: Send) -> bool:
+    """Answer a ``GET`` on a path of ``reads``; False (nothing sent) when FastAPI must serve it."""
     path: str = scope["path"]
-    for read in READS:
+    for read in reads:
         match = read.pattern.fullmatch(path)
         if match is None:
             continue

@@ -26,13 +26,13 @@ import logging
 import math
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.direct import DirectRoute, serve, serve_read
+from app.api.direct import DirectRead, DirectRoute, serve, serve_read
 from app.api.limits import MAX_JSON_DEPTH, body_hygiene_errors, deeper_than, is_json_media_type
 from app.api.metrics import IN_PROGRESS, LATENCY, REQUESTS, route_template
 from app.api.rate_limit import AUTHENTICATED_PREFIX, RateLimiter, bearer, exempt, key_hash_of
@@ -71,11 +71,11 @@ class ServiceMiddleware:
         limiter: RateLimiter | None = None,
         cors: Any = None,
         direct: Mapping[str, DirectRoute] | None = None,
-        direct_reads: bool = False,
+        reads: Sequence[DirectRead] = (),
     ) -> None:
         self.app = app
         self.direct = dict(direct or {})
-        self.direct_reads = direct_reads
+        self.reads = reads
         self.max_body_bytes = max_body_bytes
         self.max_json_depth = max_json_depth
         self.body_read_timeout_s = body_read_timeout_s
@@ -179,7 +179,7 @@ class ServiceMiddleware:
             await _refuse(scope, receive, send, self._too_large())
             return
         if scope["method"] not in _BODY_METHODS:
-            if self.direct_reads and scope["method"] == "GET" and await serve_read(scope, receive, send):
+            if self.reads and scope["method"] == "GET" and await serve_read(self.reads, scope, receive, send):
                 return
             await self.app(scope, receive, send)
             return

@@ -22,7 +22,7 @@ Real = tuple[TestClient, Engine, dict[str, str]]
 
 
 @pytest.fixture
-def lane(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def lane() -> Iterator[list[str]]:
     """What the lane's readers answered, per request: a status, or "fastapi" when they stepped aside."""
     seen: list[str] = []
 
@@ -38,8 +38,12 @@ def lane(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
         return direct.DirectRead(read.pattern, reader, read.template)
 
-    monkeypatch.setattr(direct, "READS", [spying(r) for r in direct.READS])
-    yield seen
+    original = list(direct.READS)
+    direct.READS[:] = [spying(r) for r in original]  # in place: the app's middleware holds this list
+    try:
+        yield seen
+    finally:
+        direct.READS[:] = original
 
 
 def _stored(real: Real) -> tuple[str, str]:

@@ -12,6 +12,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, Path, Query, Response, status
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.types import Scope
 
 from app.api import examples
@@ -173,11 +174,7 @@ async def _read_directly(scope: Scope, match: re.Match[str]) -> Response | None:
     key_id = cached_key_id(token.decode("latin-1"))
     if key_id is None:
         return None
-    if_none_match = None
-    for name, value in scope.get("headers", ()):
-        if name.lower() == b"if-none-match":
-            if_none_match = value.decode("latin-1")
-            break
+    if_none_match = Headers(scope=scope).get("if-none-match")
     if if_none_match is not None and len(if_none_match) > INM_MAX:
         return None
     settings = settings_of(app)
