@@ -40,6 +40,7 @@ from starlette.types import Receive, Scope, Send
 
 from app.api.compute import OFFLINE_SESSION, Fallback
 from app.api.deps import settings_of
+from app.api.encoding import encode
 
 Endpoint = Callable[..., Awaitable[Response]]
 
@@ -119,7 +120,7 @@ async def serve(route: DirectRoute, scope: Scope, receive: Receive, send: Send, 
         return False
     except Exception as exc:
         response = await _handled(scope, receive, exc)
-    await response(scope, receive, send)
+    await encode(response, scope)(scope, receive, send)
     return True
 
 
@@ -138,7 +139,7 @@ async def serve_read(reads: Sequence[DirectRead], scope: Scope, receive: Receive
         if response is None:
             del scope["route"]
             return False
-        await response(scope, receive, send)
+        await encode(response, scope)(scope, receive, send)
         return True
     return False
 
