@@ -3,17 +3,20 @@
 SQLite: usable from FastAPI's thread pool, WAL, foreign keys on, a busy timeout, and real transactions
 (pysqlite's own transaction handling is switched off and BEGIN emitted by SQLAlchemy, so SAVEPOINTs and
 transactional DDL behave as on PostgreSQL: the SQLAlchemy documentation's pysqlite recipe).
-PostgreSQL: pre-ping, a connect timeout, a statement timeout.
+PostgreSQL: a liveness check at checkout that costs no round trip (``_drop_dead_connections``), a connect
+timeout, a statement timeout.
 """
 
 from __future__ import annotations
 
+import select
 import threading
 from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
@@ -52,15 +55,45 @@ def _create_engine(url: str, pool_timeout: float, statement_timeout_ms: int) -> 
     # 15 connections at most per process, as SQLAlchemy's default 5 + 10 overflow, but all kept open:
     # overflow connections are closed on return, so under load every request beyond the fifth paid a
     # new connection (issue 14: connect and disconnect churn dominated scenario reads).
-    return create_engine(
+    engine = create_engine(
         url,
-        pool_pre_ping=True,
         pool_size=POOL_SIZE,
         max_overflow=0,
         pool_timeout=pool_timeout,
         connect_args=connect_args,
         future=True,
     )
+    if parsed.get_backend_name() == "postgresql":
+        event.listen(engine, "checkout", _drop_dead_connections)
+    return engine
+
+
+def _drop_dead_connections(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """Refuse a pooled PostgreSQL connection the server has closed, without a round trip.
+
+    Issue 14: ``pool_pre_ping`` sent a ``SELECT 1`` before every checkout, as costly as a scenario read's
+    own statement (about 270 µs of its 590). An idle connection has nothing to read: when the server
+    ends it (a restart, ``pg_terminate_backend``, an idle timeout) it sends its FATAL message and closes
+    the socket, which then polls readable. Such a connection (or one psycopg already knows is broken) is
+    refused with ``DisconnectionError``, which makes the pool discard it and check out another (a new one
+    if need be), so a restarted server costs no failed request (``bench/db_faults.py``). A peer that
+    vanished silently sends nothing: TCP keepalives and ``tcp_user_timeout`` (``postgres_timeouts``)
+    turn it into an error, as they did for the pre-ping. A spurious readable socket (a notice) only costs
+    a reconnect.
+    """
+    if dbapi_connection.closed or dbapi_connection.broken:
+        raise DisconnectionError("the connection is closed")
+    if _readable(dbapi_connection.pgconn.socket):
+        raise DisconnectionError("the server closed the idle connection")
+
+
+def _readable(fd: int) -> bool:
+    """Whether ``fd`` has something to read now (poll: select() refuses descriptors past 1023)."""
+    if not hasattr(select, "poll"):  # pragma: no cover - Windows
+        return bool(select.select([fd], [], [], 0)[0])
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(0))
 
 
 def postgres_timeouts(pool_timeout: float) -> dict[str, Any]:
@@ -68,7 +101,7 @@ def postgres_timeouts(pool_timeout: float) -> dict[str, Any]:
 
     ``connect_timeout`` bounds the connection handshake; ``tcp_user_timeout`` (milliseconds) drops a
     connection whose sent data stays unacknowledged; TCP keepalives find a dead peer on an idle pooled
-    connection (so ``pool_pre_ping`` fails fast rather than waiting for the kernel's two hours).
+    connection (so a dead peer is an error soon rather than after the kernel's two hours).
     """
     seconds = max(1, int(pool_timeout))
     return {
