@@ -1,6 +1,7 @@
 """The payment solver: can this player pay this mana cost with these mana abilities, and how (CR 601.2g-h)?
 
-Public API, verify / can / do: ``verify_payment`` raises ``UnpayableError`` (an ``IllegalError``) with the
+Public API, verify / can / do: ``PaymentSources`` (sources prepared once, for many costs) and the
+one-cost functions: ``verify_payment`` raises ``UnpayableError`` (an ``IllegalError``) with the
 reason, ``can_pay`` answers a bool, ``plan_payment`` returns a ``PaymentPlan`` (every activation, in
 order, what it adds and what each symbol was paid with), ``shortfall`` the least part of the cost that
 cannot be paid.
@@ -131,33 +132,65 @@ class UnpayableError(IllegalError):
 # -- public API --------------------------------------------------------------------------------------
 
 
+class PaymentSources:
+    """One player's mana sources, pool and life, prepared once for any number of costs (verify / can /
+    plan / shortfall, as the functions below).
+
+    Preparing (grouping the sources into units and batches, ``_Prepared``) does not depend on the cost: a
+    board asked about many costs (every card of a hand) prepares its sources once. Safe to share between
+    threads: after construction only memo tables of the bound are filled, each entry with the one value
+    its key determines.
+    """
+
+    __slots__ = ("_prepared",)
+
+    def __init__(
+        self, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
+    ) -> None:
+        self._prepared = _Prepared(sources, pool, life)
+
+    def plan(self, cost: ManaCost) -> PaymentPlan:
+        """A plan paying ``cost``, with the least life; raises ``UnpayableError`` when there is none."""
+        found = self._prepared.solve(_check_cost(cost), best_life=True)
+        if found is None:
+            short = self._prepared.shortfall(cost)
+            raise UnpayableError(f"cannot pay {cost}: {short} is missing", short=short)
+        return self._prepared.build_plan(cost, found)
+
+    def can(self, cost: ManaCost) -> bool:
+        """Whether some plan pays ``cost`` (CR 601.2g-h)."""
+        return self._prepared.solve(_check_cost(cost), best_life=False) is not None
+
+    def verify(self, cost: ManaCost) -> None:
+        """Return if ``cost`` can be paid; otherwise raise ``UnpayableError`` saying what is missing."""
+        if not self.can(cost):
+            short = self._prepared.shortfall(cost)
+            raise UnpayableError(f"cannot pay {cost}: {short} is missing", short=short)
+
+    def shortfall(self, cost: ManaCost) -> ManaCost:
+        """The least part of ``cost`` that cannot be paid (``shortfall``)."""
+        return self._prepared.shortfall(cost)
+
+
 def plan_payment(
     cost: ManaCost, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
 ) -> PaymentPlan:
     """A plan paying ``cost``, with the least life; raises ``UnpayableError`` when there is none."""
-    prepared = _Prepared(sources, pool, life)
-    found = prepared.solve(_check_cost(cost), best_life=True)
-    if found is None:
-        short = prepared.shortfall(cost)
-        raise UnpayableError(f"cannot pay {cost}: {short} is missing", short=short)
-    return prepared.build_plan(cost, found)
+    return PaymentSources(sources, pool=pool, life=life).plan(cost)
 
 
 def can_pay(
     cost: ManaCost, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
 ) -> bool:
     """Whether some plan pays ``cost`` (CR 601.2g-h)."""
-    return _Prepared(sources, pool, life).solve(_check_cost(cost), best_life=False) is not None
+    return PaymentSources(sources, pool=pool, life=life).can(cost)
 
 
 def verify_payment(
     cost: ManaCost, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
 ) -> None:
     """Return if ``cost`` can be paid; otherwise raise ``UnpayableError`` saying what is missing."""
-    prepared = _Prepared(sources, pool, life)
-    if prepared.solve(_check_cost(cost), best_life=False) is None:
-        short = prepared.shortfall(cost)
-        raise UnpayableError(f"cannot pay {cost}: {short} is missing", short=short)
+    PaymentSources(sources, pool=pool, life=life).verify(cost)
 
 
 def shortfall(
@@ -171,7 +204,7 @@ def shortfall(
     cost lists them, so the answer names missing colored symbols only when generic mana would not do.
     Adding mana that pays R to the pool makes the cost payable.
     """
-    return _Prepared(sources, pool, life).shortfall(cost)
+    return PaymentSources(sources, pool=pool, life=life).shortfall(cost)
 
 
 # -- internals ---------------------------------------------------------------------------------------

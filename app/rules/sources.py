@@ -75,18 +75,11 @@ def payment_inputs(
     a permanent, "Creature spells you cast have convoke"); and the warnings: the
     player's permanents whose text was not understood, restrictions not understood."""
     analysis = analysis if analysis is not None else analyze_board(board)
+    if spell is None:
+        return bare_payment_inputs(board, player, analysis)
     skipped: list[Warning] = []
     sources = list(_mana_sources(board, player, analysis, spell, skipped))
-    mine = {st.id for st in analysis.state.states if st.controller == player}
-    warnings = [w for w in analysis.warnings if w.permanent in mine]
-    if spell is None:
-        for st in analysis.state.states:
-            for ab in st.abilities:
-                if st.controller == player and ab.is_mana_ability and ab.restriction is not None:
-                    warnings.append(
-                        Warning(st.id, ab.restriction, "restricted mana is used only when `spell` is given")
-                    )
-        return PaymentInputs(tuple(sources), tuple(warnings + skipped))
+    warnings = _analysis_warnings(analysis, player)
     keywords = {k.casefold() for k in (*spell.keywords, *granted)}  # granted: CR 613.1f
     wanted = [k for k in ("convoke", "improvise", "delve") if k in keywords]
     if wanted and any(sym.kind in _GENERIC_ONLY_UNSAFE for sym in cost.others):
@@ -110,6 +103,29 @@ def payment_inputs(
         for i, _card in enumerate(board.player(player).graveyard):
             sources.append(ManaSource(f"{GRAVEYARD_PREFIX}{i}", DELVE, (("C",),), spell_only=True))
     return PaymentInputs(tuple(sources), tuple(warnings + skipped))
+
+
+def bare_payment_inputs(board: Board, player: str, analysis: BoardAnalysis | None = None) -> PaymentInputs:
+    """The sources paying a cost that is not a spell's (``payment_inputs`` with no spell): restricted mana
+    is left out (CR 106.6), with a warning for each such ability. Depends on the board and player only,
+    so a board asked about many costs reads it once."""
+    analysis = analysis if analysis is not None else analyze_board(board)
+    skipped: list[Warning] = []
+    sources = _mana_sources(board, player, analysis, None, skipped)
+    warnings = _analysis_warnings(analysis, player)
+    for st in analysis.state.states:
+        for ab in st.abilities:
+            if st.controller == player and ab.is_mana_ability and ab.restriction is not None:
+                warnings.append(
+                    Warning(st.id, ab.restriction, "restricted mana is used only when `spell` is given")
+                )
+    return PaymentInputs(sources, tuple(warnings + skipped))
+
+
+def _analysis_warnings(analysis: BoardAnalysis, player: str) -> list[Warning]:
+    """The analysis's warnings about ``player``'s permanents (texts not understood)."""
+    mine = {st.id for st in analysis.state.states if st.controller == player}
+    return [w for w in analysis.warnings if w.permanent in mine]
 
 
 def _mana_sources(

@@ -8,7 +8,7 @@ from app.config import Settings
 from app.rules.abilities import check_activation
 from app.rules.board import Board
 from app.rules.party import party
-from app.rules.production import BoardAnalysis, analyze_board
+from app.rules.production import BoardAnalysis
 from app.schemas.analysis import (
     AbilityOut,
     AnalyzeAnswer,
@@ -19,17 +19,16 @@ from app.schemas.analysis import (
     ReasonOut,
     WarningOut,
 )
-from app.services.boards import build_board
+from app.services.board_memo import BOARDS
 from app.services.catalogue import Catalogue
 
 
 def analyze(*, request: AnalyzeRequest, session: Session, settings: Settings) -> AnalyzeAnswer:
     """Read the board and answer for every permanent and player."""
     catalogue = Catalogue(session)
-    board = build_board(request.board, catalogue=catalogue)
-    return render(
-        board, analyze_board(board), rules_edition=settings.rules_edition, data_version=catalogue.data_version
-    )
+    version = catalogue.data_version
+    built = BOARDS.get(request.board, catalogue, version)
+    return render(built.board, built.analysis, rules_edition=settings.rules_edition, data_version=version)
 
 
 def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_version: str) -> AnalyzeAnswer:

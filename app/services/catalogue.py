@@ -29,6 +29,7 @@ from app.db.repositories import cards as repo
 from app.errors import AmbiguousCard, BadRequest, UnknownCard
 from app.rules.cards import Card
 from app.rules.costs import ManaCost
+from app.services.board_memo import BOARDS
 from app.services.card_formats import MAX_NAME_LENGTH, card_from_inline, normalize_name
 from app.services.card_import import data_version as read_data_version
 from app.services.card_index import LIVE, CardIndex
@@ -125,9 +126,10 @@ _CACHE = CardCache()
 def reset_card_cache(*, drop_index: bool = False) -> None:
     """Forget the data_version read and go back to the start-up index (tests that change the catalogue
     inside a rolled-back transaction); ``drop_index`` also forgets that index, for tests that write
-    cards without changing the data_version."""
+    cards without changing the data_version. Boards read from the old cards are forgotten too."""
     _CACHE.clear()
     LIVE.clear(drop=drop_index)
+    BOARDS.clear()
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,11 @@ from app.rules.board import Board
 from app.rules.cards import Face
 from app.rules.costs import ManaCost
 from app.rules.errors import RulesError
-from app.rules.payment import PlanStep, UnpayableError, plan_payment
+from app.rules.payment import PaymentSources, PlanStep, UnpayableError
 from app.rules.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, payment_inputs
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
 from app.schemas.spells import CostWarningOut
-from app.services.boards import build_board
+from app.services.board_memo import BOARDS
 from app.services.catalogue import Catalogue
 from app.services.spells import compute, spell_to_cast
 
@@ -60,13 +60,15 @@ def _warning(board: Board, w: Warning) -> CostWarningOut:
 def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -> PaymentPlanOut:
     """A plan paying the cost (or the spell's total cost) from ``player``'s sources, pool and life."""
     catalogue = Catalogue(session)
+    version = catalogue.data_version
     player = request.player
-    board = build_board(request.board, catalogue=catalogue, extra_players=(player,))
+    built = BOARDS.get(request.board, catalogue, version, extra_players=(player,))
+    board = built.board
     face: Face | None = None
     granted: tuple[str, ...] = ()
     if request.spell is not None:
         to_cast = spell_to_cast(request.spell, catalogue=catalogue)
-        result = compute(board, player, to_cast)
+        result = compute(built.prepared, player, to_cast)
         cost, granted = result.total_cost, result.granted
         loc: tuple[str, ...] = ("body", "spell")
         try:
@@ -84,12 +86,16 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         assert request.cost is not None  # the schema requires one of them
         cost = ManaCost.parse(request.cost)
         loc = ("body", "cost")
-    answer = {"rules_edition": settings.rules_edition, "data_version": catalogue.data_version}
-    inputs = payment_inputs(board, player, cost, face, granted=granted)
-    warnings = [_warning(board, w) for w in inputs.warnings]
-    pool = board.pool_of(player)
+    answer = {"rules_edition": settings.rules_edition, "data_version": version}
     try:
-        found = plan_payment(cost, inputs.sources, pool=pool, life=board.player(player).life)
+        if request.spell is None:  # the board's sources for any cost: read and prepared once per board
+            inputs, payer = built.payer(player)
+        else:
+            inputs = payment_inputs(board, player, cost, face, built.analysis, granted=granted)
+            life = board.player(player).life
+            payer = PaymentSources(inputs.sources, pool=board.pool_of(player), life=life)
+        warnings = [_warning(board, w) for w in inputs.warnings]
+        found = payer.plan(cost)
     except UnpayableError as exc:
         return PaymentPlanOut(
             **answer, payable=False, cost=str(cost), plan=[], short=str(exc.short), warnings=warnings

@@ -45,6 +45,7 @@ from app.schemas.spells import (
     SpellCostRequest,
     WayOut,
 )
+from app.services.board_memo import BOARDS
 from app.services.boards import build_board, resolve_card
 from app.services.catalogue import Catalogue
 
@@ -177,10 +178,11 @@ def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) ->
 def spell_cost(*, request: SpellCostRequest, session: Session, settings: Settings) -> SpellCostOut:
     """``POST /v1/spells/cost``."""
     catalogue = Catalogue(session)
-    board = build_board(request.board, catalogue=catalogue, extra_players=(request.caster,))
+    version = catalogue.data_version
+    built = BOARDS.get(request.board, catalogue, version, extra_players=(request.caster,))
     spell = spell_to_cast(request.spell, catalogue=catalogue)
-    result = compute(board, request.caster, spell)
-    return cost_answer(result, rules_edition=settings.rules_edition, data_version=catalogue.data_version)
+    result = compute(built.prepared, request.caster, spell)
+    return cost_answer(result, rules_edition=settings.rules_edition, data_version=version)
 
 
 def spell_cost_batch(
@@ -188,9 +190,9 @@ def spell_cost_batch(
 ) -> SpellCostBatchOut:
     """``POST /v1/spells/cost/batch``: one board read once, each spell answered or given its own problem."""
     catalogue = Catalogue(session)
-    board = build_board(request.board, catalogue=catalogue, extra_players=(request.caster,))
-    prepared = prepare_board(board)
     version = catalogue.data_version
+    built = BOARDS.get(request.board, catalogue, version, extra_players=(request.caster,))
+    prepared = built.prepared
     return SpellCostBatchOut(
         rules_edition=settings.rules_edition,
         data_version=version,

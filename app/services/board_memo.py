@@ -1,0 +1,137 @@
+"""Boards read from requests, kept by their canonical JSON with what the rules derive from them.
+
+Issue 14: of a ``payments/plan`` answer's service time, reading the board (resolving its cards, building
+the rules ``Board``) and analysing its mana (CR 106.7's "could produce", ``production.analyze_board``)
+took about 60 %; of a ``spells/cost`` answer's, reading the board took 40 %. Neither depends on the cost
+or the spell asked about, and a deck-building site asks about one board many times: every card of a hand
+against the same battlefield, a ``payments/plan`` after a ``spells/cost``, the same shared board page after
+page. So the board is built once per distinct board, and each derived value (the mana analysis, the cost
+effects of ``casting.prepare_board``) once per board, then shared.
+
+What is kept is exactly what the request says, never a guess: the key is the board's canonical JSON (the
+validated model serialized, so key order and spacing do not matter), the players the request adds, and
+the catalogue's ``data_version`` (a re-imported catalogue resolves names anew). A board that fails to
+read raises as before and is not kept. Every value kept is frozen or, for the analysis's mappings, only
+read by its users; the answers are the same as without the memo (``tests/services/test_board_memo.py``).
+
+Bounded: ``MAX_BOARDS`` boards, least recently used first out, and boards of more than
+``MAX_PERMANENTS`` permanents are built per request, as before (their own work dwarfs the reading, and
+they would hold the most memory).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
+
+from app.rules.board import Board
+from app.rules.casting import PreparedBoard, prepare_board
+from app.rules.payment import PaymentSources
+from app.rules.production import BoardAnalysis, analyze_board
+from app.rules.sources import PaymentInputs, bare_payment_inputs
+from app.schemas.board import BoardIn
+from app.services.boards import CardSource, Loc, build_board
+
+MAX_BOARDS: Final = 256
+"""Boards kept per process (about 20 KB each for a 10-permanent board and its analyses)."""
+MAX_PERMANENTS: Final = 100
+"""Larger boards are not kept."""
+
+T = TypeVar("T")
+
+
+class BuiltBoard:
+    """A request's board and, computed on first use, what the rules derive from it."""
+
+    __slots__ = ("_derived", "board")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._derived: dict[object, Any] = {}
+
+    def _once(self, key: object, make: Callable[[], T]) -> T:
+        # Two threads may both compute a missing value: equal values, the first stored wins.
+        value = self._derived.get(key)
+        if value is None:
+            value = self._derived.setdefault(key, make())
+        return value  # type: ignore[no-any-return]
+
+    @property
+    def analysis(self) -> BoardAnalysis:
+        """``production.analyze_board`` of the board (its mana: CR 106.7, 605)."""
+        return self._once("analysis", lambda: analyze_board(self.board))
+
+    @property
+    def prepared(self) -> PreparedBoard:
+        """``casting.prepare_board`` of the board (its permanents' cost effects)."""
+        return self._once("prepared", lambda: prepare_board(self.board))
+
+    def payer(self, player: str) -> tuple[PaymentInputs, PaymentSources]:
+        """What ``player`` pays a cost that is not a spell's with: the sources and their warnings
+        (``sources.bare_payment_inputs``), prepared for the solver with the player's pool and life."""
+
+        def make() -> tuple[PaymentInputs, PaymentSources]:
+            inputs = bare_payment_inputs(self.board, player, self.analysis)
+            life = self.board.player(player).life
+            return inputs, PaymentSources(inputs.sources, pool=self.board.pool_of(player), life=life)
+
+        return self._once(("payer", player), make)
+
+
+class BoardMemo:
+    """A thread-safe bounded LRU of ``BuiltBoard`` by (data_version, added players, canonical JSON)."""
+
+    def __init__(self, maxsize: int = MAX_BOARDS) -> None:
+        self.maxsize = maxsize
+        self._lock = threading.Lock()
+        self._boards: OrderedDict[tuple[str, tuple[str, ...], str], BuiltBoard] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(
+        self,
+        board_in: BoardIn,
+        catalogue: CardSource,
+        data_version: str,
+        *,
+        loc: Loc = ("body", "board"),
+        extra_players: Sequence[str] = (),
+    ) -> BuiltBoard:
+        """The built board for ``board_in`` (``boards.build_board``, whose errors it raises)."""
+
+        def build() -> BuiltBoard:
+            board = build_board(board_in, catalogue=catalogue, loc=loc, extra_players=extra_players)
+            return BuiltBoard(board)
+
+        if len(board_in.permanents) > MAX_PERMANENTS:
+            return build()
+        key = (data_version, tuple(extra_players), board_in.model_dump_json())
+        with self._lock:
+            built = self._boards.get(key)
+            if built is not None:
+                self._boards.move_to_end(key)
+                self.hits += 1
+                return built
+        built = build()
+        with self._lock:
+            self.misses += 1
+            self._boards[key] = built
+            self._boards.move_to_end(key)
+            while len(self._boards) > self.maxsize:
+                self._boards.popitem(last=False)
+        return built
+
+    def clear(self) -> None:
+        with self._lock:
+            self._boards.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._boards)
+
+
+BOARDS = BoardMemo()
+"""The process's memo (services share it)."""

@@ -1,0 +1,173 @@
+"""The board memo (``app.services.board_memo``): a board asked about again is read once, and every answer
+is the one a fresh reading gives."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.errors import UnknownCard
+from app.rules.casting import prepare_board
+from app.rules.costs import ManaCost
+from app.rules.payment import UnpayableError, plan_payment
+from app.rules.production import analyze_board
+from app.rules.sources import payment_inputs
+from app.schemas.board import BoardIn
+from app.schemas.payments import PaymentPlanRequest
+from app.schemas.spells import SpellCostRequest
+from app.services import payments, spells
+from app.services.board_memo import BOARDS, MAX_PERMANENTS, BoardMemo
+from app.services.boards import build_board
+from app.services.catalogue import Catalogue
+
+LANDS = ["Forest", "Island", "Plains", "Swamp", "Mountain", "Sol Ring", "Llanowar Elves", "Command Tower"]
+BOARD: dict[str, Any] = {
+    "permanents": [
+        {"id": "horn", "card": "Herald's Horn", "chosen": {"creature_type": "Elf"}},
+        {"id": "f1", "card": "Forest"},
+        {"id": "f2", "card": "Forest", "tapped": True},
+        {"id": "sol", "card": "Sol Ring"},
+    ]
+}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memo() -> Iterator[None]:
+    BOARDS.clear()
+    yield
+    BOARDS.clear()
+
+
+def _board(data: dict[str, Any]) -> BoardIn:
+    return BoardIn.model_validate(data)
+
+
+def test_a_board_asked_about_again_is_read_once(db_session: Session) -> None:
+    memo = BoardMemo()
+    catalogue = Catalogue(db_session)
+    first = memo.get(_board(BOARD), catalogue, "v1", extra_players=("you",))
+    again = memo.get(_board(json.loads(json.dumps(BOARD))), catalogue, "v1", extra_players=("you",))
+    assert again is first and (memo.hits, memo.misses) == (1, 1)
+    assert first.analysis is first.analysis and first.prepared is first.prepared  # derived once too
+    assert first.payer("you") is first.payer("you")
+
+
+def test_the_key_is_the_board_as_validated_not_its_spelling(db_session: Session) -> None:
+    memo = BoardMemo()
+    catalogue = Catalogue(db_session)
+    reordered = {"permanents": [dict(reversed(list(p.items()))) for p in BOARD["permanents"]]}
+    with_defaults = {"permanents": [{**p, "controller": "you"} for p in BOARD["permanents"]]}
+    first = memo.get(_board(BOARD), catalogue, "v1")
+    assert memo.get(_board(reordered), catalogue, "v1") is first
+    assert memo.get(_board(with_defaults), catalogue, "v1") is first
+
+
+def test_another_board_version_or_player_is_another_entry(db_session: Session) -> None:
+    memo = BoardMemo()
+    catalogue = Catalogue(db_session)
+    first = memo.get(_board(BOARD), catalogue, "v1", extra_players=("you",))
+    tapped = {"permanents": [{**p, "tapped": True} for p in BOARD["permanents"]]}
+    assert memo.get(_board(tapped), catalogue, "v1", extra_players=("you",)) is not first
+    assert memo.get(_board(BOARD), catalogue, "v2", extra_players=("you",)) is not first  # re-imported
+    assert memo.get(_board(BOARD), catalogue, "v1", extra_players=("ann",)) is not first
+    assert memo.misses == 4 and len(memo) == 4
+
+
+def test_it_keeps_at_most_its_size_least_recently_used_out(db_session: Session) -> None:
+    memo = BoardMemo(maxsize=2)
+    catalogue = Catalogue(db_session)
+    boards = [_board({"permanents": [{"id": f"p{i}", "card": "Forest"}]}) for i in range(3)]
+    first = memo.get(boards[0], catalogue, "v")
+    memo.get(boards[1], catalogue, "v")
+    assert memo.get(boards[0], catalogue, "v") is first  # used again: now the most recent
+    memo.get(boards[2], catalogue, "v")  # evicts boards[1]
+    assert len(memo) == 2
+    assert memo.get(boards[0], catalogue, "v") is first
+    hits = memo.hits
+    memo.get(boards[1], catalogue, "v")
+    assert memo.hits == hits  # read again
+
+
+def test_big_boards_and_bad_boards_are_not_kept(db_session: Session) -> None:
+    memo = BoardMemo()
+    catalogue = Catalogue(db_session)
+    big = _board({"permanents": [{"id": f"f{i}", "card": "Forest"} for i in range(MAX_PERMANENTS + 1)]})
+    assert memo.get(big, catalogue, "v") is not memo.get(big, catalogue, "v")
+    bad = _board({"permanents": [{"id": "x", "card": "No Such Card Anywhere"}]})
+    for _ in range(2):
+        with pytest.raises(UnknownCard):
+            memo.get(bad, catalogue, "v")
+    assert len(memo) == 0
+
+
+def test_the_catalogue_reset_forgets_the_boards(db_session: Session) -> None:
+    from app.services.catalogue import reset_card_cache
+
+    BOARDS.get(_board(BOARD), Catalogue(db_session), "v")
+    assert len(BOARDS) == 1
+    reset_card_cache()
+    assert len(BOARDS) == 0
+
+
+permanents = st.lists(
+    st.builds(
+        lambda card, tapped: {"card": card, "tapped": tapped},
+        st.sampled_from(LANDS),
+        st.booleans(),
+    ),
+    min_size=0,
+    max_size=8,
+)
+costs = st.sampled_from(["{G}", "{2}{G}{G}", "{W}{U}", "{3}", "{C}{C}", "{5}{G}", "{R/G}{R/G}", "{G/P}{G}"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(perms=permanents, asked=st.lists(costs, min_size=1, max_size=4))
+def test_plans_through_the_memo_are_the_plans_of_a_fresh_reading(
+    db_session: Session, perms: list[dict[str, Any]], asked: list[str]
+) -> None:
+    """The same board asked about several costs, through the service (memo warm after the first) and
+    through the rules from a board read anew each time: the same plan, or the same shortfall."""
+    board = {"permanents": [{**p, "id": f"p{i}"} for i, p in enumerate(perms)]}
+    config = Settings()
+    catalogue = Catalogue(db_session)
+    for cost in asked:
+        request = PaymentPlanRequest.model_validate({"board": board, "cost": cost})
+        answer = payments.plan(request=request, session=db_session, settings=config)
+        fresh = build_board(request.board, catalogue=catalogue, extra_players=("you",))
+        inputs = payment_inputs(fresh, "you", ManaCost.parse(cost), None, analyze_board(fresh))
+        try:
+            found = plan_payment(ManaCost.parse(cost), inputs.sources, pool=fresh.pool_of("you"), life=20)
+        except UnpayableError as exc:
+            assert not answer.payable and answer.short == str(exc.short)
+            continue
+        assert answer.payable
+        assert [(s.permanent, s.adds) for s in answer.plan] == [
+            (s.permanent, "".join(f"{{{t}}}" for t in s.adds)) for s in found.steps
+        ]
+        assert [p.mana for p in answer.payments] == [p.mana for p in found.payments]
+
+
+def test_costs_through_the_memo_are_the_costs_of_a_fresh_reading(db_session: Session) -> None:
+    config = Settings()
+    catalogue = Catalogue(db_session)
+    for spell in ("Llanowar Elves", "Avacynian Priest", "Lightning Bolt", "Elvish Mystic"):
+        request = SpellCostRequest.model_validate({"board": BOARD, "spell": {"card": spell}})
+        first = spells.spell_cost(request=request, session=db_session, settings=config).model_dump()
+        again = spells.spell_cost(request=request, session=db_session, settings=config).model_dump()
+        fresh_board = prepare_board(build_board(request.board, catalogue=catalogue, extra_players=("you",)))
+        to_cast = spells.spell_to_cast(request.spell, catalogue=catalogue)
+        fresh = spells.cost_answer(
+            spells.compute(fresh_board, "you", to_cast),
+            rules_edition=config.rules_edition,
+            data_version=catalogue.data_version,
+        ).model_dump()
+        assert first == again == fresh
+    assert BOARDS.hits >= 7
