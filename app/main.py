@@ -18,7 +18,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import __version__
 from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
@@ -66,6 +66,29 @@ class ManacalcAPI(FastAPI):
     """
 
     service_options: dict[str, Any]
+    _native_telemetry_on: bool | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """FastAPI's, with its native OpenTelemetry check made once rather than per request.
+
+        FastAPI asks on every request whether a global OpenTelemetry provider is configured (1.8 % of a
+        served ``spells/cost``'s event loop). Providers are configured at process start (by
+        ``opentelemetry-instrument`` or the embedding program) before the first request, so the answer
+        of the first request holds: when it is no, HTTP requests go straight to the middleware stack, as
+        FastAPI itself sends them then; when yes, FastAPI's path, with its spans, is taken every time.
+        """
+        if scope["type"] == "http":
+            if self._native_telemetry_on is None:
+                self._native_telemetry_on = self._native_telemetry.enabled()
+            if not self._native_telemetry_on:
+                if self.root_path:
+                    scope["root_path"] = self.root_path
+                scope["app"] = self
+                if self.middleware_stack is None:
+                    self.middleware_stack = self.build_middleware_stack()
+                await self.middleware_stack(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()

@@ -162,3 +162,30 @@ def test_the_service_middleware_is_the_one_outermost_layer_of_ours(app: FastAPI)
     assert not [cls for cls in layers if cls.__module__.startswith("app.")]
     # Its 500 problem stands in for Starlette's: a second error layer would log each failure twice.
     assert ServerErrorMiddleware not in layers
+
+
+def test_the_native_telemetry_question_is_asked_once(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FastAPI asked on every request whether OpenTelemetry is configured; ours asks at the first one."""
+    asked: list[bool] = []
+    monkeypatch.setattr(app._native_telemetry, "enabled", lambda: asked.append(True) or False)  # type: ignore[attr-defined]
+    with TestClient(app) as client:
+        for _ in range(3):
+            assert client.get("/healthz").status_code == 200
+    assert asked == [True]
+
+
+def test_with_native_telemetry_configured_fastapi_s_path_is_taken(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[str] = []
+    telemetry = app._native_telemetry  # type: ignore[attr-defined]
+
+    async def traced(*, app: Any, scope: Scope, receive: Receive, send: Send, **_: Any) -> None:
+        seen.append(scope["path"])
+        await app(scope, receive, send)
+
+    monkeypatch.setattr(telemetry, "enabled", lambda: True)
+    monkeypatch.setattr(type(telemetry), "__call__", lambda self, **kw: traced(**kw))
+    with TestClient(app) as client:
+        assert client.get("/healthz").status_code == 200
+    assert seen == ["/healthz"]
