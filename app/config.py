@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     max_concurrent_connections: int = Field(default=1000, ge=0)
     # Seconds of work a compute request may use (queueing included) before it is a 422 too-large.
     compute_budget_s: float = Field(default=1.5, gt=0, le=60)
+    # Where the in-memory catalogue is snapshotted for faster starts (app.services.catalogue_snapshot):
+    # unset, a per-user directory under the system's temporary directory; "off": no snapshot.
+    catalogue_snapshot_dir: str | None = None
 
     @field_validator("cors_origins", "trusted_proxies", mode="before")
     @classmethod

@@ -8,7 +8,8 @@ new index, published by replacing one reference: readers never see a half-built 
 
 ``LIVE`` holds the process's current index. When the service runs, ``start_refresher`` polls the
 ``data_version`` once per ``POLL_INTERVAL_S`` in a daemon thread and rebuilds on change, so compute
-requests read the catalogue without any database session.
+requests read the catalogue without any database session. At start-up the index comes from a snapshot on
+local disk when an earlier start left one for this catalogue and code (``app.services.catalogue_snapshot``).
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from pathlib import Path
+from typing import Any, Final
 
 from sqlalchemy.orm import Session
 
+from app.config import Settings
 from app.db.repositories import cards as repo
 from app.rules.cards import Card
 from app.services.card_import import data_version
+from app.services.catalogue_snapshot import default_directory, load_or_build
 
 logger = logging.getLogger("manacalc.catalogue")
 
@@ -190,9 +194,20 @@ class LiveIndex:
 LIVE = LiveIndex()
 
 
-def load_at_startup(session: Session, version: str) -> CardIndex:
-    """Build the whole index, cards included, and publish it (the service's start-up)."""
-    index = CardIndex.build(session, version, preload=True)
+def load_at_startup(session: Session, version: str, snapshot_dir: Path | None = None) -> CardIndex:
+    """Build the whole index, cards included, and publish it (the service's start-up); with
+    ``snapshot_dir``, from the snapshot an earlier start left there when it is of this catalogue and
+    code (``app.services.catalogue_snapshot``)."""
+
+    def build() -> tuple[Any, ...]:
+        built = CardIndex.build(session, version, preload=False)
+        built.cards.update(repo.load_all_cards(session))
+        return (built.entries, built.sorted_names, built.words, built.cards)
+
+    source = session.get_bind().engine.url.render_as_string(hide_password=True)
+    entries, sorted_names, words, cards = load_or_build(snapshot_dir, source, version, build)
+    index = CardIndex(version, entries, sorted_names, words, cards)
+    gc.freeze()  # as preload does: the collector need not scan the catalogue's objects
     LIVE.publish(index)
     LIVE.startup = index
     return index
@@ -230,6 +245,8 @@ def _version() -> str | None:
     return index.version if index is not None else None
 
 
-def card_index_hook(session: Session, _settings: object) -> None:
+def card_index_hook(session: Session, settings: Settings) -> None:
     """The start-up hook (after the bundled catalogue): load the whole catalogue into memory."""
-    load_at_startup(session, data_version(session))
+    where = settings.catalogue_snapshot_dir
+    snapshot_dir = None if where == "off" else Path(where) if where else default_directory()
+    load_at_startup(session, data_version(session), snapshot_dir)
