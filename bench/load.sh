@@ -1,27 +1,42 @@
 #!/usr/bin/env bash
-# Load on loopback with wrk: POST /v1/spells/cost and POST /v1/payments/plan (skipped with a message when
-# the route is missing) served by `manacalc serve --workers N` for N = 1 and 2, each against a bare FastAPI
-# endpoint (bench/bare_app.py, same uvicorn settings, same body) measured in the same run. Prints requests
-# per second, p50 and p99 latency, the ratio to the bare endpoint, the 2-worker/1-worker scaling and the
-# peak resident memory (VmHWM) of each worker, with the full shared catalogue imported into a temporary
-# SQLite database (the bundled catalogue alone when ../shared/data is absent).
+# Issue 14's load figures with wrk on loopback: POST /v1/spells/cost, POST /v1/payments/plan and
+# GET /v1/scenarios/{id} served by `manacalc serve --workers N` (N = 1 and 2), each against its bare twin
+# in bench/bare_app.py (a bare FastAPI endpoint, the same uvicorn settings, the same body or the same row
+# read). Both servers run side by side and are measured in alternation, ROUNDS times, so that a machine
+# that gets busier or quieter during the run moves both sides of a ratio alike; each ratio is the median
+# of its rounds, with the lowest and highest. Also printed: requests per second and latency, the peak
+# resident memory (VmHWM) of each worker, and the time from `manacalc serve` to a ready /readyz.
 #
-#   bench/load.sh                          DURATION=10s CONNECTIONS=32 WRK_THREADS=1 bench/load.sh
+#   bench/load.sh
+#   MANACALC_DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/mydb bench/load.sh
+#   ROUNDS=5 DURATION=5s CONNECTIONS=32 WORKERS="1 2" VARIED=0 bench/load.sh
 #
-# Targets: >= 0.8 of the bare endpoint; 2 workers >= 1.6 x 1 worker; < 200 MB per worker. Exits 1 if a
-# measurement fails (an error or a non-2xx answer under load), not when a target is missed: the table
-# says which targets are met. Needs wrk (`apt-get install -y wrk`). Rate limiting is switched off for the
-# run (every request comes from one address); logging stays at its default (one access line a request).
+# The database: a temporary SQLite file by default; MANACALC_DATABASE_URL picks another (it is migrated,
+# the shared catalogue is imported into it, and it gets an API key and a scenario, deleted at the end).
+# The catalogue is ../shared/data's full Scryfall file when present, else the bundled one.
+#
+# The compute bodies are the same on every request, as the issue measures them; a board asked about
+# again is read once (app/services/board_memo.py). VARIED=1 adds rows where every request carries a
+# board of its own (a permanent id that changes each time), which measures the same work with the board
+# read every time.
+#
+# Goals (issue 14): spells/cost >= 0.5 and payments/plan >= 0.4 of the bare twin at 1 worker;
+# >= 1,000 scenario reads/s on PostgreSQL with 2 workers; <= 300 MB per worker; ready in <= 5 s.
+# Exits 1 if a measurement fails (an error or a non-2xx answer under load), not when a goal is missed:
+# the summary says which are met. Rate limiting is off (every request comes from one address); logging
+# stays at its default (one access line a request). Needs wrk (`apt-get install -y wrk`).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 PY="${PYTHON:-$ROOT/.venv/bin/python}"
 MANACALC="$(dirname "$PY")/manacalc"
-DURATION="${DURATION:-10s}"
-WARMUP="${WARMUP:-3s}"
+DURATION="${DURATION:-5s}"
+WARMUP="${WARMUP:-2s}"
+ROUNDS="${ROUNDS:-3}"
 CONNECTIONS="${CONNECTIONS:-32}"
-WRK_THREADS="${WRK_THREADS:-1}"
+WORKERS="${WORKERS:-1 2}"
+VARIED="${VARIED:-0}"
 CATALOGUE="${CATALOGUE:-$ROOT/../shared/data/scryfall-oracle-cards.json}"
 
 if ! command -v wrk >/dev/null; then
@@ -30,30 +45,32 @@ if ! command -v wrk >/dev/null; then
 fi
 
 TMP="$(mktemp -d)"
-SERVER_PID=""
-stop_server() {
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID"
-        wait "$SERVER_PID" 2>/dev/null || true
+OURS_PID=""
+BARE_PID=""
+stop() {  # stop PID
+    if [[ -n "$1" ]] && kill -0 "$1" 2>/dev/null; then
+        kill -TERM "$1"
+        wait "$1" 2>/dev/null || true
     fi
-    SERVER_PID=""
 }
 cleanup() {
-    stop_server
+    stop "$OURS_PID"
+    stop "$BARE_PID"
     rm -rf "$TMP"
 }
 trap cleanup EXIT
 
-export MANACALC_DATABASE_URL="sqlite:///$TMP/load.db"
+export MANACALC_DATABASE_URL="${MANACALC_DATABASE_URL:-sqlite:///$TMP/load.db}"
 export MANACALC_RATE_LIMIT_PER_MINUTE=0
 
-echo "== catalogue"
+echo "== catalogue into $(echo "$MANACALC_DATABASE_URL" | sed 's#//[^@]*@#//#')"
 if [[ -f "$CATALOGUE" ]]; then
     "$MANACALC" import-cards "$CATALOGUE" 2>/dev/null
 else
     echo "no $CATALOGUE: the bundled catalogue only"
     "$MANACALC" migrate 2>/dev/null
 fi
+KEY="$("$MANACALC" create-api-key "bench-load-$(date +%s%N)" 2>/dev/null | grep -o 'mck_[A-Za-z0-9_-]*' | head -n 1)"
 
 cat >"$TMP/cost.json" <<'EOF'
 {"board": {"permanents": [
@@ -71,42 +88,72 @@ cat >"$TMP/plan.json" <<'EOF'
   {"id": "sol", "card": "Sol Ring"}, {"id": "orchard", "card": "Exotic Orchard"},
   {"id": "island", "card": "Island", "controller": "opponent"}, {"id": "elves", "card": "Llanowar Elves"}]}}
 EOF
+SCENARIO='{"name": "bench-load", "board": {"permanents": [
+  {"id": "horn", "card": "Herald'"'"'s Horn", "chosen": {"creature_type": "Cleric"}},
+  {"id": "sphere", "card": "Sphere of Resistance", "controller": "opponent"},
+  {"id": "thalia", "card": "Thalia, Guardian of Thraben", "controller": "opponent"},
+  {"id": "elves", "card": "Llanowar Elves"},
+  {"id": "f1", "card": "Forest"}, {"id": "f2", "card": "Forest"}, {"id": "f3", "card": "Forest"},
+  {"id": "p1", "card": "Plains"}, {"id": "p2", "card": "Plains"}, {"id": "p3", "card": "Plains"}]}}'
 
-# One wrk script per body: POST it, and print one parseable line at the end.
-lua_for() {
-    "$PY" - "$1" "$2" <<'EOF'
-import json, sys
-body = json.dumps(json.load(open(sys.argv[1])), separators=(",", ":"))
-open(sys.argv[2], "w").write(f"""wrk.method = "POST"
-wrk.body = {json.dumps(body)}
-wrk.headers["Content-Type"] = "application/json"
+lua_tail() {  # what every wrk script ends with: the API key (only the scenario read needs it) and a
+    # parseable RESULT line (req/s, p50 and p99 in ms, socket errors, non-2xx answers)
+    cat <<EOF
+wrk.headers["Authorization"] = "Bearer $KEY"
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format("RESULT %.1f %.3f %.3f %d %d\\n", summary.requests / (summary.duration / 1e6),
     latency:percentile(50) / 1000, latency:percentile(99) / 1000, e.connect + e.read + e.write + e.timeout, e.status))
 end
-""")
 EOF
 }
-lua_for "$TMP/cost.json" "$TMP/cost.lua"
-lua_for "$TMP/plan.json" "$TMP/plan.lua"
+
+# One wrk script per body: POST it (VARIED: with the first permanent's id changed on every request), and
+# end with lua_tail.
+lua_for() {  # lua_for JSON_FILE OUT_LUA VARIED
+    "$PY" - "$1" "$2" "$3" "$KEY" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+varied = sys.argv[3] == "1"
+body = json.dumps(doc, separators=(",", ":"))
+if varied:
+    first = doc["board"]["permanents"][0]["id"]
+    head, tail = body.split(f'"id":"{first}"', 1)
+    request = f"""counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format(nil, nil, nil, {json.dumps(head)} .. '"id":"v' .. counter .. '"' .. {json.dumps(tail)})
+end
+"""
+else:
+    request = f"wrk.body = {json.dumps(body)}\n"
+open(sys.argv[2], "w").write(f"""wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+{request}""")
+EOF
+    lua_tail >>"$2"
+}
+lua_for "$TMP/cost.json" "$TMP/cost.lua" 0
+lua_for "$TMP/plan.json" "$TMP/plan.lua" 0
+lua_for "$TMP/cost.json" "$TMP/cost-varied.lua" 1
+lua_for "$TMP/plan.json" "$TMP/plan-varied.lua" 1
+lua_tail >"$TMP/get.lua"
 
 free_port() {
     "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-wait_up() {  # wait_up URL: until it answers 200 (60 s at most)
-    for _ in $(seq 1 600); do
-        if "$PY" -c "import sys, urllib.request; sys.exit(urllib.request.urlopen('$1', timeout=1).status != 200)" \
-            2>/dev/null; then
+wait_up() {  # wait_up URL PID: until it answers 200 (60 s at most)
+    for _ in $(seq 1 1200); do
+        if curl -sf -o /dev/null "$1"; then
             return 0
         fi
-        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        if ! kill -0 "$2" 2>/dev/null; then
             echo "the server exited; its log:" >&2
             tail -n 40 "$TMP/server.log" >&2
             return 1
         fi
-        sleep 0.1
+        sleep 0.05
     done
     echo "no answer from $1 after 60 s" >&2
     return 1
@@ -114,85 +161,125 @@ wait_up() {  # wait_up URL: until it answers 200 (60 s at most)
 
 RESULTS="$TMP/results.tsv"
 : >"$RESULTS"
-measure() {  # measure LABEL WORKERS URL LUA: warm up, then record rps, p50, p99
-    local label="$1" workers="$2" url="$3" lua="$4" line
-    wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$WARMUP" -s "$lua" "$url" >/dev/null
-    line="$(wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" --latency -s "$lua" "$url" | grep '^RESULT')"
+measure() {  # measure LABEL WORKERS ROUND URL LUA: record rps, p50, p99
+    local label="$1" workers="$2" round="$3" url="$4" lua="$5" line
+    line="$(wrk -t 1 -c "$CONNECTIONS" -d "$DURATION" --latency -s "$lua" "$url" | grep '^RESULT')"
     read -r _ rps p50 p99 errors non2xx <<<"$line"
     if [[ "$errors" != 0 || "$non2xx" != 0 ]]; then
         echo "$label ($workers workers): $errors socket errors, $non2xx non-2xx answers: not a valid measurement" >&2
         exit 1
     fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$workers" "$rps" "$p50" "$p99" >>"$RESULTS"
-    printf '  %-18s %s workers  %9.1f req/s  p50 %7.2f ms  p99 %7.2f ms\n' "$label" "$workers" "$rps" "$p50" "$p99"
+    printf 'rps\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$workers" "$round" "$rps" "$p50" "$p99" >>"$RESULTS"
+    printf '  %-26s %s workers  round %s %9.1f req/s  p50 %7.2f ms  p99 %7.2f ms\n' \
+        "$label" "$workers" "$round" "$rps" "$p50" "$p99"
 }
 
 peak_rss() {  # peak_rss WORKERS: the largest VmHWM (kB) among the server's worker processes
     local workers="$1" pids peak=0 kb
-    if [[ "$workers" == 1 ]]; then pids="$SERVER_PID"; else pids="$(pgrep -P "$SERVER_PID" || true)"; fi
+    if [[ "$workers" == 1 ]]; then pids="$OURS_PID"; else pids="$(pgrep -P "$OURS_PID" || true)"; fi
     for pid in $pids; do
         kb="$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)"
         if [[ -n "$kb" && "$kb" -gt "$peak" ]]; then peak="$kb"; fi
     done
     printf 'rss\t%s\t%s\n' "$workers" "$peak" >>"$RESULTS"
-    printf '  %-18s %s workers  peak RSS of a worker: %.1f MB\n' "memory" "$workers" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')"
 }
 
-PLAN=1
-for workers in 1 2; do
+SCENARIO_ID=""
+for workers in $WORKERS; do
     echo "== $workers worker(s)"
-    port="$(free_port)"
-    "$MANACALC" serve --port "$port" --workers "$workers" >"$TMP/server.log" 2>&1 &
-    SERVER_PID=$!
-    wait_up "http://127.0.0.1:$port/readyz"
-    measure "spells/cost" "$workers" "http://127.0.0.1:$port/v1/spells/cost" "$TMP/cost.lua"
-    if [[ "$PLAN" == 1 ]]; then
-        status="$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
-            --data @"$TMP/plan.json" "http://127.0.0.1:$port/v1/payments/plan")"
-        if [[ "$status" == 200 ]]; then
-            measure "payments/plan" "$workers" "http://127.0.0.1:$port/v1/payments/plan" "$TMP/plan.lua"
-        else
-            echo "  payments/plan answers $status (route missing or unfinished): skipped"
-            PLAN=0
-        fi
+    ours="$(free_port)"
+    started="$(date +%s.%N)"
+    "$MANACALC" serve --port "$ours" --workers "$workers" >"$TMP/server.log" 2>&1 &
+    OURS_PID=$!
+    wait_up "http://127.0.0.1:$ours/readyz" "$OURS_PID"
+    printf 'ready\t%s\t%s\n' "$workers" "$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" >>"$RESULTS"
+    if [[ -z "$SCENARIO_ID" ]]; then
+        SCENARIO_ID="$(curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
+            --data "$SCENARIO" "http://127.0.0.1:$ours/v1/scenarios" |
+            "$PY" -c 'import json, sys; print(json.load(sys.stdin)["id"])')"
     fi
-    peak_rss "$workers"
-    stop_server
+    bare="$(free_port)"
+    "$PY" bench/bare_app.py --port "$bare" --workers "$workers" >"$TMP/bare.log" 2>&1 &
+    BARE_PID=$!
+    wait_up "http://127.0.0.1:$bare/healthz" "$BARE_PID"
 
-    port="$(free_port)"
-    "$PY" bench/bare_app.py --port "$port" --workers "$workers" >"$TMP/server.log" 2>&1 &
-    SERVER_PID=$!
-    wait_up "http://127.0.0.1:$port/healthz"
-    measure "bare (cost body)" "$workers" "http://127.0.0.1:$port/bare/cost" "$TMP/cost.lua"
-    if [[ "$PLAN" == 1 ]]; then
-        measure "bare (plan body)" "$workers" "http://127.0.0.1:$port/bare/plan" "$TMP/plan.lua"
+    # label, our URL, bare URL, script
+    cases=(
+        "spells/cost|http://127.0.0.1:$ours/v1/spells/cost|http://127.0.0.1:$bare/bare/cost|cost.lua"
+        "payments/plan|http://127.0.0.1:$ours/v1/payments/plan|http://127.0.0.1:$bare/bare/plan|plan.lua"
+        "scenario GET|http://127.0.0.1:$ours/v1/scenarios/$SCENARIO_ID|http://127.0.0.1:$bare/bare/scenarios/$SCENARIO_ID|get.lua"
+    )
+    if [[ "$VARIED" == 1 ]]; then
+        cases+=(
+            "spells/cost varied|http://127.0.0.1:$ours/v1/spells/cost|http://127.0.0.1:$bare/bare/cost|cost-varied.lua"
+            "payments/plan varied|http://127.0.0.1:$ours/v1/payments/plan|http://127.0.0.1:$bare/bare/plan|plan-varied.lua"
+        )
     fi
-    stop_server
+    for spec in "${cases[@]}"; do  # warm both sides (first look-ups, pools, the scenario key's cache)
+        IFS='|' read -r label url bare_url lua <<<"$spec"
+        wrk -t 1 -c "$CONNECTIONS" -d "$WARMUP" -s "$TMP/$lua" "$url" >/dev/null
+        wrk -t 1 -c "$CONNECTIONS" -d "$WARMUP" -s "$TMP/$lua" "$bare_url" >/dev/null
+    done
+    for round in $(seq 1 "$ROUNDS"); do
+        for spec in "${cases[@]}"; do
+            IFS='|' read -r label url bare_url lua <<<"$spec"
+            measure "$label" "$workers" "$round" "$url" "$TMP/$lua"
+            measure "bare $label" "$workers" "$round" "$bare_url" "$TMP/$lua"
+        done
+    done
+    peak_rss "$workers"
+    stop "$BARE_PID"
+    BARE_PID=""
+    curl -sf -o /dev/null -X DELETE -H "Authorization: Bearer $KEY" \
+        "http://127.0.0.1:$ours/v1/scenarios/$SCENARIO_ID" && SCENARIO_ID=""
+    stop "$OURS_PID"
+    OURS_PID=""
 done
 
-echo "== summary ($(nproc) CPUs, wrk -t $WRK_THREADS -c $CONNECTIONS -d $DURATION on the same machine)"
-"$PY" - "$RESULTS" <<'EOF'
+echo "== summary ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), wrk -c $CONNECTIONS -d $DURATION x $ROUNDS rounds, $(echo "$MANACALC_DATABASE_URL" | cut -d: -f1))"
+"$PY" - "$RESULTS" "$MANACALC_DATABASE_URL" <<'EOF'
+import statistics
 import sys
+from collections import defaultdict
 
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
-rps = {(r[0], int(r[1])): float(r[2]) for r in rows if r[0] != "rss"}
-rss = {int(r[1]): int(r[2]) / 1024 for r in rows if r[0] == "rss"}
+postgres = sys.argv[2].startswith("postgresql")
+rps: dict[tuple[str, int], dict[int, float]] = defaultdict(dict)
+rss: dict[int, float] = {}
+ready: dict[int, float] = {}
+for r in rows:
+    if r[0] == "rps":
+        rps[(r[1], int(r[2]))][int(r[3])] = float(r[4])
+    elif r[0] == "rss":
+        rss[int(r[1])] = int(r[2]) / 1024
+    elif r[0] == "ready":
+        ready[int(r[1])] = float(r[2])
+GOALS = {"spells/cost": 0.5, "payments/plan": 0.4}
 
 
 def verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
 
-for endpoint, bare in (("spells/cost", "bare (cost body)"), ("payments/plan", "bare (plan body)")):
-    if (endpoint, 1) not in rps:
+for (label, workers), rounds in sorted(rps.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    if label.startswith("bare "):
         continue
-    for workers in (1, 2):
-        ratio = rps[(endpoint, workers)] / rps[(bare, workers)]
-        print(f"  {endpoint:<14} {workers} workers: {ratio:.2f} of the bare endpoint (target 0.8: {verdict(ratio >= 0.8)})")
-    scaling = rps[(endpoint, 2)] / rps[(endpoint, 1)]
-    bare_scaling = rps[(bare, 2)] / rps[(bare, 1)]
-    print(f"  {endpoint:<14} 2 workers / 1 worker: {scaling:.2f} (target 1.6: {verdict(scaling >= 1.6)});"
-          f" the bare endpoint's: {bare_scaling:.2f}")
+    bare = rps[(f"bare {label}", workers)]
+    ratios = sorted(rounds[i] / bare[i] for i in rounds if i in bare)
+    median = statistics.median(ratios)
+    line = (
+        f"  {label:<21} {workers} worker{'s' if workers > 1 else ' '}: {statistics.median(rounds.values()):7.0f} req/s,"
+        f" {median:.2f} of its bare twin (rounds {ratios[0]:.2f}-{ratios[-1]:.2f})"
+    )
+    goal = GOALS.get(label)
+    if goal is not None and workers == 1:
+        line += f"; goal {goal}: {verdict(median >= goal)}"
+    if label == "scenario GET" and workers == 2:
+        reads = statistics.median(rounds.values())
+        line += f"; goal 1,000/s on PostgreSQL: {verdict(reads >= 1000) if postgres else 'not PostgreSQL'}"
+    print(line)
 for workers, mb in sorted(rss.items()):
-    print(f"  memory         {workers} workers: {mb:.1f} MB peak per worker (target < 200: {verdict(mb < 200)})")
+    print(f"  memory                {workers} worker{'s' if workers > 1 else ' '}: {mb:.1f} MB peak per worker (goal <= 300: {verdict(mb <= 300)})")
+for workers, seconds in sorted(ready.items()):
+    print(f"  ready                 {workers} worker{'s' if workers > 1 else ' '}: {seconds:.1f} s from serve to /readyz (goal <= 5: {verdict(seconds <= 5)})")
 EOF
