@@ -156,7 +156,21 @@ async def _handled(scope: Scope, receive: Receive, exc: Exception) -> Response:
 
 
 def _validated(adapter: TypeAdapter[Any], body: bytes) -> Any:
-    """The body as FastAPI reads a JSON body parameter: the same errors, located under ``body``."""
+    """The body as FastAPI reads a JSON body parameter: the same errors, located under ``body``.
+
+    A valid body is parsed and validated in one pass by pydantic's own JSON parser (a third faster than
+    ``json.loads`` then validation, issue 14); the same value, as the bodies were already checked for
+    what the two parsers read differently (NUL, lone surrogates, non-finite numbers: ``app.api.limits``).
+    Any failure is read again the way FastAPI reads it, so that errors are FastAPI's to the letter."""
+    if body:
+        try:
+            return adapter.validate_json(body)
+        except ValidationError:
+            pass
+    return _validated_as_fastapi(adapter, body)
+
+
+def _validated_as_fastapi(adapter: TypeAdapter[Any], body: bytes) -> Any:
     if not body:
         raise RequestValidationError(
             [{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}]
