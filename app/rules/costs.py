@@ -56,6 +56,8 @@ class ManaCost:
     generic: int = 0
     others: tuple[ManaSymbol, ...] = ()
     _key: tuple[tuple[str, ...], int, tuple[str, ...]] = field(init=False, repr=False)
+    # The canonical text, made on first use: an answer prints each cost of its steps, a dozen a request.
+    _text: str | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         if self.generic < 0:
@@ -286,7 +288,11 @@ class ManaCost:
         return hash(self._key)
 
     def __str__(self) -> str:
-        return "".join(s.text for s in self.symbols)
+        text = self._text
+        if text is None:
+            text = "".join(s.text for s in self.symbols)
+            object.__setattr__(self, "_text", text)
+        return text
 
     def __repr__(self) -> str:
         return f"ManaCost.parse({str(self)!r})"
