@@ -104,13 +104,17 @@ def _sqlite_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        if not connection.get_execution_options().get(READ_ONLY_OPTION):
-            connection.exec_driver_sql("BEGIN")
+        options = connection.get_execution_options()
+        if not options.get(READ_ONLY_OPTION):
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(IMMEDIATE_OPTION) else "BEGIN")
 
     return engine
 
 
 READ_ONLY_OPTION = "manacalc_read_only"
+IMMEDIATE_OPTION = "manacalc_sqlite_immediate"
+"""SQLite: a connection with this option begins its transaction with ``BEGIN IMMEDIATE``, a writer from
+the start (``app.db.repositories.api_keys.take_sqlite_write_lock``)."""
 
 
 @lru_cache(maxsize=16)
