@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from fastapi import FastAPI
 from sqlalchemy.orm import Session
 
-from app.api.deps import get_db_read_session, get_db_session
+from app.api.deps import get_db_read_session, get_db_session, get_db_statement_session
 
 
 def bind_app_to_session(application: FastAPI, db_session: Session) -> None:
@@ -24,3 +24,4 @@ def bind_app_to_session(application: FastAPI, db_session: Session) -> None:
 
     application.dependency_overrides[get_db_session] = test_session
     application.dependency_overrides[get_db_read_session] = test_session
+    application.dependency_overrides[get_db_statement_session] = test_session

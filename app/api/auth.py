@@ -1,9 +1,11 @@
 """``Authorization: Bearer <api key>`` for the scenario endpoints.
 
-``ApiKeyDep`` (reading routes) and ``ApiKeyWriterDep`` (routes that change data) resolve to the id of the
-calling key, or answer 401 problem+json. Both declare the ``ApiKey`` HTTP bearer security scheme, so the
-docs explorer's "Authorize" button works. Declare the key first among a route's parameters: a writer's
-transaction must start with it (see ``app.services.api_keys.authenticate``).
+``ApiKeyDep`` (reading routes), ``ApiKeyWriterDep`` (routes that change data in the request's
+transaction) and ``ApiKeyStatementWriterDep`` (routes that change data in one statement, in a
+``StatementSessionDep``) resolve to the id of the calling key, or answer 401 problem+json. All declare
+the ``ApiKey`` HTTP bearer security scheme, so the docs explorer's "Authorize" button works. Declare the
+key first among a route's parameters: a writer's transaction must start with it (see
+``app.services.api_keys.authenticate``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import ReadSessionDep, SessionDep
+from app.api.deps import ReadSessionDep, SessionDep, StatementSessionDep
 from app.errors import Unauthorized
 from app.services.api_keys import authenticate, cached_key_id
 
@@ -51,5 +53,12 @@ def api_key_writer(session: SessionDep, credentials: Credentials) -> int:
     return _key_id(session, credentials, writing=True)
 
 
+def api_key_statement_writer(session: StatementSessionDep, credentials: Credentials) -> int:
+    """The calling key's id, for a route that writes in one statement: no transaction to make a writer
+    first (each statement is its own), so the key is read, when not cached, as a reader reads it."""
+    return _key_id(session, credentials, writing=False)
+
+
 ApiKeyDep = Annotated[int, Depends(api_key_reader)]
 ApiKeyWriterDep = Annotated[int, Depends(api_key_writer)]
+ApiKeyStatementWriterDep = Annotated[int, Depends(api_key_statement_writer)]

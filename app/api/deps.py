@@ -1,4 +1,5 @@
-"""Annotated dependency aliases for routes: ``SettingsDep``, ``EngineDep``, ``SessionDep``.
+"""Annotated dependency aliases for routes: ``SettingsDep``, ``EngineDep``, ``SessionDep``,
+``ReadSessionDep``, ``StatementSessionDep``.
 
 The request owns the transaction: ``SessionDep`` commits once the endpoint returns without error (before
 the response is sent, so a failed commit is a failed request) and rolls back otherwise. Services and
@@ -8,7 +9,7 @@ repositories only flush.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -17,7 +18,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.config import Settings, get_settings
-from app.db.session import get_engine, get_sessionmaker, read_engine
+from app.db.session import get_engine, get_sessionmaker, read_engine, statement_engine
 
 # These dependencies are async on purpose: none of them does I/O on the way in, and a sync dependency
 # costs a thread-pool hop per request (measured: about half the throughput of the compute endpoints).
@@ -71,11 +72,10 @@ async def get_db_session(engine: EngineDep) -> AsyncIterator[Session]:
 SessionDep = Annotated[Session, Depends(get_db_session, scope="function")]
 
 
-async def get_db_read_session(engine: EngineDep) -> AsyncIterator[Session]:
-    """A session for routes that only read: on PostgreSQL in autocommit, so a read costs its statements
-    and no BEGIN or COMMIT round trips (issue 14: a scenario read in at most 2 round trips, auth
-    included). Each statement sees a consistent snapshot; the routes using it read one row set."""
-    session = get_sessionmaker(read_engine(engine))()
+@asynccontextmanager
+async def _closing(session: Session) -> AsyncIterator[Session]:
+    """``session``, closed on the way out: in the thread pool when it holds a connection (closing it
+    then talks to the database), else on the event loop."""
     try:
         yield session
     finally:
@@ -85,7 +85,28 @@ async def get_db_read_session(engine: EngineDep) -> AsyncIterator[Session]:
             session.close()
 
 
+async def get_db_read_session(engine: EngineDep) -> AsyncIterator[Session]:
+    """A session for routes that only read: on PostgreSQL in autocommit, so a read costs its statements
+    and no BEGIN or COMMIT round trips (issue 14: a scenario read in at most 2 round trips, auth
+    included). Each statement sees a consistent snapshot; the routes using it read one row set."""
+    async with _closing(get_sessionmaker(read_engine(engine))()) as session:
+        yield session
+
+
 ReadSessionDep = Annotated[Session, Depends(get_db_read_session, scope="function")]
+
+
+async def get_db_statement_session(engine: EngineDep) -> AsyncIterator[Session]:
+    """A session for a change made of one write statement after its reads (a read-modify-write):
+    every statement is its own transaction (``app.db.session.statement_engine``), so nothing is left to
+    commit or roll back (issue 14: read and write in 2 round trips, where BEGIN and COMMIT would make 4).
+    The one exception to "the request owns the transaction": a use case writing more than one statement
+    takes ``SessionDep``."""
+    async with _closing(get_sessionmaker(statement_engine(engine))()) as session:
+        yield session
+
+
+StatementSessionDep = Annotated[Session, Depends(get_db_statement_session, scope="function")]
 
 
 @contextmanager

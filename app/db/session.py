@@ -137,13 +137,17 @@ def _sqlite_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        if not connection.get_execution_options().get(READ_ONLY_OPTION):
-            connection.exec_driver_sql("BEGIN")
+        options = connection.get_execution_options()
+        if not (options.get(READ_ONLY_OPTION) or options.get(AUTOCOMMIT_OPTION)):
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(IMMEDIATE_OPTION) else "BEGIN")
 
     return engine
 
 
 READ_ONLY_OPTION = "manacalc_read_only"
+IMMEDIATE_OPTION = "manacalc_sqlite_immediate"
+"""SQLite: a connection with this option begins its transaction with ``BEGIN IMMEDIATE``, a writer from
+the start (``app.db.repositories.api_keys.take_sqlite_write_lock``)."""
 
 
 @lru_cache(maxsize=16)
@@ -154,6 +158,23 @@ def read_engine(engine: Engine) -> Engine:
     if engine.dialect.name == "postgresql":
         return engine.execution_options(isolation_level="AUTOCOMMIT", **{READ_ONLY_OPTION: True})
     return engine.execution_options(**{READ_ONLY_OPTION: True})
+
+
+AUTOCOMMIT_OPTION = "manacalc_autocommit"
+
+
+@lru_cache(maxsize=16)
+def statement_engine(engine: Engine) -> Engine:
+    """``engine`` for a change made of ONE write statement, with reads before it: no BEGIN, COMMIT or
+    ROLLBACK sent (PostgreSQL in autocommit; SQLite without the BEGIN), so each statement is its own
+    transaction, atomic with the triggers it fires. Two writes there would be two transactions: a use
+    case writing more than one statement takes the request's transaction (``SessionDep``) instead.
+
+    Issue 14: a read-modify-write (read the row, then ``UPDATE ... WHERE version = <read>``) costs 2 round
+    trips this way, where a transaction costs 4 (BEGIN, SELECT, UPDATE, COMMIT)."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT", **{AUTOCOMMIT_OPTION: True})
+    return engine.execution_options(**{AUTOCOMMIT_OPTION: True})
 
 
 @lru_cache(maxsize=16)
@@ -169,5 +190,6 @@ def dispose_engines() -> None:
         _ENGINES.clear()
         get_sessionmaker.cache_clear()
         read_engine.cache_clear()
+        statement_engine.cache_clear()
     for engine in engines:
         engine.dispose()

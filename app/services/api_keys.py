@@ -86,7 +86,7 @@ def authenticate(session: Session, *, key: str, writing: bool = False) -> int | 
         return None
     digest = hash_key(key)
     if writing and session.get_bind().dialect.name == "sqlite":
-        repo.take_sqlite_write_lock(session, digest)
+        repo.take_sqlite_write_lock(session)
     now = time.monotonic()
     with _accepted_lock:
         cached = _accepted.get(digest)

@@ -4,8 +4,9 @@ choice, and compute a spell's cost on a stored board.
 Every board is validated exactly as the compute endpoints validate it (``build_board``) before anything is
 stored. Changes are optimistic: the ``ETag`` is ``"<id>-v<version>"`` and every change is a conditional
 update on the version (see ``app.db.repositories.scenarios``), so concurrent writers never lose an update:
-one wins, the others get 412 (with ``If-Match``) or are applied after it (without). Functions flush, never
-commit.
+one wins, the others get 412 (with ``If-Match``) or are applied after it (without: a read-modify-write
+that lost the race reads the row again and retries). Each write is one statement (issue 14: at most 3
+round trips). Functions flush, never commit.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import hashlib
 import json
 import re
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -30,6 +31,7 @@ from app.db.repositories import scenarios as repo
 from app.db.repositories.scenarios import IdempotencyKeyTaken, PermanentFacts
 from app.errors import (
     AmbiguousCard,
+    AppError,
     BadRequest,
     Conflict,
     InputError,
@@ -244,13 +246,18 @@ def create_scenario(
 ) -> Created:
     """Store a new scenario (version 1). A retry with the same ``idempotency_key`` and body answers the
     scenario first created (``replayed``); the same key with another body is 422; a name already used by
-    this key and owner is 409."""
+    this key and owner is 409. One INSERT: the key's earlier use comes back from it (no look-up first)."""
     request_hash = _request_hash(data) if idempotency_key is not None else None
-    if idempotency_key is not None:
-        replay = _replay(session, api_key_id=api_key_id, key=idempotency_key, request_hash=request_hash)
-        if replay is not None:
-            return replay
-    facts = _validated_facts(data.board, Catalogue(session))
+    try:
+        facts = _validated_facts(data.board, Catalogue(session))
+    except (AppError, RulesError):
+        # A retry answers what the first request made even when its board no longer validates (the
+        # catalogue changed), and another body with a used key is a reuse before it is a bad board.
+        if idempotency_key is not None:
+            record = repo.get_idempotency(session, api_key_id=api_key_id, key=idempotency_key)
+            if record is not None:
+                return _replayed(record, request_hash)
+        raise
     now = utcnow()
     row = ScenarioRow(
         id=str(uuid.uuid4()),
@@ -266,31 +273,22 @@ def create_scenario(
     idem = (idempotency_key, request_hash) if idempotency_key is not None and request_hash else None
     try:
         repo.insert_scenario(session, row=row, permanents=facts, idempotency=idem)
-    except IdempotencyKeyTaken:
-        # A concurrent request with the same key won the race: answer what it created.
-        assert idempotency_key is not None and request_hash is not None
-        replay = _replay(session, api_key_id=api_key_id, key=idempotency_key, request_hash=request_hash)
-        if replay is None:  # pragma: no cover - the key was seen a moment ago
-            raise Conflict("a request with this Idempotency-Key is in progress; retry") from None
-        return replay
+    except IdempotencyKeyTaken as taken:
+        # This key was used before, maybe by a concurrent request a moment ago: answer what it created.
+        return _replayed(taken.row, request_hash)
     return Created(_stored(row), replayed=False)
 
 
-def _replay(session: Session, *, api_key_id: int, key: str, request_hash: str | None) -> Created | None:
-    record = repo.get_idempotency(session, api_key_id=api_key_id, key=key)
-    if record is None:
-        return None
-    if record.request_hash != request_hash:
+def _replayed(first: ScenarioRow | Row[Any], request_hash: str | None) -> Created:
+    """The answer to a request whose Idempotency-Key created ``first``: it, or 422 for another body."""
+    if first.request_hash != request_hash:
         raise IdempotencyKeyReused(
             "this Idempotency-Key was used with a different request body",
             errors=[
                 {"loc": ["header", "Idempotency-Key"], "msg": "reused with another body", "type": "reused"}
             ],
         )
-    row = repo.get_scenario(session, api_key_id=api_key_id, scenario_id=record.scenario_id)
-    if row is None:  # pragma: no cover - the record goes with its scenario (ON DELETE CASCADE)
-        return None
-    return Created(_stored(row), replayed=True)
+    return Created(_stored(first), replayed=True)
 
 
 def get_scenario(session: Session, *, api_key_id: int, scenario_id: str) -> StoredScenario:
@@ -360,21 +358,12 @@ def _cursor_position(cursor: str) -> tuple[datetime, str]:
     return created, last_id
 
 
-def _expected_version(
-    session: Session, *, api_key_id: int, scenario_id: str, condition: IfMatch | None
-) -> int | None:
-    """The version a conditional change must find (None: any). A condition no version can meet is 412
-    (404 when the scenario is not the key's)."""
+def _expected_versions(condition: IfMatch | None) -> Collection[int] | None:
+    """The versions a conditional change must find (None: any); none (a tag of another scenario, a weak
+    tag) is a miss, explained by ``_explain_miss``."""
     if condition is None or condition.any:
         return None
-    if len(condition.versions) == 1:
-        return next(iter(condition.versions))
-    row = repo.get_scenario(session, api_key_id=api_key_id, scenario_id=scenario_id)
-    if row is None:
-        raise _not_found(scenario_id)
-    if row.version not in condition.versions:
-        raise _stale(scenario_id, row.version)
-    return row.version
+    return condition.versions
 
 
 def _explain_miss(session: Session, *, api_key_id: int, scenario_id: str) -> NotFound | PreconditionFailed:
@@ -389,13 +378,12 @@ def replace_scenario(
     condition = parse_if_match(if_match, scenario_id)
     if condition is None:
         raise PreconditionRequired("PUT needs If-Match with the scenario's current ETag (or *)")
-    expected = _expected_version(session, api_key_id=api_key_id, scenario_id=scenario_id, condition=condition)
     facts = _validated_facts(data.board, Catalogue(session))
     row = repo.update_scenario(
         session,
         api_key_id=api_key_id,
         scenario_id=scenario_id,
-        expected_version=expected,
+        expected_version=_expected_versions(condition),
         now=utcnow(),
         values={
             "name": data.name,
@@ -412,23 +400,49 @@ def replace_scenario(
 
 def delete_scenario(session: Session, *, api_key_id: int, scenario_id: str, if_match: str | None) -> None:
     """Delete the scenario; with ``If-Match``, only at that version (412 otherwise)."""
-    condition = parse_if_match(if_match, scenario_id)
-    expected = _expected_version(session, api_key_id=api_key_id, scenario_id=scenario_id, condition=condition)
+    expected = _expected_versions(parse_if_match(if_match, scenario_id))
     if not repo.delete_scenario(
         session, api_key_id=api_key_id, scenario_id=scenario_id, expected_version=expected
     ):
         raise _explain_miss(session, api_key_id=api_key_id, scenario_id=scenario_id)
 
 
-def _locked(session: Session, *, api_key_id: int, scenario_id: str, if_match: str | None) -> ScenarioRow:
-    """The scenario's row, locked for a read-modify-write, after checking ``If-Match`` against it."""
+CHANGE_ATTEMPTS = 64
+"""Reads and conditional writes a read-modify-write tries before answering 409: each lost race is another
+writer's success, so only a scenario changed this many times during one request gets there."""
+
+_Change = Callable[[dict[str, Any], list[PermanentFacts]], None]
+
+
+def _change_board(
+    session: Session, *, api_key_id: int, scenario_id: str, if_match: str | None, change: _Change
+) -> StoredScenario:
+    """Read the scenario, let ``change`` edit a copy of its board and its facts in place, and write them
+    back with ``UPDATE ... WHERE version = <the version read>``: a read and one write, each its own
+    transaction in a statement session (2 round trips; no lock is held between them). When another
+    writer came in between, nothing was written: read again and redo (``If-Match`` then answers 412)."""
     condition = parse_if_match(if_match, scenario_id)
-    row = repo.get_scenario(session, api_key_id=api_key_id, scenario_id=scenario_id, for_update=True)
-    if row is None:
-        raise _not_found(scenario_id)
-    if condition is not None and not condition.any and row.version not in condition.versions:
-        raise _stale(scenario_id, row.version)
-    return row
+    for _ in range(CHANGE_ATTEMPTS):
+        row = repo.get_scenario(session, api_key_id=api_key_id, scenario_id=scenario_id)
+        if row is None:
+            raise _not_found(scenario_id)
+        if condition is not None and not condition.any and row.version not in condition.versions:
+            raise _stale(scenario_id, row.version)
+        board = json.loads(json.dumps(row.board))  # a copy: the JSON column must see a new value
+        facts = repo.facts_of(row)
+        change(board, facts)
+        updated = repo.update_scenario(
+            session,
+            api_key_id=api_key_id,
+            scenario_id=scenario_id,
+            expected_version=row.version,
+            now=utcnow(),
+            values={"board": board},
+            permanents=facts,
+        )
+        if updated is not None:
+            return _stored(updated)
+    raise Conflict(f"scenario {scenario_id!r} kept changing during this request: retry")
 
 
 def _find_permanent(board: dict[str, Any], scenario_id: str, permanent_id: str) -> tuple[int, dict[str, Any]]:
@@ -438,18 +452,15 @@ def _find_permanent(board: dict[str, Any], scenario_id: str, permanent_id: str) 
     raise NotFound(f"scenario {scenario_id!r} has no permanent {permanent_id!r}")
 
 
-def _save_board(session: Session, row: ScenarioRow, board: dict[str, Any], api_key_id: int) -> StoredScenario:
-    updated = repo.update_scenario(
-        session,
-        api_key_id=api_key_id,
-        scenario_id=row.id,
-        expected_version=row.version,  # the row is locked: this holds unless the lock was not taken
-        now=utcnow(),
-        values={"board": board},
-    )
-    if updated is None:  # pragma: no cover - only without a row lock
-        raise _stale(row.id)
-    return _stored(updated)
+def _edit_facts(
+    facts: list[PermanentFacts], permanent_id: str, edit: Callable[[PermanentFacts], PermanentFacts]
+) -> None:
+    """Replace the facts of ``permanent_id`` by ``edit`` of them (in place in ``facts``)."""
+    for i, fact in enumerate(facts):
+        if fact.permanent_id == permanent_id:
+            facts[i] = edit(fact)
+            return
+    raise AssertionError(f"facts lack the board's permanent {permanent_id!r}")  # pragma: no cover
 
 
 def set_choice(
@@ -478,19 +489,17 @@ def set_choice(
         "color": choice.color,
         "card_name": choice.card_name,
     }
-    row = _locked(session, api_key_id=api_key_id, scenario_id=scenario_id, if_match=if_match)
-    board = json.loads(json.dumps(row.board))  # a copy: the JSON column must see a new value
-    i, perm = _find_permanent(board, scenario_id, permanent_id)
-    perm["chosen"] = values
-    board["permanents"][i] = perm
-    stored = _save_board(session, row, board, api_key_id)
-    repo.replace_choices(
-        session,
-        scenario_id=scenario_id,
-        permanent_id=permanent_id,
-        choices=[(k, v) for k, v in values.items() if v is not None],
+
+    choices = tuple((k, v) for k, v in values.items() if v is not None)
+
+    def change(board: dict[str, Any], facts: list[PermanentFacts]) -> None:
+        i, perm = _find_permanent(board, scenario_id, permanent_id)
+        board["permanents"][i] = {**perm, "chosen": values}
+        _edit_facts(facts, permanent_id, lambda fact: replace(fact, choices=choices))
+
+    return _change_board(
+        session, api_key_id=api_key_id, scenario_id=scenario_id, if_match=if_match, change=change
     )
-    return stored
 
 
 def add_played_as(
@@ -511,37 +520,36 @@ def add_played_as(
     except (UnknownCard, AmbiguousCard) as exc:
         exc.errors = [{"loc": ["body", "card"], "msg": exc.detail, "type": exc.type_slug}]
         raise
-    row = _locked(session, api_key_id=api_key_id, scenario_id=scenario_id, if_match=if_match)
-    board = json.loads(json.dumps(row.board))
-    i, perm = _find_permanent(board, scenario_id, permanent_id)
-    p_in = PermanentIn.model_validate(perm)
-    richard_card = resolve_card(p_in.card, catalogue=catalogue)
-    face = richard_card.face(p_in.face) if p_in.face is not None else richard_card.front
-    if not is_richard(face):
-        raise RulesViolation(
-            f"permanent {permanent_id!r} is {face.name}, not Richard Garfield, Ph.D.: nothing is chosen"
-            " through it",
-            errors=[
-                {"loc": ["path", "permanent_id"], "msg": "not a Richard Garfield, Ph.D.", "type": "rules"}
-            ],
-            extra={"rule": MENTAL_MAGIC_RULE},
-        )
-    already = [str(n) for n in perm.get("played_as") or []]
     chosen_names = {fold_name(chosen.name), *(fold_name(f.name) for f in chosen.faces)}
-    if any(fold_name(n) in chosen_names for n in already):
-        raise Conflict(f"{chosen.name!r} was already chosen through {permanent_id!r} ({MENTAL_MAGIC_RULE})")
-    perm["played_as"] = [*already, chosen.name]
-    board["permanents"][i] = perm
-    stored = _save_board(session, row, board, api_key_id)
-    repo.add_played_card(
-        session,
-        scenario_id=scenario_id,
-        permanent_id=permanent_id,
-        name_folded=fold_name(chosen.name),
-        name=chosen.name,
-        position=len(already),
+
+    played = (fold_name(chosen.name), chosen.name)
+
+    def change(board: dict[str, Any], facts: list[PermanentFacts]) -> None:
+        i, perm = _find_permanent(board, scenario_id, permanent_id)
+        p_in = PermanentIn.model_validate(perm)
+        richard_card = resolve_card(p_in.card, catalogue=catalogue)
+        face = richard_card.face(p_in.face) if p_in.face is not None else richard_card.front
+        if not is_richard(face):
+            raise RulesViolation(
+                f"permanent {permanent_id!r} is {face.name}, not Richard Garfield, Ph.D.: nothing is chosen"
+                " through it",
+                errors=[
+                    {"loc": ["path", "permanent_id"], "msg": "not a Richard Garfield, Ph.D.", "type": "rules"}
+                ],
+                extra={"rule": MENTAL_MAGIC_RULE},
+            )
+        already = [str(n) for n in perm.get("played_as") or []]
+        if any(fold_name(n) in chosen_names for n in already):
+            raise Conflict(
+                f"{chosen.name!r} was already chosen through {permanent_id!r} ({MENTAL_MAGIC_RULE})"
+            )
+        board["permanents"][i] = {**perm, "played_as": [*already, chosen.name]}
+        _edit_facts(facts, permanent_id, lambda fact: replace(fact, played=(*fact.played, played)))
+
+    # The rows' key (a card once per Richard) holds too: a duplicate fails the UPDATE, a 409.
+    return _change_board(
+        session, api_key_id=api_key_id, scenario_id=scenario_id, if_match=if_match, change=change
     )
-    return stored
 
 
 def scenario_spell_cost(

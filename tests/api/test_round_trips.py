@@ -4,9 +4,13 @@ included, counted with SQLAlchemy events on the database the suite runs on (SQLi
 A round trip is a statement sent (``before_cursor_execute``, which on SQLite includes the ``BEGIN`` the
 engine emits itself), plus on PostgreSQL the ``BEGIN`` psycopg sends before a transaction's first
 statement, plus every ``COMMIT`` or ``ROLLBACK`` of a transaction (none in autocommit, nor for
-SQLite's read-only sessions, which send no BEGIN: the driver then has no transaction to end). The app
-runs as in production here: its own engine and sessions, committed for real; the test removes what it
-made.
+SQLite's read-only and statement sessions, which send no BEGIN: the driver then has no transaction to
+end). The app runs as in production here: its own engine and sessions, committed for real; the test
+removes what it made.
+
+Counted in the steady state: the API key in the key cache, the cards in the card cache, and the catalogue's
+data_version read less than ``CHECK_INTERVAL`` ago (the once-a-second read adds one round trip to the
+request that makes it, and a card not in the cache one per card).
 """
 
 from __future__ import annotations
@@ -18,13 +22,16 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Connection, Engine, event
 
 from app.db.models.api_keys import ApiKeyRow
-from app.db.session import READ_ONLY_OPTION, get_sessionmaker
+from app.db.session import AUTOCOMMIT_OPTION, READ_ONLY_OPTION, get_sessionmaker
+from app.services import catalogue
 from app.services.api_keys import KEY_CACHE_TTL_S
 
 BOARD: dict[str, Any] = {
     "permanents": [
         {"id": "horn", "card": "Herald's Horn", "chosen": {"creature_type": "Elf"}},
         {"id": "forest", "card": "Forest"},
+        {"id": "richard-1", "card": "Richard Garfield, Ph.D.", "played_as": ["Sol Ring"]},
+        {"id": "richard-2", "card": "Richard Garfield, Ph.D."},
     ]
 }
 
@@ -40,7 +47,11 @@ class RoundTrips:
     @staticmethod
     def _autocommit(connection: Connection) -> bool:
         options = connection.get_execution_options()
-        return options.get("isolation_level") == "AUTOCOMMIT" or bool(options.get(READ_ONLY_OPTION))
+        return (
+            options.get("isolation_level") == "AUTOCOMMIT"
+            or bool(options.get(READ_ONLY_OPTION))
+            or bool(options.get(AUTOCOMMIT_OPTION))
+        )
 
     def _statement(self, conn: Connection, cursor: Any, statement: str, *args: Any) -> None:
         self.sent.append(statement.strip().split("\n")[0][:80])
@@ -73,45 +84,106 @@ class RoundTrips:
             event.remove(self.engine, name, fn)
 
 
+READ_ROUND_TRIPS = 2
+WRITE_ROUND_TRIPS = 3
+"""Issue 14's bounds, auth included. A write is BEGIN, one statement, COMMIT (the child rows are written
+by a trigger in that statement; SQLite's BEGIN IMMEDIATE is the writer's lock); a choice or a played card
+is a read then one conditional UPDATE, each its own transaction (2)."""
+
+ROUND_TRIPS = {
+    "GET one": 2,
+    "GET one again": 1,
+    "GET list": 2,
+    "POST": 3,
+    "POST with Idempotency-Key": 3,
+    "POST replayed": 3,
+    "PUT": 3,
+    "PUT with two ETags": 3,
+    "PUT choice": 2,
+    "POST played-as": 2,
+    "DELETE": 3,
+}
+"""Each path's round trips now, the same on SQLite and PostgreSQL: more fails the test (keep it that way,
+or explain here why a path needs more)."""
+
+
 def test_scenario_reads_and_writes_stay_within_their_round_trips(
-    real: tuple[TestClient, Engine, dict[str, str]],
+    real: tuple[TestClient, Engine, dict[str, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client, engine, auth = real
+    # The steady state (see the module): no data_version read falls inside a counted request.
+    monkeypatch.setattr(catalogue._CACHE, "check_interval", 3600.0)
     created = client.post("/v1/scenarios", json={"name": "trips", "board": BOARD}, headers=auth)
     assert created.status_code == 201
     sid, etag = created.json()["id"], created.headers["etag"]
+    url = f"/v1/scenarios/{sid}"
+    # Cards into the card cache: the one played below, and the board's.
+    warm = client.post(f"{url}/permanents/richard-1/played-as", json={"card": "Llanowar Elves"}, headers=auth)
+    assert warm.status_code == 200, warm.text
+    other = {"name": "trips-2", "board": BOARD}
+    keyed = {**auth, "Idempotency-Key": "trips-key"}
+    state: dict[str, str] = {}
     counted: dict[str, list[str]] = {}
-    try:
-        calls = {
-            "GET one": lambda: client.get(f"/v1/scenarios/{sid}", headers=auth),
-            "GET one again": lambda: client.get(f"/v1/scenarios/{sid}", headers=auth),
-            "GET list": lambda: client.get("/v1/scenarios", headers=auth),
-            "PUT": lambda: client.put(
-                f"/v1/scenarios/{sid}",
-                json={"name": "trips", "board": BOARD},
-                headers={**auth, "If-Match": etag},
+
+    def put(tags: str) -> Any:
+        return client.put(url, json={"name": "trips", "board": BOARD}, headers={**auth, "If-Match": tags})
+
+    calls: dict[str, tuple[int, Any]] = {
+        "GET one": (200, lambda: client.get(url, headers=auth)),
+        "GET one again": (200, lambda: client.get(url, headers=auth)),
+        "GET list": (200, lambda: client.get("/v1/scenarios", headers=auth)),
+        "POST": (201, lambda: client.post("/v1/scenarios", json=other, headers=auth)),
+        "POST with Idempotency-Key": (
+            201,
+            lambda: client.post("/v1/scenarios", json={**other, "name": "trips-3"}, headers=keyed),
+        ),
+        "POST replayed": (
+            201,
+            lambda: client.post("/v1/scenarios", json={**other, "name": "trips-3"}, headers=keyed),
+        ),
+        "PUT": (200, lambda: put(state["etag"])),
+        "PUT with two ETags": (200, lambda: put(f'"{sid}-v1", {state["etag"]}')),
+        "PUT choice": (
+            200,
+            lambda: client.put(
+                f"{url}/permanents/horn/choice",
+                json={"creature_type": "Goblin"},
+                headers={**auth, "If-Match": state["etag"]},
             ),
-        }
-        for label, call in calls.items():
+        ),
+        "POST played-as": (
+            200,
+            lambda: client.post(
+                f"{url}/permanents/richard-2/played-as", json={"card": "Llanowar Elves"}, headers=auth
+            ),
+        ),
+        "DELETE": (
+            204,
+            lambda: client.delete(state["location"], headers={**auth, "If-Match": state["made"]}),
+        ),
+    }
+    state["etag"] = etag
+    try:
+        for label, (status, call) in calls.items():
             with RoundTrips(engine) as trips:
                 response = call()
-            assert response.status_code == 200, (label, response.text)
+            assert response.status_code == status, (label, response.text)
             counted[label] = list(trips.sent)
-            if label == "GET one":
-                etag = response.headers["etag"]
+            if label == "POST":
+                state["location"], state["made"] = response.headers["location"], response.headers["etag"]
+            if label == "POST replayed":
+                assert response.headers.get("idempotent-replayed") == "true"
+            if "etag" in response.headers and response.request.url.path == url:
+                state["etag"] = response.headers["etag"]
+        assert client.get(url, headers=auth).json()["version"] == 6  # warm, PUT x2, choice, played-as
     finally:
-        assert client.delete(f"/v1/scenarios/{sid}", headers=auth).status_code == 204
-    for label in ("GET one", "GET one again", "GET list"):
-        assert len(counted[label]) <= 2, (label, counted[label])
+        for scenario in client.get("/v1/scenarios", headers=auth).json()["data"]:
+            assert client.delete(f"/v1/scenarios/{scenario['id']}", headers=auth).status_code == 204
+    for label, sent in counted.items():
+        bound = READ_ROUND_TRIPS if label.startswith("GET") else WRITE_ROUND_TRIPS
+        assert len(sent) <= min(bound, ROUND_TRIPS[label]), (label, sent)
     # Within the key cache's time a read is the one SELECT of the scenario.
-    assert len(counted["GET one again"]) == 1, counted["GET one again"]
     assert KEY_CACHE_TTL_S <= 10
-    # Writes: the goal is 3, not reached (BEGIN, UPDATE, DELETE, 2 INSERTs, COMMIT on PostgreSQL);
-    # the counts are pinned here so any growth fails.
-    assert len(counted["PUT"]) <= WRITE_ROUND_TRIPS[engine.dialect.name], counted["PUT"]
-
-
-WRITE_ROUND_TRIPS = {"sqlite": 7, "postgresql": 6}
 
 
 def test_a_revoked_key_is_refused_once_the_cache_forgets_it(

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db.models.scenarios import (
@@ -16,6 +16,7 @@ from app.db.models.scenarios import (
     ScenarioRow,
 )
 from app.services.api_keys import create_api_key, revoke_api_key
+from tests.scenario_rows import assert_rows_follow_the_board
 
 PROBLEM = "application/problem+json"
 
@@ -300,6 +301,29 @@ def test_idempotent_retry_answers_the_first_result(
     assert stored_count(db_session) == 2
 
 
+def test_idempotency_key_with_a_taken_name_or_another_invalid_body(
+    client: TestClient, auth: dict[str, str], db_session: Session
+) -> None:
+    created(client, auth, "taken")
+    taken = client.post(
+        "/v1/scenarios", json={"name": "taken", "board": {}}, headers={**auth, "Idempotency-Key": "k1"}
+    )
+    assert taken.status_code == 409
+    assert taken.json()["type"] == "/problems/conflict"
+    # The key was not used: it creates once the name is free.
+    body = {"name": "free", "board": HORN_BOARD}
+    first = client.post("/v1/scenarios", json=body, headers={**auth, "Idempotency-Key": "k1"})
+    assert first.status_code == 201
+    # Another body, invalid too, with a used key: a reuse of the key first (as when it was looked up first).
+    bad = {"name": "free", "board": {"permanents": [{"id": "a", "card": "No Such Card Anywhere"}]}}
+    reused = client.post("/v1/scenarios", json=bad, headers={**auth, "Idempotency-Key": "k1"})
+    assert reused.status_code == 422
+    assert reused.json()["type"] == "/problems/idempotency-key-reused"
+    unused = client.post("/v1/scenarios", json=bad, headers={**auth, "Idempotency-Key": "k2"})
+    assert unused.json()["type"] == "/problems/unknown-card"
+    assert stored_count(db_session) == 2
+
+
 def test_idempotency_keys_are_per_api_key(
     client: TestClient, auth: dict[str, str], other_auth: dict[str, str]
 ) -> None:
@@ -422,6 +446,44 @@ def test_delete(client: TestClient, auth: dict[str, str], db_session: Session) -
     assert client.delete(f"/v1/scenarios/{t['id']}", headers=auth).status_code == 204
 
 
+def test_rows_follow_the_board_after_every_write(
+    client: TestClient, auth: dict[str, str], db_session: Session
+) -> None:
+    board = {
+        "permanents": [
+            *HORN_BOARD["permanents"],
+            {"id": "richard", "card": "Richard Garfield, Ph.D.", "played_as": ["Sol Ring", "Forest"]},
+        ]
+    }
+    s = created(client, auth, board=board)
+    assert_rows_follow_the_board(db_session, s)
+    url = f"/v1/scenarios/{s['id']}"
+    reordered = {
+        "permanents": [
+            {"id": "richard", "card": "Richard Garfield, Ph.D.", "played_as": ["Island"]},
+            {"id": "vorthos", "card": "Vorthos, Steward of Myth", "chosen": {"character": "Urza"}},
+            {"id": "horn", "card": "Herald's Horn", "chosen": {"creature_type": "Goblin"}},
+        ]
+    }
+    put = client.put(url, json={"name": "elves", "board": reordered}, headers={**auth, "If-Match": "*"})
+    assert put.status_code == 200, put.text
+    assert_rows_follow_the_board(db_session, put.json())
+    choice = client.put(f"{url}/permanents/horn/choice", json={"creature_type": "Elf"}, headers=auth)
+    assert choice.status_code == 200, choice.text
+    assert_rows_follow_the_board(db_session, choice.json())
+    played = client.post(f"{url}/permanents/richard/played-as", json={"card": "Sol Ring"}, headers=auth)
+    assert played.status_code == 200, played.text
+    assert played.json()["board"]["permanents"][0]["played_as"] == ["Island", "Sol Ring"]
+    assert_rows_follow_the_board(db_session, played.json())
+    # A refused change leaves the rows as they were.
+    again = client.post(f"{url}/permanents/richard/played-as", json={"card": "sol ring"}, headers=auth)
+    assert again.status_code == 409
+    assert_rows_follow_the_board(db_session, client.get(url, headers=auth).json())
+    emptied = client.put(url, json={"name": "elves", "board": {}}, headers={**auth, "If-Match": "*"})
+    assert emptied.status_code == 200
+    assert_rows_follow_the_board(db_session, emptied.json())
+
+
 # --- choice ----
 
 
@@ -482,6 +544,54 @@ def test_choice_on_unknown_permanent_is_404(client: TestClient, auth: dict[str, 
         f"/v1/scenarios/{s['id']}/permanents/nope/choice", json={"creature_type": "Elf"}, headers=auth
     )
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("if_match", [False, True])
+def test_a_change_that_lost_the_race_is_redone_or_412(
+    client: TestClient,
+    auth: dict[str, str],
+    db_session: Session,
+    monkeypatch: pytest.MonkeyPatch,
+    if_match: bool,
+) -> None:
+    """Another writer changes the scenario between the read and the conditional write of a choice: the
+    write changes nothing; without If-Match the choice is read again and applied after the other change
+    (none lost), with If-Match (the version read) it is 412."""
+    from app.db.repositories import scenarios as repo
+    from app.services import scenarios as service
+
+    s = created(client, auth)
+    read = repo.get_scenario
+    reads: list[int] = []
+
+    def read_then_someone_writes(session: Session, **kwargs: Any) -> Any:
+        row = read(session, **kwargs)
+        reads.append(row.version)
+        if len(reads) == 1:  # another writer, between this read and the write that follows it (Core:
+            # the row read keeps what it read, as another session's would)
+            session.execute(
+                update(ScenarioRow.__table__)
+                .where(ScenarioRow.__table__.c.id == row.id)
+                .values(description="other", version=row.version + 1)
+            )
+        return row
+
+    monkeypatch.setattr(service.repo, "get_scenario", read_then_someone_writes)
+    headers = {**auth, "If-Match": f'"{s["id"]}-v1"'} if if_match else auth
+    url = f"/v1/scenarios/{s['id']}"
+    response = client.put(f"{url}/permanents/horn/choice", json={"creature_type": "Goblin"}, headers=headers)
+    monkeypatch.undo()
+    final = client.get(url, headers=auth).json()
+    assert reads == [1, 2]
+    if if_match:
+        assert response.status_code == 412
+        assert response.json()["detail"].endswith(f'(current ETag "{s["id"]}-v2"): fetch it and retry')
+        assert final["board"]["permanents"][0]["chosen"]["creature_type"] == "Elf"
+    else:
+        assert response.status_code == 200, response.text
+        assert (final["version"], final["description"]) == (3, "other")
+        assert final["board"]["permanents"][0]["chosen"]["creature_type"] == "Goblin"
+    assert_rows_follow_the_board(db_session, final)
 
 
 # --- played-as ----------------------------------------------------------------------------------------------

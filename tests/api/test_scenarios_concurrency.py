@@ -28,6 +28,7 @@ from app.db.repositories import scenarios as repo
 from app.db.session import get_sessionmaker
 from app.main import create_app
 from app.services.api_keys import create_api_key
+from tests.scenario_rows import assert_rows_follow_the_board
 
 WRITERS = 16
 ROUNDS = 8
@@ -147,6 +148,8 @@ def test_concurrent_changes_without_if_match_are_all_applied(live: Live) -> None
             .select_from(ScenarioPlayedCardRow)
             .where(ScenarioPlayedCardRow.scenario_id == final["id"])
         )
+        # Each change rewrote the rows from the facts it read: the last one holds every change.
+        assert_rows_follow_the_board(session, final)
     assert rows == min(WRITERS, len(CARDS))
 
 

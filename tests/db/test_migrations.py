@@ -6,6 +6,7 @@ created beside the test database (the shared test schema is left alone).
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
 import app.db.models  # noqa: F401  (every table on Base.metadata)
@@ -29,7 +30,6 @@ SCENARIO_TABLES = {
     "scenario_permanents",
     "scenario_choices",
     "scenario_played_cards",
-    "scenario_idempotency_keys",
 }
 TEST_URL = os.environ.get("MANACALC_TEST_DATABASE_URL")
 
@@ -97,3 +97,101 @@ def test_a_diff_would_be_seen(fresh_engine: Engine) -> None:
     with fresh_engine.begin() as conn:
         conn.execute(text("ALTER TABLE scenarios ADD COLUMN stray INTEGER"))
     assert any("stray" in repr(d) for d in _diff(fresh_engine))
+
+
+def test_scenario_facts_keep_the_rows_and_keys_stored_before(fresh_engine: Engine) -> None:
+    """Scenarios stored before ``scenario_facts`` get ``facts`` from their rows (which stay as they are)
+    and their idempotency keys as columns; the next write of ``facts`` rewrites the rows (the trigger);
+    the downgrade gives the keys back to their table."""
+    with fresh_engine.begin() as conn:
+        migrate.upgrade_connection(conn, "card_fields")
+        now = {"now": "2026-12-01 00:00:00"}
+        conn.execute(text("INSERT INTO api_keys (name, key_hash, created_at) VALUES ('k', :h, :now)"), {
+            "h": "0" * 64, **now,
+        })  # fmt: skip
+        key_id = conn.execute(text("SELECT id FROM api_keys")).scalar_one()
+        for sid in ("s1", "s2"):
+            conn.execute(
+                text(
+                    "INSERT INTO scenarios (id, api_key_id, owner, name, description, board, version,"
+                    " created_at, updated_at) VALUES (:id, :key, '', :id, '', '{}', 1, :now, :now)"
+                ),
+                {"id": sid, "key": key_id, **now},
+            )
+        rows = [("s1", "richard", 0, "Richard Garfield, Ph.D."), ("s1", "horn", 1, "Herald's Horn")]
+        for sid, pid, position, card in rows:
+            conn.execute(
+                text(
+                    "INSERT INTO scenario_permanents (scenario_id, permanent_id, position, card_name,"
+                    " controller) VALUES (:sid, :pid, :position, :card, 'you')"
+                ),
+                {"sid": sid, "pid": pid, "position": position, "card": card},
+            )
+        conn.execute(text("INSERT INTO scenario_choices VALUES ('s1', 'horn', 'creature_type', 'Elf')"))
+        for position, (folded, name) in enumerate([("sol ring", "Sol Ring"), ("forest", "Forest")]):
+            conn.execute(
+                text("INSERT INTO scenario_played_cards VALUES ('s1', 'richard', :f, :n, :p)"),
+                {"f": folded, "n": name, "p": position},
+            )
+        conn.execute(
+            text("INSERT INTO scenario_idempotency_keys VALUES (:key, 'idem', :h, 's2', :now)"),
+            {"key": key_id, "h": "f" * 64, **now},
+        )
+        migrate.upgrade_connection(conn)
+
+    def rows_of(conn: Connection) -> list[tuple[object, ...]]:
+        return [
+            *conn.execute(
+                text("SELECT permanent_id, position, card_name FROM scenario_permanents ORDER BY 2")
+            ),
+            *conn.execute(text("SELECT permanent_id, kind, value FROM scenario_choices")),
+            *conn.execute(
+                text("SELECT permanent_id, name_folded, position FROM scenario_played_cards ORDER BY 3")
+            ),
+        ]
+
+    with fresh_engine.begin() as conn:
+        facts = {sid: json.loads(f) if isinstance(f, str) else f for sid, f in conn.execute(
+            text("SELECT id, facts FROM scenarios")
+        )}  # fmt: skip
+        assert facts["s2"] == []
+        assert facts["s1"] == [
+            {
+                "id": "richard",
+                "card": "Richard Garfield, Ph.D.",
+                "oracle_id": None,
+                "controller": "you",
+                "choices": [],
+                "played": [["sol ring", "Sol Ring"], ["forest", "Forest"]],
+            },
+            {
+                "id": "horn",
+                "card": "Herald's Horn",
+                "oracle_id": None,
+                "controller": "you",
+                "choices": [["creature_type", "Elf"]],
+                "played": [],
+            },
+        ]
+        before = rows_of(conn)
+        assert len(before) == 5
+        keys = conn.execute(text("SELECT id, idempotency_key, request_hash FROM scenarios ORDER BY id")).all()
+        assert [tuple(k) for k in keys] == [("s1", None, None), ("s2", "idem", "f" * 64)]
+        # Writing facts back as they are rewrites the same rows; another value, other rows.
+        conn.execute(text("UPDATE scenarios SET facts = facts WHERE id = 's1'"))
+        assert rows_of(conn) == before
+        conn.execute(
+            text("UPDATE scenarios SET facts = :f WHERE id = 's1'"),
+            {"f": json.dumps([{**facts["s1"][1], "choices": [["creature_type", "Goblin"]]}])},
+        )
+        assert rows_of(conn) == [("horn", 0, "Herald's Horn"), ("horn", "creature_type", "Goblin")]
+
+    migrate.downgrade(fresh_engine, "card_fields")
+    with fresh_engine.connect() as conn:
+        assert conn.execute(
+            text("SELECT scenario_id, idempotency_key FROM scenario_idempotency_keys")
+        ).all() == [("s2", "idem")]
+        assert "facts" not in {c["name"] for c in inspect(conn).get_columns("scenarios")}
+        assert rows_of(conn) == [("horn", 0, "Herald's Horn"), ("horn", "creature_type", "Goblin")]
+    migrate.upgrade_to_head(fresh_engine)
+    assert _diff(fresh_engine) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -124,25 +125,17 @@ def test_duplicate_name_is_a_conflict_and_the_transaction_goes_on(db_session: Se
 
 
 def test_duplicate_played_card_is_a_conflict(db_session: Session, key_id: int) -> None:
+    """The rows' key holds when the trigger writes them: the same card twice for one Richard fails the
+    UPDATE (a Conflict) and changes nothing; another card is recorded."""
     row = _row(key_id)
     repo.insert_scenario(db_session, row=row, permanents=FACTS)
-    with pytest.raises(Conflict):
-        repo.add_played_card(
-            db_session,
-            scenario_id=row.id,
-            permanent_id="richard",
-            name_folded="savannah lions",
-            name="Savannah Lions",
-            position=1,
-        )
-    repo.add_played_card(
-        db_session,
-        scenario_id=row.id,
-        permanent_id="richard",
-        name_folded="swords to plowshares",
-        name="Swords to Plowshares",
-        position=1,
-    )
+    horn, richard = FACTS
+    common = {"api_key_id": key_id, "scenario_id": row.id, "now": utcnow(), "values": {}}
+    twice = replace(richard, played=(*richard.played, ("savannah lions", "Savannah Lions")))
+    with pytest.raises(Conflict), db_session.begin_nested():
+        repo.update_scenario(db_session, expected_version=1, permanents=(horn, twice), **common)
+    swords = replace(richard, played=(*richard.played, ("swords to plowshares", "Swords to Plowshares")))
+    assert repo.update_scenario(db_session, expected_version=1, permanents=(horn, swords), **common)
     assert [
         p.card_name for p in repo.played_rows(db_session, scenario_id=row.id, permanent_id="richard")
     ] == [

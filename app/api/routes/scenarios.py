@@ -2,7 +2,8 @@
 
 Every route needs ``Authorization: Bearer <api key>``; a key sees only its own scenarios (another key's
 answer 404). Answers carry ``ETag`` (``"<id>-v<version>"``); ``PUT`` needs ``If-Match``, the other changes
-accept it.
+accept it. Creating, replacing and deleting run in the request's transaction (``SessionDep``); setting a
+choice and recording a played card, a read then one conditional write, in a ``StatementSessionDep``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,15 @@ from starlette.datastructures import Headers
 from starlette.types import Scope
 
 from app.api import examples
-from app.api.auth import ApiKeyDep, ApiKeyWriterDep
-from app.api.deps import ReadSessionDep, SessionDep, SettingsDep, read_session, settings_of
+from app.api.auth import ApiKeyDep, ApiKeyStatementWriterDep, ApiKeyWriterDep
+from app.api.deps import (
+    ReadSessionDep,
+    SessionDep,
+    SettingsDep,
+    StatementSessionDep,
+    read_session,
+    settings_of,
+)
 from app.api.direct import direct_read
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.api.rate_limit import bearer
@@ -250,14 +258,16 @@ def delete_scenario(
     "/{scenario_id}/permanents/{permanent_id}/choice",
     response_model=ScenarioOut,
     summary="Set the values chosen for a permanent (a creature type, a character...)",
-    responses=problem_responses(Unauthorized, NotFound, PreconditionFailed, InvalidChoice, InputError),
+    responses=problem_responses(
+        Unauthorized, NotFound, Conflict, PreconditionFailed, InvalidChoice, InputError
+    ),
 )
 def set_choice(
-    api_key: ApiKeyWriterDep,
+    api_key: ApiKeyStatementWriterDep,
     scenario_id: ScenarioId,
     permanent_id: Annotated[PermanentId, Path(description="The permanent's id.", examples=["horn"])],
     body: Annotated[ChoiceIn, Body(openapi_examples=examples.CHOICE)],
-    session: SessionDep,
+    session: StatementSessionDep,
     response: Response,
     if_match: IfMatchHeader = None,
 ) -> ScenarioOut:
@@ -283,13 +293,13 @@ def set_choice(
     ),
 )
 def add_played_as(
-    api_key: ApiKeyWriterDep,
+    api_key: ApiKeyStatementWriterDep,
     scenario_id: ScenarioId,
     permanent_id: Annotated[
         PermanentId, Path(description="The Richard Garfield, Ph.D.'s id.", examples=["richard"])
     ],
     body: Annotated[PlayedAsIn, Body(openapi_examples=examples.PLAYED_AS)],
-    session: SessionDep,
+    session: StatementSessionDep,
     response: Response,
     if_match: IfMatchHeader = None,
 ) -> ScenarioOut:

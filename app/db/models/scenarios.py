@@ -2,7 +2,10 @@
 each Richard Garfield, Ph.D.'s played cards as rows of their own so they can be queried.
 
 The board is also kept whole as JSON (what the client sent, normalized by ``BoardIn``) so a GET answers it
-exactly; the rows are derived from it and rewritten with it. ``version`` grows by one with every change and
+exactly; the rows are derived from it and rewritten with it: ``facts`` holds what the rows say (the
+permanents' cards, oracle ids, folded names...: computed in Python from the board and the catalogue), and
+a database trigger rewrites the rows from it in the statement that writes the scenario (migration
+``scenario_facts``; see ``app.db.repositories.scenarios``). ``version`` grows by one with every change and
 is what optimistic concurrency compares (``UPDATE ... WHERE id = ? AND version = ?``).
 """
 
@@ -20,6 +23,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -52,9 +56,18 @@ class ScenarioRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The child rows' facts (``repositories.scenarios.facts_json``); writing it rewrites them (trigger).
+    facts: Mapped[list[dict[str, Any]]] = mapped_column(JSON, server_default=text("'[]'"))
+    # The Idempotency-Key of the POST that created it, and the SHA-256 of that request's canonical body:
+    # a retry with the same key and body answers this scenario, another body is refused. Deleting the
+    # scenario forgets the key.
+    idempotency_key: Mapped[str | None] = mapped_column(String(IDEMPOTENCY_KEY_LENGTH))
+    request_hash: Mapped[str | None] = mapped_column(CHAR(64))
 
     __table_args__ = (
         UniqueConstraint("api_key_id", "owner", "name"),
+        # A unique index (created in place on SQLite); NULL keys never collide.
+        Index("ix_scenarios_api_key_id_idempotency_key", "api_key_id", "idempotency_key", unique=True),
         # Listing is keyset-paginated on (created_at, id), with or without the owner filter.
         Index("ix_scenarios_api_key_id_created_at", "api_key_id", "created_at", "id"),
         Index("ix_scenarios_api_key_id_owner_created_at", "api_key_id", "owner", "created_at", "id"),
@@ -118,23 +131,3 @@ class ScenarioPlayedCardRow(Base):
             ondelete="CASCADE",
         ),
     )
-
-
-class ScenarioIdempotencyRow(Base):
-    """A ``POST /v1/scenarios`` made with an ``Idempotency-Key``: a retry with the same key and body
-    answers the scenario it created. Deleting the scenario forgets the key."""
-
-    __tablename__ = "scenario_idempotency_keys"
-
-    api_key_id: Mapped[int] = mapped_column(
-        Integer, ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True
-    )
-    idempotency_key: Mapped[str] = mapped_column(String(IDEMPOTENCY_KEY_LENGTH), primary_key=True)
-    # SHA-256 of the canonical request body: the same key with another body is refused.
-    request_hash: Mapped[str] = mapped_column(CHAR(64))
-    scenario_id: Mapped[str] = mapped_column(
-        String(SCENARIO_ID_LENGTH), ForeignKey("scenarios.id", ondelete="CASCADE")
-    )
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-
-    __table_args__ = (Index("ix_scenario_idempotency_keys_scenario_id", "scenario_id"),)

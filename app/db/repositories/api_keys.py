@@ -9,6 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models.api_keys import ApiKeyRow
+from app.db.session import IMMEDIATE_OPTION
 from app.errors import Conflict
 
 
@@ -42,17 +43,16 @@ def revoke_api_key(session: Session, *, name: str, now: datetime) -> bool:
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
-def take_sqlite_write_lock(session: Session, key_hash: str) -> None:
+def take_sqlite_write_lock(session: Session) -> None:
     """SQLite only: make a write request's transaction a writer from its first statement.
 
     A WAL read transaction cannot become a writer once another connection has committed
     (SQLITE_BUSY_SNAPSHOT, which the busy timeout does not wait out), so a request that reads and then
-    writes under concurrency would fail. An UPDATE that changes nothing, run first, takes the write lock
-    (waiting up to the busy timeout); SQLite serialises writers anyway, so this costs no parallelism.
+    writes under concurrency would fail. Its transaction begins with ``BEGIN IMMEDIATE`` instead, which
+    takes the write lock (waiting up to the busy timeout) in the BEGIN's own round trip (issue 14: an
+    UPDATE changing nothing did it before, one more round trip per write); SQLite serialises writers
+    anyway, so this costs no parallelism. Only a session that has not begun yet can (the writer's key is
+    the first dependency of a writing route; a test's session bound to its own transaction has).
     """
-    session.execute(
-        update(ApiKeyRow)
-        .where(ApiKeyRow.key_hash == key_hash)
-        .values(key_hash=ApiKeyRow.key_hash)
-        .execution_options(synchronize_session=False)
-    )
+    if not session.in_transaction():
+        session.connection(execution_options={IMMEDIATE_OPTION: True})

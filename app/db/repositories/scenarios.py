@@ -1,25 +1,47 @@
 """All SQL of stored scenarios. Functions flush, never commit (the request owns the transaction).
 
-Changes are optimistic: ``update_scenario`` is one conditional ``UPDATE ... SET version = version + 1
-WHERE id = ? AND api_key_id = ? [AND version = ?]``, atomic on SQLite and PostgreSQL alike, so of two
-writers holding the same version exactly one wins and the other changes nothing. Unique violations run
-in a SAVEPOINT, so on PostgreSQL the failed statement leaves the rest of the transaction usable.
+Every write is ONE statement (issue 14: a scenario write in at most 3 round trips, auth included, on
+SQLite and PostgreSQL: BEGIN, the statement, COMMIT):
+
+- The child rows (``scenario_permanents``, ``scenario_choices``, ``scenario_played_cards``) are derived
+  from the board, but with what only Python knows (oracle ids from the catalogue, folded names), so the
+  scenario row carries them as JSON, ``facts`` (``facts_json``), and a trigger of the database rewrites
+  the rows from it inside the INSERT or UPDATE that writes it: ``AFTER INSERT OR UPDATE OF facts ON
+  scenarios``, a plpgsql function over ``json_array_elements`` on PostgreSQL, two triggers over
+  ``json_each`` on SQLite (migration ``20261205_1440_scenario_facts``). A statement that does not set
+  ``facts`` leaves the rows alone; the rows' keys still hold (a card twice for one Richard fails the
+  statement: ``IntegrityError``, a ``Conflict`` here).
+- A create is ``INSERT ... ON CONFLICT``: without an Idempotency-Key, DO NOTHING (no row back: the name
+  is taken, a ``Conflict``, and no failed statement, so the transaction goes on without a SAVEPOINT);
+  with one, the key is a column of the scenario (unique per API key) and a conflict on it is DO UPDATE
+  of nothing but the key, whose RETURNING is the scenario created first (``IdempotencyKeyTaken``), also
+  when a concurrent request created it a moment before.
+- Changes are optimistic: ``update_scenario`` is one conditional ``UPDATE ... SET version = version + 1
+  WHERE id = ? AND api_key_id = ? [AND version IN (...)] RETURNING``, atomic on SQLite and PostgreSQL
+  alike, so of two writers holding the same version exactly one wins and the other changes nothing.
+- A read-modify-write (a permanent's choice, a Richard's played card) reads the row and writes it back
+  with that conditional UPDATE, in a session where each statement is its own transaction (no BEGIN nor
+  COMMIT: ``app.db.session.statement_engine``): a read and one write, 2 round trips; a lost race changes
+  nothing and the service reads again.
+
+A later migration must not rebuild ``scenarios`` on SQLite (Alembic's batch "move and copy"): dropping the
+table drops its triggers, and with foreign keys on, deletes the child rows (ON DELETE CASCADE).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, insert, or_, select, update
+from sqlalchemy import Row, bindparam, delete, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models.scenarios import (
     ScenarioChoiceRow,
-    ScenarioIdempotencyRow,
     ScenarioPermanentRow,
     ScenarioPlayedCardRow,
     ScenarioRow,
@@ -39,8 +61,42 @@ class PermanentFacts:
     played: tuple[tuple[str, str], ...] = ()  # (folded name, name), in order
 
 
+def facts_json(permanents: Sequence[PermanentFacts]) -> list[dict[str, Any]]:
+    """``scenarios.facts``: what the triggers write as rows, in board order (the rows' ``position``)."""
+    return [
+        {
+            "id": p.permanent_id,
+            "card": p.card_name,
+            "oracle_id": p.oracle_id,
+            "controller": p.controller,
+            "choices": [list(c) for c in p.choices],
+            "played": [list(c) for c in p.played],
+        }
+        for p in permanents
+    ]
+
+
+def facts_of(row: ScenarioRow) -> list[PermanentFacts]:
+    """The stored scenario's ``facts`` back as ``PermanentFacts``."""
+    return [
+        PermanentFacts(
+            permanent_id=f["id"],
+            card_name=f["card"],
+            oracle_id=f["oracle_id"],
+            controller=f["controller"],
+            choices=tuple((k, v) for k, v in f["choices"]),
+            played=tuple((n, name) for n, name in f["played"]),
+        )
+        for f in row.facts
+    ]
+
+
 class IdempotencyKeyTaken(Exception):
-    """The idempotency key was stored by a concurrent request (the caller looks it up again)."""
+    """The idempotency key was already used, by ``row`` (created first, maybe by a concurrent request)."""
+
+    def __init__(self, row: Row[Any]) -> None:
+        super().__init__(row.id)
+        self.row = row
 
 
 def _name_conflict(name: str, owner: str) -> Conflict:
@@ -51,14 +107,31 @@ def _name_conflict(name: str, owner: str) -> Conflict:
     )
 
 
-def get_scenario(
-    session: Session, *, api_key_id: int, scenario_id: str, for_update: bool = False
-) -> ScenarioRow | None:
-    """The key's scenario, or None (another key's scenario is None too). ``for_update`` locks its row
-    (PostgreSQL; SQLite writers already hold the database's write lock)."""
+def _conflict(exc: IntegrityError, name: str, owner: str) -> Conflict:
+    """The ``Conflict`` a failed write means: a played card twice (the key of scenario_played_cards,
+    which the trigger writes) or, the only other key a write can break, the scenario's name."""
+    if "scenario_played_cards" in str(exc.orig):
+        return Conflict(
+            "a card was already chosen through that Richard Garfield, Ph.D. (each card only once)"
+        )
+    return _name_conflict(name, owner)
+
+
+def _conditions(
+    api_key_id: int, scenario_id: str, expected_version: int | Collection[int] | None
+) -> list[Any]:
+    """The conditions of a change: the key's scenario, at ``expected_version`` (one or several) if given."""
+    conditions = [ScenarioRow.id == scenario_id, ScenarioRow.api_key_id == api_key_id]
+    if isinstance(expected_version, int):
+        conditions.append(ScenarioRow.version == expected_version)
+    elif expected_version is not None:
+        conditions.append(ScenarioRow.version.in_(sorted(expected_version)))
+    return conditions
+
+
+def get_scenario(session: Session, *, api_key_id: int, scenario_id: str) -> ScenarioRow | None:
+    """The key's scenario, or None (another key's scenario is None too)."""
     query = select(ScenarioRow).where(ScenarioRow.id == scenario_id, ScenarioRow.api_key_id == api_key_id)
-    if for_update:
-        query = query.with_for_update()
     return session.scalars(query.execution_options(populate_existing=True)).first()
 
 
@@ -76,10 +149,11 @@ def read_scenario(session: Session, *, api_key_id: int, scenario_id: str) -> Row
     return session.connection().execute(_READ, {"scenario_id": scenario_id, "api_key_id": api_key_id}).first()
 
 
-def get_idempotency(session: Session, *, api_key_id: int, key: str) -> ScenarioIdempotencyRow | None:
+def get_idempotency(session: Session, *, api_key_id: int, key: str) -> ScenarioRow | None:
+    """The key's scenario created with the Idempotency-Key ``key``, or None."""
     return session.scalars(
-        select(ScenarioIdempotencyRow)
-        .where(ScenarioIdempotencyRow.api_key_id == api_key_id, ScenarioIdempotencyRow.idempotency_key == key)
+        select(ScenarioRow)
+        .where(ScenarioRow.api_key_id == api_key_id, ScenarioRow.idempotency_key == key)
         .execution_options(populate_existing=True)
     ).first()
 
@@ -91,30 +165,31 @@ def insert_scenario(
     permanents: Sequence[PermanentFacts],
     idempotency: tuple[str, str] | None = None,
 ) -> None:
-    """Insert a scenario with its rows (and its idempotency key, hash). A name already used by the key
-    and owner is a ``Conflict``; an idempotency key stored meanwhile raises ``IdempotencyKeyTaken``."""
+    """Insert a scenario (its rows follow, by trigger) in one statement, with its idempotency (key, hash).
+    A name already used by the key and owner is a ``Conflict``; an idempotency key already used raises
+    ``IdempotencyKeyTaken`` with the scenario created with it. ``row`` is not added to the session."""
+    row.facts = facts_json(permanents)
+    row.idempotency_key, row.request_hash = idempotency if idempotency is not None else (None, None)
+    # Unset attributes are left to the columns' defaults.
+    values = {column.key: value for column in _T if (value := getattr(row, column.key)) is not None}
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(ScenarioRow).values(values)
     try:
-        with session.begin_nested():
-            session.add(row)
-            session.flush()
-            _insert_children(session, row.id, permanents)
-            if idempotency is not None:
-                key, request_hash = idempotency
-                session.execute(
-                    insert(ScenarioIdempotencyRow).values(
-                        api_key_id=row.api_key_id,
-                        idempotency_key=key,
-                        request_hash=request_hash,
-                        scenario_id=row.id,
-                        created_at=row.created_at,
-                    )
-                )
-    except IntegrityError as exc:
-        if idempotency is not None and get_idempotency(
-            session, api_key_id=row.api_key_id, key=idempotency[0]
-        ):
-            raise IdempotencyKeyTaken from exc
-        raise _name_conflict(row.name, row.owner) from exc
+        if idempotency is None:
+            inserted = session.execute(statement.on_conflict_do_nothing().returning(_T.id)).first()
+            if inserted is None:
+                raise _name_conflict(row.name, row.owner)
+            return
+        # A no-op DO UPDATE (not DO NOTHING) so that RETURNING answers the row holding the key.
+        upsert = statement.on_conflict_do_update(
+            index_elements=[_T.api_key_id, _T.idempotency_key],
+            set_={"idempotency_key": statement.excluded.idempotency_key},
+        )
+        stored = session.execute(upsert.returning(*_T)).one()
+    except IntegrityError as exc:  # the name, when an idempotency key is given
+        raise _conflict(exc, row.name, row.owner) from exc
+    if stored.id != row.id:
+        raise IdempotencyKeyTaken(stored)
 
 
 def update_scenario(
@@ -122,86 +197,40 @@ def update_scenario(
     *,
     api_key_id: int,
     scenario_id: str,
-    expected_version: int | None,
+    expected_version: int | Collection[int] | None,
     now: datetime,
     values: dict[str, Any],
     permanents: Sequence[PermanentFacts] | None = None,
 ) -> ScenarioRow | None:
     """Apply ``values`` and bump the version, only if the scenario is the key's and (when
-    ``expected_version`` is given) still at that version; None when nothing was changed. With
-    ``permanents``, the scenario's rows are replaced by them. A name taken is a ``Conflict``."""
-    conditions = [ScenarioRow.id == scenario_id, ScenarioRow.api_key_id == api_key_id]
-    if expected_version is not None:
-        conditions.append(ScenarioRow.version == expected_version)
+    ``expected_version`` is given: one version or several) still at that version; None when nothing was
+    changed. With ``permanents``, the scenario's rows are replaced by them (``facts``, by trigger). A name
+    taken, or a card twice for one Richard, is a ``Conflict``."""
+    if permanents is not None:
+        values = {**values, "facts": facts_json(permanents)}
     statement = (
         update(ScenarioRow)
-        .where(*conditions)
+        .where(*_conditions(api_key_id, scenario_id, expected_version))
         .values(**values, version=ScenarioRow.version + 1, updated_at=now)
         .returning(ScenarioRow)
         .execution_options(synchronize_session=False, populate_existing=True)
     )
-    # No savepoint (two round trips): a name conflict fails the whole request, which rolls back anyway.
-    # Deleting the permanents deletes their choices and played cards (ON DELETE CASCADE): one statement.
+    # No savepoint (two round trips): a conflict fails the whole request, which rolls back anyway.
     try:
-        row = session.scalars(statement).first()
-        if row is not None and permanents is not None:
-            session.execute(
-                delete(ScenarioPermanentRow).where(ScenarioPermanentRow.scenario_id == scenario_id)
-            )
-            _insert_children(session, scenario_id, permanents)
+        return session.scalars(statement).first()
     except IntegrityError as exc:
-        raise _name_conflict(str(values.get("name", "")), str(values.get("owner", ""))) from exc
-    return row
-
-
-def replace_choices(
-    session: Session, *, scenario_id: str, permanent_id: str, choices: Sequence[tuple[str, str]]
-) -> None:
-    """The permanent's chosen values become ``choices`` (kind, value)."""
-    session.execute(
-        delete(ScenarioChoiceRow).where(
-            ScenarioChoiceRow.scenario_id == scenario_id, ScenarioChoiceRow.permanent_id == permanent_id
-        )
-    )
-    if choices:
-        session.execute(
-            insert(ScenarioChoiceRow),
-            [
-                {"scenario_id": scenario_id, "permanent_id": permanent_id, "kind": k, "value": v}
-                for k, v in choices
-            ],
-        )
-
-
-def add_played_card(
-    session: Session, *, scenario_id: str, permanent_id: str, name_folded: str, name: str, position: int
-) -> None:
-    """Record a card chosen through a Richard; already recorded for that Richard is a ``Conflict``."""
-    try:
-        with session.begin_nested():
-            session.execute(
-                insert(ScenarioPlayedCardRow).values(
-                    scenario_id=scenario_id,
-                    permanent_id=permanent_id,
-                    name_folded=name_folded,
-                    card_name=name,
-                    position=position,
-                )
-            )
-    except IntegrityError as exc:
-        raise Conflict(f"{name!r} was already chosen through {permanent_id!r}") from exc
+        raise _conflict(exc, str(values.get("name", "")), str(values.get("owner", ""))) from exc
 
 
 def delete_scenario(
-    session: Session, *, api_key_id: int, scenario_id: str, expected_version: int | None
+    session: Session, *, api_key_id: int, scenario_id: str, expected_version: int | Collection[int] | None
 ) -> bool:
-    """Delete the key's scenario (only at ``expected_version`` when given); its rows go with it
-    (ON DELETE CASCADE). False when nothing was deleted."""
-    conditions = [ScenarioRow.id == scenario_id, ScenarioRow.api_key_id == api_key_id]
-    if expected_version is not None:
-        conditions.append(ScenarioRow.version == expected_version)
+    """Delete the key's scenario (only at ``expected_version`` when given: one version or several); its
+    rows go with it (ON DELETE CASCADE). False when nothing was deleted."""
     result = session.execute(
-        delete(ScenarioRow).where(*conditions).execution_options(synchronize_session=False)
+        delete(ScenarioRow)
+        .where(*_conditions(api_key_id, scenario_id, expected_version))
+        .execution_options(synchronize_session=False)
     )
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
@@ -264,42 +293,3 @@ def played_rows(
     return list(
         session.scalars(query.order_by(ScenarioPlayedCardRow.permanent_id, ScenarioPlayedCardRow.position))
     )
-
-
-def _insert_children(session: Session, scenario_id: str, permanents: Sequence[PermanentFacts]) -> None:
-    if not permanents:
-        return
-    session.execute(
-        insert(ScenarioPermanentRow),
-        [
-            {
-                "scenario_id": scenario_id,
-                "permanent_id": p.permanent_id,
-                "position": i,
-                "card_name": p.card_name,
-                "oracle_id": p.oracle_id,
-                "controller": p.controller,
-            }
-            for i, p in enumerate(permanents)
-        ],
-    )
-    choices = [
-        {"scenario_id": scenario_id, "permanent_id": p.permanent_id, "kind": k, "value": v}
-        for p in permanents
-        for k, v in p.choices
-    ]
-    if choices:
-        session.execute(insert(ScenarioChoiceRow), choices)
-    played = [
-        {
-            "scenario_id": scenario_id,
-            "permanent_id": p.permanent_id,
-            "name_folded": folded,
-            "card_name": name,
-            "position": i,
-        }
-        for p in permanents
-        for i, (folded, name) in enumerate(p.played)
-    ]
-    if played:
-        session.execute(insert(ScenarioPlayedCardRow), played)
