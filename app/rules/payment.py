@@ -220,7 +220,7 @@ def _check_cost(cost: ManaCost) -> ManaCost:
 
 
 def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def _types_of(mask: int) -> tuple[str, ...]:
@@ -325,6 +325,10 @@ class _Option:
         cost = self.cost
         spent = 0 if cost is None else cost.generic + len(cost.others)
         return len(self.units) - spent
+
+
+_NodeMemo = dict[tuple[tuple[tuple[int, int], ...], int, int], tuple[int, tuple[int, ...]] | None]
+"""One search's checked configurations: (group and option of each choice, ordered, undecided from)."""
 
 
 @dataclass(slots=True)
@@ -538,6 +542,21 @@ class _Prepared:
                     break
         return best
 
+    def _node_once(
+        self,
+        seen: _NodeMemo,
+        cost: ManaCost,
+        chosen: list[tuple[int, _Option]],
+        ordered: int,
+        undecided_from: int,
+    ) -> tuple[int, tuple[int, ...]] | None:
+        """``_node``, each configuration checked once per search: with nothing to branch on, the root,
+        the search's first node and the order's checks were the same flow computed four times."""
+        key = (tuple((g, id(opt)) for g, opt in chosen), ordered, undecided_from)
+        if key not in seen:
+            seen[key] = self._node(cost, chosen, ordered, undecided_from)
+        return seen[key]
+
     def _node(
         self, cost: ManaCost, chosen: list[tuple[int, _Option]], ordered: int, undecided_from: int
     ) -> tuple[int, tuple[int, ...]] | None:
@@ -603,7 +622,8 @@ class _Prepared:
         """A paying configuration (with the least life when ``best_life``), or None."""
         if cost.is_infinite:
             return None
-        root = self._node(cost, [], 0, 0)
+        seen: _NodeMemo = {}
+        root = self._node_once(seen, cost, [], 0, 0)
         if root is None:
             return None
         state: dict[str, _Found | None] = {"best": None}
@@ -614,14 +634,14 @@ class _Prepared:
             return best is not None and (not best_life or best.life <= floor)
 
         def dfs(b: int, chosen: list[tuple[int, _Option]]) -> None:
-            bound = self._node(cost, chosen, 0, b)
+            bound = self._node_once(seen, cost, chosen, 0, b)
             if bound is None:
                 return
             best = state["best"]
             if best is not None and bound[0] >= best.life:
                 return
             if b == len(self.batches):
-                found = self._order(cost, chosen)
+                found = self._order(cost, chosen, seen)
                 if found is not None and (best is None or found.life < best.life):
                     state["best"] = found
                 return
@@ -645,18 +665,18 @@ class _Prepared:
         dfs(0, [])
         return state["best"]
 
-    def _order(self, cost: ManaCost, chosen: list[tuple[int, _Option]]) -> _Found | None:
+    def _order(self, cost: ManaCost, chosen: list[tuple[int, _Option]], seen: _NodeMemo) -> _Found | None:
         """Find an activation order for the costed options of ``chosen`` (CR 605.3a: mana from earlier)."""
         free = [c for c in chosen if not c[1].costed]
         costed = [c for c in chosen if c[1].costed]
         best: list[_Found] = []
-        floor_check = self._node(cost, free + costed, 0, len(self.batches))
+        floor_check = self._node_once(seen, cost, free + costed, 0, len(self.batches))
         if floor_check is None:
             return None
         floor = floor_check[0]
 
         def dfs(placed: list[tuple[int, _Option]], rest: list[tuple[int, _Option]]) -> bool:
-            found = self._node(cost, free + placed + rest, len(placed), len(self.batches))
+            found = self._node_once(seen, cost, free + placed + rest, len(placed), len(self.batches))
             if found is None or (best and found[0] >= best[0].life):
                 return False
             if not rest:

@@ -49,8 +49,10 @@ class Transport:
         demands = set(demands)
         added = self._greedy(supplies, demands)
         while True:
+            if not any(self.rem_d[j] > 0 for j in demands):  # all paid: the usual end, checked first
+                return added
             starts = [i for i in sorted(supplies) if self.rem_s[i] > 0]
-            if not starts or not any(self.rem_d[j] > 0 for j in demands):
+            if not starts:
                 return added
             parent_s: dict[int, int] = {i: -1 for i in starts}  # supply -> demand it was reached from
             parent_d: dict[int, int] = {}  # demand -> supply it was reached from
