@@ -163,7 +163,7 @@ RESULTS="$TMP/results.tsv"
 : >"$RESULTS"
 measure() {  # measure LABEL WORKERS ROUND URL LUA: record rps, p50, p99
     local label="$1" workers="$2" round="$3" url="$4" lua="$5" line
-    line="$(wrk -t 1 -c "$CONNECTIONS" -d "$DURATION" --latency -s "$lua" "$url" | grep '^RESULT')"
+    line="$(wrk -t 1 -c "$CONNECTIONS" -d "$DURATION" --timeout 10s --latency -s "$lua" "$url" | grep '^RESULT')"
     read -r _ rps p50 p99 errors non2xx <<<"$line"
     if [[ "$errors" != 0 || "$non2xx" != 0 ]]; then
         echo "$label ($workers workers): $errors socket errors, $non2xx non-2xx answers: not a valid measurement" >&2
