@@ -21,7 +21,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import __version__
-from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
+from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all, ignore_lost_interruptions
 from app.api.cors import cors_factory
 from app.api.direct import READS as DIRECT_READS
 from app.api.direct import ROUTES as DIRECT_ROUTES
@@ -154,6 +154,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure_logging(settings.log_level, json_lines=settings.log_json)
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)  # /healthz within 100 ms while workers compute
+    ignore_lost_interruptions()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -230,9 +230,13 @@ def start_refresher(
                     if current is None or current.version != version:
                         LIVE.publish(CardIndex.build(session, version, preload=True))
                         logger.info("card catalogue reloaded in memory (data_version %s)", version)
-            except Exception:  # the database is away: keep serving the index we have
+            except Exception as exc:  # the database is away: keep serving the index we have
+                # One line, no traceback: an outage is expected, and it repeats this once a second.
                 logger.warning(
-                    "card catalogue refresh failed; keeping data_version %s", _version(), exc_info=True
+                    "card catalogue refresh failed (%s: %s); keeping data_version %s",
+                    type(exc).__name__,
+                    str(exc).splitlines()[0] if str(exc) else "",
+                    _version(),
                 )
         LIVE.polled = False
 

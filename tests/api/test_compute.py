@@ -268,3 +268,24 @@ def test_the_direct_lane_answers_as_fastapi_does(app, monkeypatch: pytest.Monkey
     plain.dependency_overrides.update(overrides)
     through_fastapi = _answers(TestClient(plain), paths)
     assert through_direct == through_fastapi
+
+
+def test_lost_interruptions_stay_out_of_the_log_and_nothing_else_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from app.api.compute import WorkCancelled, ignore_lost_interruptions
+
+    seen: list[type[BaseException] | None] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(u.exc_type))
+    ignore_lost_interruptions()
+    ignore_lost_interruptions()  # a second app in the process wraps nothing twice
+
+    class Args:
+        def __init__(self, exc_type: type[BaseException]) -> None:
+            self.exc_type = exc_type
+
+    sys.unraisablehook(Args(WorkCancelled))  # type: ignore[arg-type]
+    sys.unraisablehook(Args(ValueError))  # type: ignore[arg-type]
+    assert seen == [ValueError]
