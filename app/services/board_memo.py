@@ -14,9 +14,9 @@ the catalogue's ``data_version`` (a re-imported catalogue resolves names anew). 
 read raises as before and is not kept. Every value kept is frozen or, for the analysis's mappings, only
 read by its users; the answers are the same as without the memo (``tests/services/test_board_memo.py``).
 
-Bounded: ``MAX_BOARDS`` boards, least recently used first out, and boards of more than
-``MAX_PERMANENTS`` permanents are built per request, as before (their own work dwarfs the reading, and
-they would hold the most memory).
+Bounded: ``MAX_BOARDS`` boards holding ``MAX_KEPT_PERMANENTS`` permanents in all, least recently used
+first out, and boards of more than ``MAX_PERMANENTS`` permanents are built per request, as before (their
+own work dwarfs the reading, and they would hold the most memory).
 """
 
 from __future__ import annotations
@@ -38,6 +38,9 @@ MAX_BOARDS: Final = 256
 """Boards kept per process (about 20 KB each for a 10-permanent board and its analyses)."""
 MAX_PERMANENTS: Final = 100
 """Larger boards are not kept."""
+MAX_KEPT_PERMANENTS: Final = 2_000
+"""Permanents of all kept boards together: a board and its analyses take 3 KB (ten basic lands) to 15 KB
+(mana doublers, any-color sources) a permanent, so at most about 30 MB a worker (goal: 300 MB in all)."""
 
 T = TypeVar("T")
 
@@ -83,10 +86,12 @@ class BuiltBoard:
 class BoardMemo:
     """A thread-safe bounded LRU of ``BuiltBoard`` by (data_version, added players, canonical JSON)."""
 
-    def __init__(self, maxsize: int = MAX_BOARDS) -> None:
+    def __init__(self, maxsize: int = MAX_BOARDS, max_permanents: int = MAX_KEPT_PERMANENTS) -> None:
         self.maxsize = maxsize
+        self.max_permanents = max_permanents
         self._lock = threading.Lock()
         self._boards: OrderedDict[tuple[str, tuple[str, ...], str], BuiltBoard] = OrderedDict()
+        self._permanents = 0
         self.hits = 0
         self.misses = 0
 
@@ -117,16 +122,26 @@ class BoardMemo:
         built = build()
         with self._lock:
             self.misses += 1
-            self._boards[key] = built
+            if key not in self._boards:
+                self._boards[key] = built
+                self._permanents += len(built.board.permanents)
             self._boards.move_to_end(key)
-            while len(self._boards) > self.maxsize:
-                self._boards.popitem(last=False)
+            while len(self._boards) > self.maxsize or self._permanents > self.max_permanents:
+                _, out = self._boards.popitem(last=False)
+                self._permanents -= len(out.board.permanents)
         return built
 
     def clear(self) -> None:
         with self._lock:
             self._boards.clear()
+            self._permanents = 0
             self.hits = self.misses = 0
+
+    @property
+    def permanents(self) -> int:
+        """Permanents of the kept boards, all together."""
+        with self._lock:
+            return self._permanents
 
     def __len__(self) -> int:
         with self._lock:

@@ -171,3 +171,20 @@ def test_costs_through_the_memo_are_the_costs_of_a_fresh_reading(db_session: Ses
         ).model_dump()
         assert first == again == fresh
     assert BOARDS.hits >= 7
+
+
+def test_it_keeps_at_most_so_many_permanents_in_all(db_session: Session) -> None:
+    memo = BoardMemo(max_permanents=10)
+    catalogue = Catalogue(db_session)
+
+    def forests(tag: str, n: int) -> BoardIn:
+        return _board({"permanents": [{"id": f"{tag}{i}", "card": "Forest"} for i in range(n)]})
+
+    first = memo.get(forests("a", 4), catalogue, "v")
+    memo.get(forests("b", 4), catalogue, "v")
+    assert memo.permanents == 8 and len(memo) == 2
+    memo.get(forests("c", 4), catalogue, "v")  # 12 > 10: the least recently used board goes
+    assert memo.permanents == 8 and len(memo) == 2
+    assert memo.get(forests("a", 4), catalogue, "v") is not first  # it was the one evicted
+    memo.get(forests("d", 9), catalogue, "v")
+    assert memo.permanents <= 10
