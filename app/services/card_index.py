@@ -205,7 +205,15 @@ def load_at_startup(session: Session, version: str, snapshot_dir: Path | None = 
         return (built.entries, built.sorted_names, built.words, built.cards)
 
     source = session.get_bind().engine.url.render_as_string(hide_password=True)
-    entries, sorted_names, words, cards = load_or_build(snapshot_dir, source, version, build)
+    # The collector is paused meanwhile: it kept scanning the hundreds of thousands of objects being made,
+    # all of which are kept (then frozen): building took 2.05 s with it, 1.14 s without (issue 14).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        entries, sorted_names, words, cards = load_or_build(snapshot_dir, source, version, build)
+    finally:
+        if enabled:
+            gc.enable()
     index = CardIndex(version, entries, sorted_names, words, cards)
     gc.freeze()  # as preload does: the collector need not scan the catalogue's objects
     LIVE.publish(index)
