@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
+from starlette.applications import Starlette
 from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -83,10 +84,7 @@ class ManacalcAPI(FastAPI):
             if not self._native_telemetry_on:
                 if self.root_path:
                     scope["root_path"] = self.root_path
-                scope["app"] = self
-                if self.middleware_stack is None:
-                    self.middleware_stack = self.build_middleware_stack()
-                await self.middleware_stack(scope, receive, send)
+                await Starlette.__call__(self, scope, receive, send)  # what FastAPI's does then
                 return
         await super().__call__(scope, receive, send)
 

@@ -153,8 +153,7 @@ class PaymentSources:
         """A plan paying ``cost``, with the least life; raises ``UnpayableError`` when there is none."""
         found = self._prepared.solve(_check_cost(cost), best_life=True)
         if found is None:
-            short = self._prepared.shortfall(cost)
-            raise UnpayableError(f"cannot pay {cost}: {short} is missing", short=short)
+            raise self._unpayable(cost)
         return self._prepared.build_plan(cost, found)
 
     def can(self, cost: ManaCost) -> bool:
@@ -164,12 +163,15 @@ class PaymentSources:
     def verify(self, cost: ManaCost) -> None:
         """Return if ``cost`` can be paid; otherwise raise ``UnpayableError`` saying what is missing."""
         if not self.can(cost):
-            short = self._prepared.shortfall(cost)
-            raise UnpayableError(f"cannot pay {cost}: {short} is missing", short=short)
+            raise self._unpayable(cost)
 
     def shortfall(self, cost: ManaCost) -> ManaCost:
         """The least part of ``cost`` that cannot be paid (``shortfall``)."""
         return self._prepared.shortfall(cost)
+
+    def _unpayable(self, cost: ManaCost) -> UnpayableError:
+        short = self._prepared.shortfall(cost)
+        return UnpayableError(f"cannot pay {cost}: {short} is missing", short=short)
 
 
 def plan_payment(

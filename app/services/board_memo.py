@@ -35,7 +35,7 @@ from app.schemas.board import BoardIn
 from app.services.boards import CardSource, Loc, build_board
 
 MAX_BOARDS: Final = 256
-"""Boards kept per process (about 20 KB each for a 10-permanent board and its analyses)."""
+"""Boards kept per process (about 30 KB each for a 10-permanent board and its analyses)."""
 MAX_PERMANENTS: Final = 100
 """Larger boards are not kept."""
 MAX_KEPT_PERMANENTS: Final = 2_000
@@ -77,10 +77,14 @@ class BuiltBoard:
 
         def make() -> tuple[PaymentInputs, PaymentSources]:
             inputs = bare_payment_inputs(self.board, player, self.analysis)
-            life = self.board.player(player).life
-            return inputs, PaymentSources(inputs.sources, pool=self.board.pool_of(player), life=life)
+            return inputs, self.sources_of(player, inputs)
 
         return self._once(("payer", player), make)
+
+    def sources_of(self, player: str, inputs: PaymentInputs) -> PaymentSources:
+        """``inputs``' sources prepared for the solver with ``player``'s pool and life on this board."""
+        life = self.board.player(player).life
+        return PaymentSources(inputs.sources, pool=self.board.pool_of(player), life=life)
 
 
 class BoardMemo:

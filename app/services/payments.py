@@ -11,7 +11,7 @@ from app.rules.board import Board
 from app.rules.cards import Face
 from app.rules.costs import ManaCost
 from app.rules.errors import RulesError
-from app.rules.payment import PaymentSources, PlanStep, UnpayableError
+from app.rules.payment import PlanStep, UnpayableError
 from app.rules.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, payment_inputs
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
 from app.schemas.spells import CostWarningOut
@@ -92,8 +92,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
             inputs, payer = built.payer(player)
         else:
             inputs = payment_inputs(board, player, cost, face, built.analysis, granted=granted)
-            life = board.player(player).life
-            payer = PaymentSources(inputs.sources, pool=board.pool_of(player), life=life)
+            payer = built.sources_of(player, inputs)
         warnings = [_warning(board, w) for w in inputs.warnings]
         found = payer.plan(cost)
     except UnpayableError as exc:
