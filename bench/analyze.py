@@ -13,10 +13,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rules.board import Board, Permanent, Player
-from app.rules.cards import Card, Face
-from app.rules.production import analyze_board
-from app.rules.types import TypeLine
+from app.rules.mana.production import analyze_board
+from app.rules.values.board import Board, Permanent, Player
+from app.rules.values.cards import Card, Face
+from app.rules.values.types import TypeLine
 
 
 def _card(name: str, type_line: str, text: str) -> Card:

@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rules import castability
-from app.rules.castability import DeckMana, cast_probability
+from app.rules.decks import castability
+from app.rules.decks.castability import DeckMana, cast_probability
 
 F = frozenset
 Spell = tuple[dict[str, int], int]

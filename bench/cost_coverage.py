@@ -36,9 +36,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.rules.cards import Card, Face  # noqa: E402
-from app.rules.casting_ways import ways_of  # noqa: E402
-from app.rules.cost_registry import cost_effects  # noqa: E402
+from app.rules.casting.cost_registry import cost_effects  # noqa: E402
+from app.rules.casting.ways import ways_of  # noqa: E402
+from app.rules.values.cards import Card, Face  # noqa: E402
 from app.services.card_formats import BadCardRecord, card_from_scryfall  # noqa: E402
 
 SKIP_LAYOUTS = {"token", "double_faced_token", "emblem", "art_series", "planar", "scheme", "vanguard"}

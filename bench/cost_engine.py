@@ -18,11 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.rules.board import Board, Choices, Permanent, Player  # noqa: E402
-from app.rules.cards import Card  # noqa: E402
-from app.rules.casting import SpellToCast, total_cost  # noqa: E402
-from app.rules.characters import CharacterIndex  # noqa: E402
-from app.rules.names import fold_name  # noqa: E402
+from app.rules.casting.engine import SpellToCast, total_cost  # noqa: E402
+from app.rules.text.characters import CharacterIndex  # noqa: E402
+from app.rules.values.board import Board, Choices, Permanent, Player  # noqa: E402
+from app.rules.values.cards import Card  # noqa: E402
+from app.rules.values.names import fold_name  # noqa: E402
 from app.services.card_formats import card_from_scryfall  # noqa: E402
 
 TARGET_US = 300.0

@@ -28,7 +28,7 @@ from app.config import Settings
 from app.db.migrate import upgrade_to_head
 from app.db.session import get_engine
 from app.main import run_startup_hooks
-from app.rules.decklist import parse_decklist
+from app.rules.decks.decklist import parse_decklist
 from app.schemas.analysis import AnalyzeRequest
 from app.schemas.decks import DeckAnalyzeRequest
 from app.services import analysis, decks

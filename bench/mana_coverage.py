@@ -1,7 +1,7 @@
 """Mana coverage sweep (issue 11): every permanent of the catalogue whose text can add mana, alone on a board.
 
 Each such permanent is put on a board of its own, with the context its text needs (a chosen color and
-creature type, an opponent), and analysed by ``app.rules.production.analyze_board``. Every line of its
+creature type, an opponent), and analysed by ``app.rules.mana.production.analyze_board``. Every line of its
 text that adds or changes mana (found here by a pattern of this script, independent of the reader) is
 counted once:
 
@@ -29,12 +29,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.rules.board import Board, Choices, Permanent, Player  # noqa: E402
-from app.rules.cards import Card, Face  # noqa: E402
-from app.rules.costs import ManaCost  # noqa: E402
-from app.rules.oracle_mana import read_face, strip_reminder  # noqa: E402
-from app.rules.production import analyze_board  # noqa: E402
-from app.rules.types import TypeLine  # noqa: E402
+from app.rules.mana.production import analyze_board  # noqa: E402
+from app.rules.text.oracle_mana import read_face, strip_reminder  # noqa: E402
+from app.rules.values.board import Board, Choices, Permanent, Player  # noqa: E402
+from app.rules.values.cards import Card, Face  # noqa: E402
+from app.rules.values.costs import ManaCost  # noqa: E402
+from app.rules.values.types import TypeLine  # noqa: E402
 from app.services.card_formats import BadCardRecord, card_from_scryfall  # noqa: E402
 
 PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.rules.costs import ManaCost  # noqa: E402
+from app.rules.values.costs import ManaCost  # noqa: E402
 
 _TOKENS = re.compile(r"\{([^{}]*)\}")
 

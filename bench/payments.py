@@ -22,10 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rules.costs import ManaCost
-from app.rules.payment import ManaSource, can_pay, plan_payment
-from app.rules.symbols import COLORS
 from tests.rules.payment_bruteforce import TimeUp, brute_min_life
+
+from app.rules.mana.payment import ManaSource, can_pay, plan_payment
+from app.rules.values.costs import ManaCost
+from app.rules.values.symbols import COLORS
 
 PAIRS = [("W", "U"), ("U", "B"), ("B", "R"), ("R", "G"), ("G", "W"), ("W", "B"), ("U", "R"), ("B", "G")]
 
@@ -69,7 +70,7 @@ def make_board(n: int, seed: int) -> tuple[ManaSource, ...]:
     for pid in dependent:
         types = sorted(land_types, key="WUBRGC".index) or ["C"]
         sources.append(ManaSource(pid, 0, _alts(*types)))
-    # Convoke and delve (app.rules.sources: mana only the spell can use): a creature in eight may be
+    # Convoke and delve (app.rules.mana.sources: mana only the spell can use): a creature in eight may be
     # tapped for convoke ({1} or its color), and the graveyard holds one card in eight to delve.
     for i in range(0, n, 8):
         c = rng.choice(COLORS)

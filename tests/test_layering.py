@@ -95,7 +95,7 @@ def test_routes_hold_no_sql() -> None:
         ("from app.db import base\n", ["app/rules/x.py:1 imports app.db"]),
         ("from app import errors\n", ["app/rules/x.py:1 imports app", "app/rules/x.py:1 imports app.errors"]),
         ("from .. import config\n", ["app/rules/x.py:1 imports app", "app/rules/x.py:1 imports app.config"]),
-        ("from app.rules.costs import ManaCost\nfrom . import symbols\nimport re\n", []),
+        ("from app.rules.values.costs import ManaCost\nfrom . import symbols\nimport re\n", []),
     ],
 )
 def test_the_checker_catches_violations(tmp_path: Path, source: str, expected: list[str]) -> None:

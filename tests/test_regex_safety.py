@@ -22,7 +22,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import app
-from app.rules import characters
+from app.rules.text import characters
 
 PUMP_LENGTH = 2_000
 SHORT_PUMP = 60

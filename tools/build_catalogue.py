@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.rules.cards import Card  # noqa: E402
+from app.rules.values.cards import Card  # noqa: E402
 from app.services.card_formats import (  # noqa: E402
     IGNORED_LAYOUTS,
     BadCardRecord,

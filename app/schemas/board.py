@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag, field_validator
 
-from app.rules.costs import ManaCost
+from app.rules.values.costs import ManaCost
 from app.schemas.common import StrictModel
 
 MAX_PERMANENTS = 10_000

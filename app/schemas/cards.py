@@ -1,5 +1,5 @@
 """Response models of the card catalogue (``/v1/cards``, ``/v1/creature-types``) and their conversion from
-``app.rules.cards.Card``."""
+``app.rules.values.cards.Card``."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Annotated, Final
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.rules.cards import Card, Face
-from app.rules.costs import ManaCost
-from app.rules.oracle_mana import card_produced_mana
-from app.rules.symbols import COLORS
-from app.rules.types import TypeLine
+from app.rules.text.oracle_mana import card_produced_mana
+from app.rules.values.cards import Card, Face
+from app.rules.values.costs import ManaCost
+from app.rules.values.symbols import COLORS
+from app.rules.values.types import TypeLine
 from app.schemas.common import Page, StrictModel
 
 MAX_NAME_LENGTH: Final = 200

@@ -6,7 +6,7 @@ from typing import Annotated, Generic, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from app.rules.costs import ManaCost
+from app.rules.values.costs import ManaCost
 
 T = TypeVar("T")
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.rules.decklist import MAX_CHARS, MAX_COUNT, MAX_LINES
+from app.rules.decks.decklist import MAX_CHARS, MAX_COUNT, MAX_LINES
 from app.schemas.common import ComputedAnswer, StrictModel
 
 MAX_JSON_CARDS = MAX_LINES

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, field_validator
 
-from app.rules.costs import MAX_COST_LENGTH, ManaCost
-from app.rules.symbols import COLOR_NAMES, ManaSymbol, SymbolKind
+from app.rules.values.costs import MAX_COST_LENGTH, ManaCost
+from app.rules.values.symbols import COLOR_NAMES, ManaSymbol, SymbolKind
 from app.schemas.common import ComputedAnswer, StrictModel
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from app.config import Settings
-from app.rules.abilities import check_activation
-from app.rules.board import Board
-from app.rules.party import party
-from app.rules.production import BoardAnalysis
+from app.rules.casting.party import party
+from app.rules.mana.abilities import check_activation
+from app.rules.mana.production import BoardAnalysis
+from app.rules.values.board import Board
 from app.schemas.analysis import (
     AbilityOut,
     AnalyzeAnswer,

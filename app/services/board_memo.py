@@ -26,11 +26,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
-from app.rules.board import Board
-from app.rules.casting import PreparedBoard, prepare_board
-from app.rules.payment import PaymentSources
-from app.rules.production import BoardAnalysis, analyze_board
-from app.rules.sources import PaymentInputs, bare_payment_inputs
+from app.rules.casting.engine import PreparedBoard, prepare_board
+from app.rules.mana.payment import PaymentSources
+from app.rules.mana.production import BoardAnalysis, analyze_board
+from app.rules.mana.sources import PaymentInputs, bare_payment_inputs
+from app.rules.values.board import Board
 from app.schemas.board import BoardIn
 from app.services.boards import CardSource, Loc, build_board
 

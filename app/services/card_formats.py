@@ -14,12 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from app.rules.cards import Card, Face
-from app.rules.costs import ManaCost
 from app.rules.errors import ManaCostSyntaxError
-from app.rules.names import fold_name
-from app.rules.symbols import COLORS
-from app.rules.types import TypeLine
+from app.rules.values.cards import Card, Face
+from app.rules.values.costs import ManaCost
+from app.rules.values.names import fold_name
+from app.rules.values.symbols import COLORS
+from app.rules.values.types import TypeLine
 
 __all__ = [
     "IGNORED_LAYOUTS",

@@ -25,7 +25,7 @@ import ijson
 from sqlalchemy.orm import Session
 
 from app.db.repositories import cards as repo
-from app.rules.cards import Card
+from app.rules.values.cards import Card
 from app.services.card_formats import IGNORED_LAYOUTS, BadCardRecord, card_from_mtgjson, card_from_scryfall
 
 DATA_VERSION_KEY: Final = "catalogue.data_version"

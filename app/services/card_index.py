@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db.repositories import cards as repo
-from app.rules.cards import Card
+from app.rules.values.cards import Card
 from app.services.card_import import data_version
 from app.services.catalogue_snapshot import default_directory, load_or_build
 

@@ -27,8 +27,8 @@ from sqlalchemy.orm import Session
 from app.cursors import decode_cursor, encode_cursor
 from app.db.repositories import cards as repo
 from app.errors import AmbiguousCard, BadRequest, UnknownCard
-from app.rules.cards import Card
-from app.rules.costs import ManaCost
+from app.rules.values.cards import Card
+from app.rules.values.costs import ManaCost
 from app.services.board_memo import BOARDS
 from app.services.card_formats import MAX_NAME_LENGTH, card_from_inline, normalize_name
 from app.services.card_import import data_version as read_data_version

@@ -3,9 +3,9 @@ answer its counts, curve, colored symbols, sources per color, castability (Karst
 legality.
 
 Sources (CR 106.7): the deck's distinct main-deck lands are put on one board under one player (with the
-deck's commander, for Command Tower) and ``app.rules.production`` says what each could produce, so duals,
+deck's commander, for Command Tower) and ``app.rules.mana.production`` says what each could produce, so duals,
 triomes, filters, Reflecting Pool and any-color lands count from their own mana abilities; a fetch land
-counts for what it could fetch (``app.rules.deckstats.fetch_colors``).
+counts for what it could fetch (``app.rules.decks.deckstats.fetch_colors``).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import AmbiguousCard, InputError, TooLarge, UnknownCard
-from app.rules import castability as model
-from app.rules import deckstats, legality
-from app.rules.abilities import card_identity
-from app.rules.board import Board, Permanent, Player
-from app.rules.cards import Card
-from app.rules.decklist import CountOutOfRange, DecklistTooLarge, Entry, check_count, parse_decklist
-from app.rules.production import analyze_board
-from app.rules.symbols import COLORS
+from app.rules.decks import castability as model
+from app.rules.decks import deckstats, legality
+from app.rules.decks.decklist import CountOutOfRange, DecklistTooLarge, Entry, check_count, parse_decklist
+from app.rules.mana.abilities import card_identity
+from app.rules.mana.production import analyze_board
+from app.rules.values.board import Board, Permanent, Player
+from app.rules.values.cards import Card
+from app.rules.values.symbols import COLORS
 from app.schemas.decks import (
     MAX_JSON_CARDS,
     CardRef,
@@ -239,7 +239,7 @@ def _castability(
     commander: bool,
     warnings: list[DeckWarningOut],
 ) -> list[CastabilityOut]:
-    """Karsten's model (``app.rules.castability``) on the deck's land kinds: lands grouped by the colors
+    """Karsten's model (``app.rules.decks.castability``) on the deck's land kinds: lands grouped by the colors
     they could produce, a dual counting once for a multicolored cost."""
     kinds: dict[frozenset[str], int] = {}
     for h in lands:

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from app.rules.costs import ManaCost
-from app.rules.symbols import ManaSymbol, SymbolKind, all_symbols, generic_symbol
+from app.rules.values.costs import ManaCost
+from app.rules.values.symbols import ManaSymbol, SymbolKind, all_symbols, generic_symbol
 from app.services.catalogue import Catalogue
 
 _LISTED_NUMBERS = (*range(21), 100, 1_000_000)  # the numbers Scryfall's symbology lists

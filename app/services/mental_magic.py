@@ -15,11 +15,11 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.cursors import decode_cursor, encode_cursor
 from app.errors import AppError, BadRequest, InvalidChoice, RulesViolation, UnknownCard, from_rules_error
-from app.rules import mental_magic
-from app.rules.cards import Card
-from app.rules.cost_registry import is_richard
+from app.rules.casting import mental_magic
+from app.rules.casting.cost_registry import is_richard
 from app.rules.errors import RulesError
-from app.rules.names import fold_name
+from app.rules.values.cards import Card
+from app.rules.values.names import fold_name
 from app.schemas.board import BoardIn, CardName, CardRef, PermanentId
 from app.schemas.common import ComputedAnswer, StrictModel
 from app.services.boards import build_board, resolve_card

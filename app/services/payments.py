@@ -6,13 +6,13 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import from_rules_error
-from app.rules.abilities import Warning
-from app.rules.board import Board
-from app.rules.cards import Face
-from app.rules.costs import ManaCost
 from app.rules.errors import RulesError
-from app.rules.payment import PlanStep, UnpayableError
-from app.rules.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, payment_inputs
+from app.rules.mana.abilities import Warning
+from app.rules.mana.payment import PlanStep, UnpayableError
+from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, payment_inputs
+from app.rules.values.board import Board
+from app.rules.values.cards import Face
+from app.rules.values.costs import ManaCost
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
 from app.schemas.spells import CostWarningOut
 from app.services.board_memo import BOARDS

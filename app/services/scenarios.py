@@ -42,10 +42,10 @@ from app.errors import (
     UnknownCard,
     from_rules_error,
 )
-from app.rules.board import Board
-from app.rules.cost_registry import is_richard
+from app.rules.casting.cost_registry import is_richard
 from app.rules.errors import RulesError
-from app.rules.names import fold_name
+from app.rules.values.board import Board
+from app.rules.values.names import fold_name
 from app.schemas.board import BoardIn, PermanentIn
 from app.schemas.scenarios import ChoiceIn, ScenarioCostIn, ScenarioIn
 from app.schemas.spells import SpellCostOut

@@ -13,9 +13,9 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import AmbiguousCard, AppError, TooLarge, UnknownCard, app_error_body, from_rules_error
-from app.rules.board import Board
-from app.rules.cards import Card
-from app.rules.casting import (
+from app.rules.casting.cost_registry import RevealAnswer
+from app.rules.casting.cost_registry import heralds_horn_reveal as rules_heralds_horn_reveal
+from app.rules.casting.engine import (
     CastAs,
     CostResult,
     OptionalChoice,
@@ -25,11 +25,11 @@ from app.rules.casting import (
     total_cost,
     ways_to_cast,
 )
-from app.rules.characters import CharacterIndex
-from app.rules.cost_registry import RevealAnswer
-from app.rules.cost_registry import heralds_horn_reveal as rules_heralds_horn_reveal
-from app.rules.costs import ManaCost
 from app.rules.errors import RulesError
+from app.rules.text.characters import CharacterIndex
+from app.rules.values.board import Board
+from app.rules.values.cards import Card
+from app.rules.values.costs import ManaCost
 from app.schemas.board import BoardIn, CardRef
 from app.schemas.spells import (
     CostStepOut,

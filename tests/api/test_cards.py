@@ -10,7 +10,7 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 
-from app.rules.costs import ManaCost
+from app.rules.values.costs import ManaCost
 from app.services.card_import import bundled_hash
 from app.services.catalogue import reset_card_cache
 

@@ -12,8 +12,8 @@ from pydantic import AfterValidator
 
 from app import errors as E
 from app.cursors import decode_cursor, encode_cursor
-from app.rules.costs import ManaCost
 from app.rules.errors import AmbiguousError, IllegalError, InvalidChoiceError, ManaCostSyntaxError, RulesError
+from app.rules.values.costs import ManaCost
 from app.schemas.common import StrictModel
 
 PROBLEM = "application/problem+json"

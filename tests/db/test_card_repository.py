@@ -8,9 +8,9 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app.db.repositories import cards as repo
-from app.rules.cards import Card, Face
-from app.rules.costs import ManaCost
-from app.rules.types import TypeLine
+from app.rules.values.cards import Card, Face
+from app.rules.values.costs import ManaCost
+from app.rules.values.types import TypeLine
 from app.services.catalogue import reset_card_cache
 
 ONE = "aaaaaaaa-0000-4000-8000-000000000001"

@@ -14,11 +14,11 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import UnknownCard
-from app.rules.casting import prepare_board
-from app.rules.costs import ManaCost
-from app.rules.payment import UnpayableError, plan_payment
-from app.rules.production import analyze_board
-from app.rules.sources import payment_inputs
+from app.rules.casting.engine import prepare_board
+from app.rules.mana.payment import UnpayableError, plan_payment
+from app.rules.mana.production import analyze_board
+from app.rules.mana.sources import payment_inputs
+from app.rules.values.costs import ManaCost
 from app.schemas.board import BoardIn
 from app.schemas.payments import PaymentPlanRequest
 from app.schemas.spells import SpellCostRequest

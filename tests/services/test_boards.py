@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from app.errors import AppError, UnknownCard
-from app.rules.board import ThisTurn
-from app.rules.cards import Card, Face
-from app.rules.types import TypeLine
+from app.rules.values.board import ThisTurn
+from app.rules.values.cards import Card, Face
+from app.rules.values.types import TypeLine
 from app.schemas.board import BoardIn
 from app.services.boards import build_board
 

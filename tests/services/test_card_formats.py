@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from app.rules.costs import ManaCost
 from app.rules.errors import ManaCostSyntaxError
+from app.rules.values.costs import ManaCost
 from app.services.card_formats import (
     BadCardRecord,
     card_from_inline,

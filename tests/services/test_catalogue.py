@@ -9,8 +9,8 @@ from sqlalchemy.orm import Session
 
 from app.db.repositories import cards as repo
 from app.errors import AmbiguousCard, UnknownCard
-from app.rules.cards import Card, Face
-from app.rules.types import TypeLine
+from app.rules.values.cards import Card, Face
+from app.rules.values.types import TypeLine
 from app.services.card_import import DATA_VERSION_KEY
 from app.services.catalogue import CardCache, Catalogue, reset_card_cache
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.characters import FormKind, matches
 from app.rules.errors import InvalidChoiceError, RulesError
+from app.rules.text.characters import FormKind, matches
 from app.services import characters
 
 

@@ -1,5 +1,6 @@
-"""``produced_mana`` is read from each card's own abilities (``app.rules.oracle_mana.card_produced_mana``);
-compared here with Scryfall's ``produced_mana`` field wherever a card file carries it."""
+"""``produced_mana`` is read from each card's own abilities (``app.rules.text.oracle_mana``'s
+``card_produced_mana``); compared here with Scryfall's ``produced_mana`` field wherever a card file
+carries it."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from app.rules.oracle_mana import card_produced_mana
-from app.rules.symbols import MANA_TYPES
+from app.rules.text.oracle_mana import card_produced_mana
+from app.rules.values.symbols import MANA_TYPES
 from app.services.card_formats import card_from_scryfall
 
 SCRYFALL_FILE = Path(__file__).resolve().parents[3] / "shared" / "data" / "scryfall-oracle-cards.json"

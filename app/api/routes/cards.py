@@ -11,9 +11,9 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from app.api.deps import SessionDep
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import PROBLEM_MEDIA_TYPE, InputError, from_rules_error
-from app.rules.costs import MAX_COST_LENGTH, ManaCost
-from app.rules.creature_types import CREATURE_TYPE_LIST, RULES_EDITION
 from app.rules.errors import ManaCostSyntaxError
+from app.rules.values.costs import MAX_COST_LENGTH, ManaCost
+from app.rules.values.creature_types import CREATURE_TYPE_LIST, RULES_EDITION
 from app.schemas.cards import (
     AutocompleteAnswer,
     CardAnswer,

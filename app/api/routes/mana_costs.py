@@ -10,8 +10,8 @@ from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
 from app.errors import from_rules_error
-from app.rules.costs import MAX_COST_LENGTH, ManaCost
 from app.rules.errors import ManaCostSyntaxError
+from app.rules.values.costs import MAX_COST_LENGTH, ManaCost
 from app.schemas.common import Problem
 from app.schemas.mana_costs import ParsedCostOut, ParseRequest, SymbolList, SymbolOut
 from app.services import mana_costs

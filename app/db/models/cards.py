@@ -33,7 +33,7 @@ class CardRow(Base):
     mana_value: Mapped[float | None] = mapped_column(Float)
     # CR 903.4: letters in WUBRG order ("" colorless); NULL when the source does not say.
     color_identity: Mapped[str | None] = mapped_column(String(5))
-    # The mana types (WUBRGC order) the card's abilities could ever add (app.rules.oracle_mana).
+    # The mana types (WUBRGC order) the card's abilities could ever add (app.rules.text.oracle_mana).
     produced_mana: Mapped[str | None] = mapped_column(String(6))
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

@@ -19,11 +19,11 @@ from sqlalchemy.orm import Session
 from app.db.base import utcnow
 from app.db.models import AppMeta
 from app.db.models.cards import CardCostRow, CardFaceRow, CardLegalityRow, CardNameRow, CardRow
-from app.rules.cards import Card, Face
-from app.rules.costs import ManaCost
-from app.rules.names import fold_name as normalize_name
-from app.rules.oracle_mana import card_produced_mana
-from app.rules.types import TypeLine
+from app.rules.text.oracle_mana import card_produced_mana
+from app.rules.values.cards import Card, Face
+from app.rules.values.costs import ManaCost
+from app.rules.values.names import fold_name as normalize_name
+from app.rules.values.types import TypeLine
 
 _CHILD_TABLES = (CardFaceRow, CardNameRow, CardCostRow, CardLegalityRow)
 _CARD_UPDATE_COLUMNS = (

@@ -1,0 +1,591 @@
+"""Activated abilities of permanents and whether they can be activated (CR 602, 605, 305.6, 107.5, 302.6).
+
+A permanent's abilities, in this fixed order (indices are what payment plans refer to):
+
+1. the intrinsic mana abilities of its basic land types (CR 305.6), in W U B R G order;
+2. its own activated abilities, in the order of its text (CR 602.1), unless a land type was set, which
+   removes them (CR 305.7);
+3. abilities granted by other effects (CR 613.1f), in board order of the granting permanent.
+
+The board is read with a simplified layer system (CR 613): layer 4 land type changes first, then layer 6
+ability grants. Within layer 4 effects apply in board order (taken as timestamp order, CR 613.7), except
+that an effect whose source is a land some pending "set land type" effect applies to waits for it
+(CR 613.8a-b: Blood Moon before Urborg) and vanishes when that effect removes its source's abilities
+(CR 305.7). An "As long as" grant applies while its condition holds on the board (CR 611.3a). Card type
+changes (animation), control changes, power changes other than counters and other conditional effects
+are not modelled (a filter such as "with power 4 or greater" reads an unprinted power, "*", as 0); texts
+that look mana-related but are not understood become warnings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Final
+
+from app.rules.casting.party import party_size
+from app.rules.text.oracle_mana import (
+    LAND_TYPES,
+    ActivatedText,
+    Amount,
+    Condition,
+    CostPart,
+    Filter,
+    Grant,
+    ManaEffect,
+    ManaTrigger,
+    ProductionReplacement,
+    TypeChange,
+    cost_text,
+    parse_activated,
+    read_face,
+)
+from app.rules.values.board import Board, Permanent
+from app.rules.values.cards import Card, Face
+from app.rules.values.costs import ManaCost
+from app.rules.values.symbols import COLORS
+from app.rules.values.types import BASIC_LAND_TYPES
+
+ORIGIN_LAND_TYPE: Final = "land_type"
+ORIGIN_PRINTED: Final = "printed"
+ORIGIN_GRANTED: Final = "granted"
+_INTRINSIC: Final = {t: parse_activated("{T}: Add {" + m + "}.") for t, m in BASIC_LAND_TYPES.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why an ability cannot be activated, with the rule that says so."""
+
+    rule: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Warning:
+    """A permanent whose text was not (fully) understood; that text then has no effect here."""
+
+    permanent: str
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """One activated ability of a permanent. ``rule`` names where it comes from: "305.6" (land type),
+    "602.1" (its own text) or "613.1f" (granted by ``granted_by``)."""
+
+    index: int
+    cost: tuple[CostPart, ...]
+    text: str
+    origin: str
+    rule: str
+    granted_by: str | None
+    mana: ManaEffect | None
+    is_mana_ability: bool | None
+    is_loyalty: bool
+    problem: str | None
+    cost_kinds: frozenset[str] = frozenset()
+    conditions: tuple[Condition, ...] = ()
+
+    @property
+    def cost_text(self) -> str:
+        return cost_text(self.cost)
+
+    @property
+    def has_tap(self) -> bool:
+        """CR 106.12: an ability with {T} in its cost is "tapping for mana" when it is a mana ability."""
+        return "tap" in self.cost_kinds
+
+    @property
+    def has_untap(self) -> bool:
+        return "untap" in self.cost_kinds
+
+    @property
+    def restriction(self) -> str | None:
+        """The spending restriction on the mana it adds (CR 106.6), e.g. "Spend this mana only to cast
+        creature spells."; None when the mana can be spent on anything."""
+        return None if self.mana is None else self.mana.restriction
+
+    @property
+    def life_cost(self) -> int:
+        return sum(p.amount for p in self.cost if p.kind == "life")
+
+    @property
+    def mana_cost(self) -> ManaCost | None:
+        """The mana part of the activation cost (None when there is none)."""
+        total: ManaCost | None = None
+        for p in self.cost:
+            if p.mana is not None:
+                total = p.mana if total is None else total + p.mana
+        return total
+
+
+@dataclass(frozen=True, slots=True)
+class PermanentState:
+    """A permanent's characteristics after the layer effects read here (CR 613.1d, 613.1f)."""
+
+    permanent: Permanent
+    face: Face
+    types: tuple[str, ...]
+    subtypes: tuple[str, ...]
+    supertypes: tuple[str, ...]
+    abilities: tuple[Ability, ...]
+    haste: bool
+    lost_own_abilities: bool
+
+    @property
+    def id(self) -> str:
+        return self.permanent.id
+
+    @property
+    def controller(self) -> str:
+        return self.permanent.controller
+
+    @property
+    def is_creature(self) -> bool:
+        return "Creature" in self.types
+
+    @property
+    def is_land(self) -> bool:
+        return "Land" in self.types
+
+    @property
+    def is_snow(self) -> bool:
+        return "Snow" in self.supertypes
+
+    def matches(self, flt: Filter, source: Permanent) -> bool:
+        """Whether ``flt``, written on ``source``, names this permanent."""
+        if flt.controller == "you" and self.permanent.controller != source.controller:
+            return False
+        if flt.controller == "opponent" and self.permanent.controller == source.controller:
+            return False
+        if flt.enchanted and source.attached_to != self.permanent.id:
+            return False
+        if flt.other and source.id == self.permanent.id:
+            return False
+        if flt.itself and source.id != self.permanent.id:
+            return False
+        if flt.keyword is not None and not self.face.has_keyword(flt.keyword):
+            return False  # CR 702: "with defender"
+        if flt.named is not None and self.face.name != source.name:
+            return False  # CR 201.2: "named ~", the source's name
+        if flt.counter is not None and not self._has_counter(flt.counter):
+            return False
+        if flt.min_power is not None and (self.power or 0) < flt.min_power:
+            return False
+        return flt.matches_types(self.types, self.subtypes, self.supertypes, self.face.is_changeling)
+
+    def _has_counter(self, kind: str) -> bool:
+        """CR 122.1: "with a [kind] counter on it"; ``""``: any counter. Counters not stated: none."""
+        counters = self.permanent.counters if self.permanent.knows("counters") else ()
+        return any(n > 0 and (not kind or k == kind) for k, n in counters)
+
+    @property
+    def power(self) -> int | None:
+        """CR 208.1, 613.4c: the printed power plus its +1/+1 counters minus its -1/-1 counters (other
+        power changes are not modelled); None when it is not a creature or the printed power is not a
+        number ("*", CR 208.2: a characteristic-defining ability not read here)."""
+        printed = self.face.power
+        if not self.is_creature or printed is None or not printed.lstrip("-").isdigit() or len(printed) > 9:
+            return None  # a printed power of more than nine digits is no card's: not read
+        return int(printed) + self.permanent.counter("+1/+1") - self.permanent.counter("-1/-1")
+
+
+@dataclass(frozen=True, slots=True)
+class BoardState:
+    """Every permanent's state plus the board-wide mana effects (with the index of their source)."""
+
+    board: Board
+    states: tuple[PermanentState, ...]
+    replacements: tuple[tuple[int, ProductionReplacement], ...]
+    triggers: tuple[tuple[int, ManaTrigger], ...]
+    warnings: tuple[Warning, ...]
+
+    def count(self, source: PermanentState, flt: Filter) -> int:
+        """How many permanents ``flt``, written on ``source``, names."""
+        return sum(1 for s in self.states if s.matches(flt, source.permanent))
+
+    def state(self, permanent_id: str) -> PermanentState:
+        for s in self.states:
+            if s.id == permanent_id:
+                return s
+        self.board.get(permanent_id)  # raises InvalidChoiceError
+        raise AssertionError("unreachable")
+
+
+def _ability(
+    index: int, text: ActivatedText, origin: str, rule: str, granted_by: str | None, name: str
+) -> Ability:
+    """Self-references (read as ``~``) are shown with the permanent's name again."""
+    cost = tuple(replace(p, text=p.text.replace("~", name)) if "~" in p.text else p for p in text.cost)
+    return Ability(
+        index,
+        cost,
+        text.effect.replace("~", name),
+        origin,
+        rule,
+        granted_by,
+        text.mana,
+        text.is_mana_ability,
+        text.is_loyalty,
+        text.problem,
+        frozenset(p.kind for p in cost),
+        text.conditions,
+    )
+
+
+def _type_change_order(
+    changes: list[tuple[int, TypeChange]],
+    perms: tuple[Permanent, ...],
+    types: list[tuple[str, ...]],
+    subtypes: list[tuple[str, ...]],
+    supertypes: list[tuple[str, ...]],
+    lost: set[int],
+) -> None:
+    """Apply layer-4 land type changes in place (CR 613.8 dependency as described in the module doc)."""
+
+    def applies(src: int, change: TypeChange, j: int) -> bool:
+        flt, source, p = change.filter, perms[src], perms[j]
+        if flt.controller == "you" and p.controller != source.controller:
+            return False
+        if flt.controller == "opponent" and p.controller == source.controller:
+            return False
+        if flt.enchanted and source.attached_to != p.id:
+            return False
+        return "Land" in types[j] and flt.matches_types(types[j], subtypes[j], supertypes[j])
+
+    def targets(src: int, change: TypeChange) -> list[int]:
+        return [j for j in range(len(perms)) if applies(src, change, j)]
+
+    pending = list(changes)
+    while pending:
+        chosen = 0
+        for k, (src, _change) in enumerate(pending):
+            # only a land's effect can be removed by a "set" effect (CR 305.7), so only it may wait
+            waits = "Land" in types[src] and any(
+                other_change.mode == "set" and other_src not in lost and applies(other_src, other_change, src)
+                for m, (other_src, other_change) in enumerate(pending)
+                if m != k
+            )
+            if not waits:
+                chosen = k
+                break
+        src, change = pending.pop(chosen)  # no independent effect: a loop, timestamp order (CR 613.8b)
+        if src in lost:
+            continue
+        for j in targets(src, change):
+            if change.mode == "set":
+                kept = tuple(s for s in subtypes[j] if s not in LAND_TYPES)
+                subtypes[j] = kept + change.land_types
+                lost.add(j)
+            else:
+                subtypes[j] = subtypes[j] + tuple(t for t in change.land_types if t not in subtypes[j])
+
+
+def read_board(board: Board) -> BoardState:
+    """Read every permanent's mana-relevant text and apply layers 4 and 6 (see the module doc)."""
+    perms = board.permanents
+    faces = [p.characteristics for p in perms]
+    readings = [read_face(f) for f in faces]
+    types = [f.type_line.types for f in faces]
+    subtypes = [f.type_line.subtypes for f in faces]
+    supertypes = [f.type_line.supertypes for f in faces]
+    lost: set[int] = set()
+    changes = [(i, c) for i, r in enumerate(readings) for c in r.type_changes]
+    if changes:
+        _type_change_order(changes, perms, types, subtypes, supertypes, lost)
+
+    warnings: list[Warning] = []
+    grants = [(i, g) for i, r in enumerate(readings) if i not in lost for g in r.grants]
+    replacements = tuple((i, x) for i, r in enumerate(readings) if i not in lost for x in r.replacements)
+    triggers = tuple((i, t) for i, r in enumerate(readings) if i not in lost for t in r.triggers)
+    for i, r in enumerate(readings):
+        if i not in lost:
+            warnings.extend(Warning(perms[i].id, line, why) for line, why in r.problems)
+            warnings.extend(
+                Warning(
+                    perms[i].id,
+                    f"Activate only {c.text}.",
+                    "an activation condition not understood: "
+                    "the ability is taken as not activatable (CR 602.5b)",
+                )
+                for a in r.activated
+                for c in a.conditions
+                if c.kind == "unknown"
+            )
+    active = [_grant_applies(i, g, perms, types, subtypes, supertypes) for i, g in grants]
+    for (i, g), on in zip(grants, active, strict=True):
+        if on is None and g.condition is not None:
+            warnings.append(
+                Warning(
+                    perms[i].id,
+                    g.condition.text.replace("~", perms[i].name),
+                    "a condition not read on this board: the ability it grants is taken as not granted "
+                    "(CR 611.3a)",
+                )
+            )
+    granted_texts = {
+        (i, k): [(parse_activated(text, "~"), text) for text in g.abilities]
+        for k, (i, g) in enumerate(grants)
+    }
+    for (i, _k), parsed in granted_texts.items():
+        for ab, text in parsed:
+            if ab is None:
+                warnings.append(
+                    Warning(perms[i].id, text, "a granted ability this reader does not understand")
+                )
+            elif ab.problem is not None:
+                warnings.append(Warning(perms[i].id, text, ab.problem))
+
+    states: list[PermanentState] = []
+    for j, p in enumerate(perms):
+        items: list[tuple[ActivatedText, str, str, str | None]] = []
+        if "Land" in types[j]:
+            for land_type in BASIC_LAND_TYPES:
+                intrinsic = _INTRINSIC[land_type]
+                if land_type in subtypes[j] and intrinsic is not None:
+                    items.append((intrinsic, ORIGIN_LAND_TYPE, "305.6", None))
+        if j not in lost:
+            items.extend((a, ORIGIN_PRINTED, "602.1", None) for a in readings[j].activated)
+        haste = j not in lost and faces[j].has_keyword("Haste")
+        partial = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
+        for k, (i, g) in enumerate(grants):
+            if not active[k] or not partial.matches(g.filter, perms[i]):
+                continue
+            if g.keyword == "Haste":
+                haste = True
+            for ab, _text in granted_texts[(i, k)]:
+                if ab is not None:
+                    items.append((ab, ORIGIN_GRANTED, "613.1f", perms[i].id))
+        abilities = tuple(
+            _ability(n, a, origin, rule, by, faces[j].name) for n, (a, origin, rule, by) in enumerate(items)
+        )
+        states.append(
+            PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], abilities, haste, j in lost)
+        )
+    return BoardState(board, tuple(states), replacements, triggers, tuple(warnings))
+
+
+def _grant_applies(
+    i: int,
+    grant: Grant,
+    perms: tuple[Permanent, ...],
+    types: list[tuple[str, ...]],
+    subtypes: list[tuple[str, ...]],
+    supertypes: list[tuple[str, ...]],
+) -> bool | None:
+    """CR 611.3a: an "As long as" grant applies while its condition holds; None when the condition is not
+    one read here (then it is taken as not holding, the least, and the caller warns)."""
+    cond = grant.condition
+    if cond is None:
+        return True
+    source = perms[i]
+    if cond.kind == "never":
+        return False
+    if cond.kind == "control":  # "As long as you control six or more lands"
+        return all(
+            sum(
+                1
+                for j, p in enumerate(perms)
+                if p.controller == source.controller
+                and flt.matches_types(types[j], subtypes[j], supertypes[j])
+            )
+            >= n
+            for flt, n in cond.needs
+        )
+    if cond.kind == "modified":  # CR 700.9: counters, Equipment, or an Aura its controller controls
+        attached = any(
+            p.attached_to == source.id
+            and ("Equipment" in subtypes[j] or ("Aura" in subtypes[j] and p.controller == source.controller))
+            for j, p in enumerate(perms)
+        )
+        if attached or any(n > 0 for _k, n in source.counters):
+            return True
+        return False if source.knows("counters") else None
+    return None
+
+
+def activation_reasons(board: Board, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
+    """Every reason the ability cannot be activated now; empty when it can.
+
+    Checked: {T} on a tapped permanent (CR 107.5), {Q} on an untapped one (CR 107.6), the summoning-sickness
+    rule for {T}/{Q} abilities of creatures without haste (CR 302.6, 702.10c), life the player does not
+    have (CR 119.4) and a sacrifice with nothing to sacrifice (CR 118.3). Mana in the cost is the payment
+    solver's question, and timing restrictions are not checked.
+    """
+    reasons: list[Reason] = []
+    p = state.permanent
+    if ability.has_tap and p.tapped:
+        reasons.append(
+            Reason("107.5", f"{state.face.name} is already tapped and can't be tapped to pay {{T}}")
+        )
+    if ability.has_untap and not p.tapped:
+        reasons.append(
+            Reason("107.6", f"{state.face.name} is already untapped and can't be untapped to pay {{Q}}")
+        )
+    if (
+        (ability.has_tap or ability.has_untap)
+        and state.is_creature
+        and not p.controlled_since_turn_began
+        and not state.haste
+    ):
+        reasons.append(
+            Reason(
+                "302.6",
+                f"{state.face.name} is a creature that has not been under its controller's control "
+                "continuously since their most recent turn began, and it has no haste",
+            )
+        )
+    life = ability.life_cost
+    if life > 0:
+        have = next((pl.life for pl in board.players if pl.name == p.controller), 20)
+        if have < life:
+            reasons.append(
+                Reason(
+                    "119.4",
+                    f"paying {life} life needs a life total of at least {life}; {p.controller} has {have}",
+                )
+            )
+    return tuple(reasons)
+
+
+def sacrifice_reasons(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
+    """CR 118.3: a "Sacrifice a <permanent>" cost needs such a permanent under the player's control."""
+    reasons = []
+    for part in ability.cost:
+        flt = part.filter
+        if (
+            part.kind == "sacrifice"
+            and part.amount != -1  # "Sacrifice X Goats": X may be 0
+            and flt is not None
+            and not any(s.matches(flt, state.permanent) for s in board_state.states)
+        ):
+            reasons.append(Reason("118.3", f"nothing to pay '{part.text}' with"))
+    return tuple(reasons)
+
+
+def commander_identity(board: Board, player: str) -> frozenset[str] | None:
+    """CR 903.4: the union of the color identities of ``player``'s commanders; None when the board names
+    no commander for that player (then "your commander's color identity" is undefined, 903.4f)."""
+    commanders = next((getattr(p, "commander", ()) for p in board.players if p.name == player), ())
+    if not commanders:
+        return None
+    return frozenset(c for card in commanders for c in card_identity(card))
+
+
+def card_identity(card: Card) -> tuple[str, ...]:
+    """CR 903.4: the colors of the mana symbols in its costs and rules text, and its color indicator."""
+    found: set[str] = set()
+    for face in card.faces:
+        found.update(face.color_set)
+        for sym in re.findall(r"\{([^}]+)\}", face.oracle_text):
+            found.update(c for c in sym.split("/") if c in COLORS)
+    return tuple(c for c in COLORS if c in found)
+
+
+def holds(board_state: BoardState, state: PermanentState, condition: Condition) -> bool | None:
+    """Whether a condition read by ``oracle_mana.parse_condition`` holds for ``state`` on this board; None
+    when it is not one this module can check (the caller warns and takes it as not met)."""
+    if condition.kind == "timing":
+        return True  # CR 307.1, 602.5d: a timing restriction is no board fact; the board is "now"
+    if condition.kind == "your_turn":
+        return board_state.board.active_player == state.controller
+    if condition.kind == "control":
+        return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
+    if condition.kind == "total_power":  # CR 208.1: formidable
+        for flt, n in condition.needs:
+            powers = [s.power for s in board_state.states if s.matches(flt, state.permanent)]
+            if any(p is None for p in powers):
+                return None
+            if sum(p for p in powers if p is not None) < n:
+                return False
+        return True
+    if condition.kind == "counter":  # CR 122.1: counters the request stated
+        if not state.permanent.knows("counters"):
+            return None
+        return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
+    return None
+
+
+def devotion(board_state: BoardState, player: str, colors: tuple[str, ...]) -> int:
+    """CR 700.5: the mana symbols among the mana costs of permanents ``player`` controls that are of any of
+    ``colors`` (a hybrid symbol of two of them counts once, 700.5a)."""
+    total = 0
+    for s in board_state.states:
+        cost = s.face.mana_cost
+        if s.controller != player or cost is None:
+            continue
+        total += cost.devotion_to(colors)
+    return total
+
+
+def amount_of(
+    board_state: BoardState, state: PermanentState, amount: Amount, color: str | None
+) -> int | None:
+    """The number an ``Amount`` stands for on this board (``color``: the color of the mana chosen, for
+    "your devotion to that color"); None when the board does not give the fact (counters not stated)."""
+    base = _base_amount(board_state, state, amount, color)
+    return None if base is None else base + amount.offset
+
+
+def _base_amount(
+    board_state: BoardState, state: PermanentState, amount: Amount, color: str | None
+) -> int | None:
+    if amount.fixed is not None:
+        return amount.fixed
+    if amount.power == "self":  # CR 208.1: "~'s power"
+        return state.power
+    if amount.power == "greatest" and amount.filter is not None:  # "the greatest power among ..."
+        powers = [s.power for s in board_state.states if s.matches(amount.filter, state.permanent)]
+        if any(p is None for p in powers):
+            return None
+        return max((p for p in powers if p is not None), default=0)
+    if amount.filter is not None:
+        return board_state.count(state, amount.filter)
+    if amount.devotion:
+        colors = amount.devotion if amount.devotion != ("*",) else ((color,) if color else ())
+        return devotion(board_state, state.controller, colors)
+    if amount.domain:  # CR 305.6: basic land types among lands you control
+        found = {
+            t
+            for s in board_state.states
+            if s.controller == state.controller and s.is_land
+            for t in s.subtypes
+            if t in BASIC_LAND_TYPES
+        }
+        return len(found)
+    if amount.life:  # CR 119.1: the controller's life total
+        return max(0, board_state.board.player(state.controller).life)
+    if amount.party:  # CR 700.8
+        return party_size(board_state.board, state.controller)
+    if amount.opponents_life_lost:  # CR 500.1: this turn's facts, when the request stated them
+        foes = [p for p in board_state.board.players if p.name != state.controller]
+        if not all(p.this_turn.knows("life_lost") for p in foes):
+            return None
+        return sum(p.this_turn.life_lost for p in foes)
+    if amount.counter is not None and state.permanent.knows("counters"):
+        return state.permanent.counter(amount.counter)  # CR 122.1: counters the request stated
+    return None
+
+
+def condition_reasons(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
+    """CR 602.5b: "Activate only if ..." restrictions, checked on the board."""
+    reasons = []
+    for condition in ability.conditions:
+        held = holds(board_state, state, condition)
+        if held is None:
+            reasons.append(
+                Reason("602.5b", f"'Activate only {condition.text}' is not understood here: taken as not met")
+            )
+        elif not held:
+            reasons.append(Reason("602.5b", f"activate only {condition.text}: not met on this board"))
+    return tuple(reasons)
+
+
+def check_activation(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
+    """All the reasons of ``activation_reasons``, ``sacrifice_reasons`` and ``condition_reasons``."""
+    return (
+        activation_reasons(board_state.board, state, ability)
+        + sacrifice_reasons(board_state, state, ability)
+        + condition_reasons(board_state, state, ability)
+    )

@@ -1,0 +1,1068 @@
+"""The payment solver: can this player pay this mana cost with these mana abilities, and how (CR 601.2g-h)?
+
+Public API, verify / can / do: ``PaymentSources`` (sources prepared once, for many costs) and the
+one-cost functions: ``verify_payment`` raises ``UnpayableError`` (an ``IllegalError``) with the
+reason, ``can_pay`` answers a bool, ``plan_payment`` returns a ``PaymentPlan`` (every activation, in
+order, what it adds and what each symbol was paid with), ``shortfall`` the least part of the cost that
+cannot be paid.
+
+Semantics (what a plan may do, and what the brute-force reference in ``tests/rules`` enumerates):
+
+* Each listed ``ManaSource`` is activated at most once; of the sources with ``uses_permanent`` (a {T} or
+  {Q} cost) at most one per permanent (CR 602.5b: a tapped permanent cannot pay {T} again). A source that
+  can be activated repeatedly is listed once per activation.
+* Mana abilities are activated before the cost is paid (CR 601.2g); an activation pays its own mana cost
+  from the mana pool as it is then, so from the pool given and from sources activated earlier, never from
+  its own mana (CR 605.3a, 602.2b). Life costs are paid as the abilities are activated.
+* The spell's cost is then paid from the pool (CR 601.2h). {C} needs colorless mana (CR 107.4c), {S} mana
+  from a snow source (CR 107.4h; mana already in the pool is taken as not from a snow source), a hybrid
+  symbol one of its colors (107.4e), {2/W} one white or two of any type (107.4e), {C/W} colorless or white,
+  a Phyrexian symbol its color or 2 life (107.4f), generic any type (107.4b).
+* Life: a player can pay life only if their life total is at least the payment (CR 119.4); every life
+  payment of one plan (sources' life costs and Phyrexian symbols) comes out of the same total, so their sum
+  may be at most ``life``: paying 2 life at 2 life is allowed, at 1 it is not. Mana is preferred to life.
+* Half mana ({HW}, {HR}, {½}, Un-sets): no source adds half a mana, so each half symbol is paid with one
+  whole mana of its color ({½}: of any type); the unused half is lost. {∞} is never payable. Variables
+  must be substituted first (``ManaCost.with_variables``, CR 107.3a): a cost still holding {X} raises.
+
+Algorithm (exact, not an enumeration of mana combinations):
+
+* Sources that add one mana and cost nothing are merged per permanent into one unit that may be any of
+  the types they can add; sources whose alternatives are every multiset of n mana over some types (a
+  filter land's {W}{W}/{W}{U}/{U}{U}) become n such units. Identical units are aggregated, and cost symbols
+  likewise, so paying is a small transportation max-flow (``payment_flow``) whatever the board's size.
+* Only permanents that have a real choice (several abilities, several fixed alternatives such as Gilded
+  Lotus's three mana of one color, a mana or life cost) are branched on, identical permanents together
+  (how many take each option, not which), with a relaxed flow as the bound: undecided permanents add
+  their most mana of any of their types for free, and activation order is ignored.
+* A choice that uses abilities costing mana is checked exactly by searching the activation order with the
+  same flow (each prefix bounded by the order-free relaxation of the rest).
+* Among plans the solver prefers, in order: the least life; then (tie-break) spending mana already in the
+  pool, then the least flexible sources (fewest producible types, non-snow before snow), so the most
+  flexible sources stay untapped; and it never activates a source none of whose mana is spent.
+  Branching tries options in a fixed order, so answers are deterministic.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain, product
+from typing import Final
+
+from app.rules.errors import IllegalError, InvalidChoiceError
+from app.rules.mana.flow import Transport, max_transport
+from app.rules.values.costs import ManaCost
+from app.rules.values.symbols import MANA_TYPES, ManaSymbol, SymbolKind, generic_symbol
+
+_BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
+_ANY: Final = (1 << len(MANA_TYPES)) - 1
+_LIFE: Final = 1 << len(MANA_TYPES)
+_SPELL_ONLY: Final = 1 << (len(MANA_TYPES) + 1)  # a unit's mask bit: restricted mana (CR 106.6)
+_SPELL_POS: Final = 1 << 30
+_LIFE_PER_SYMBOL: Final = 2  # CR 107.4f
+
+
+@dataclass(frozen=True, slots=True)
+class ManaSource:
+    """One activatable mana ability of a permanent, as the board analysis finds it (CR 605.1a).
+
+    ``outputs`` are the alternatives it may add, each a multiset of mana types; ``activation_cost`` is mana
+    paid to activate it (a filter land's {W/U}); ``uses_permanent``: it has {T} or {Q} in its cost;
+    ``spell_only``: its mana has a spending restriction (CR 106.6) the spell being paid for meets, so it
+    pays the spell's cost but never another mana ability's activation cost.
+    """
+
+    permanent: str
+    ability: int
+    outputs: tuple[tuple[str, ...], ...]
+    activation_cost: ManaCost | None = None
+    life_cost: int = 0
+    snow: bool = False
+    uses_permanent: bool = True
+    spell_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlanStep:
+    """One activation of a plan: ``adds`` is one of the source's ``outputs``."""
+
+    permanent: str
+    ability: int
+    adds: tuple[str, ...]
+    activation_cost: ManaCost | None = None
+    life_paid: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolPayment:
+    """What paid one symbol (one unit of generic mana, one half of a {2/W} paid with two mana).
+
+    ``target``: None for the cost itself, else the index of the step whose activation cost it pays.
+    ``mana``: the type spent, None when 2 life paid a Phyrexian symbol. ``step``: the index of the step
+    that added the mana, None for mana that was already in the pool.
+    """
+
+    symbol: str
+    target: int | None
+    mana: str | None
+    step: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentPlan:
+    """How to pay ``cost``: activate ``steps`` in order, then pay as ``payments`` says."""
+
+    cost: ManaCost
+    steps: tuple[PlanStep, ...]
+    payments: tuple[SymbolPayment, ...]
+    life_paid: int
+    from_pool: tuple[str, ...]
+
+
+class UnpayableError(IllegalError):
+    """The cost cannot be paid with these sources (CR 601.2h); ``short`` is ``shortfall``'s answer."""
+
+    def __init__(self, message: str, *, short: ManaCost) -> None:
+        super().__init__(message, rule="601.2h")
+        self.short = short
+
+
+# -- public API --------------------------------------------------------------------------------------
+
+
+class PaymentSources:
+    """One player's mana sources, pool and life, prepared once for any number of costs (verify / can /
+    plan / shortfall, as the functions below).
+
+    Preparing (grouping the sources into units and batches, ``_Prepared``) does not depend on the cost: a
+    board asked about many costs (every card of a hand) prepares its sources once. Safe to share between
+    threads: after construction only memo tables of the bound are filled, each entry with the one value
+    its key determines.
+    """
+
+    __slots__ = ("_prepared",)
+
+    def __init__(
+        self, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
+    ) -> None:
+        self._prepared = _Prepared(sources, pool, life)
+
+    def plan(self, cost: ManaCost) -> PaymentPlan:
+        """A plan paying ``cost``, with the least life; raises ``UnpayableError`` when there is none."""
+        found = self._prepared.solve(_check_cost(cost), best_life=True)
+        if found is None:
+            raise self._unpayable(cost)
+        return self._prepared.build_plan(cost, found)
+
+    def can(self, cost: ManaCost) -> bool:
+        """Whether some plan pays ``cost`` (CR 601.2g-h)."""
+        return self._prepared.solve(_check_cost(cost), best_life=False) is not None
+
+    def verify(self, cost: ManaCost) -> None:
+        """Return if ``cost`` can be paid; otherwise raise ``UnpayableError`` saying what is missing."""
+        if not self.can(cost):
+            raise self._unpayable(cost)
+
+    def shortfall(self, cost: ManaCost) -> ManaCost:
+        """The least part of ``cost`` that cannot be paid (``shortfall``)."""
+        return self._prepared.shortfall(cost)
+
+    def _unpayable(self, cost: ManaCost) -> UnpayableError:
+        short = self._prepared.shortfall(cost)
+        return UnpayableError(f"cannot pay {cost}: {short} is missing", short=short)
+
+
+def plan_payment(
+    cost: ManaCost, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
+) -> PaymentPlan:
+    """A plan paying ``cost``, with the least life; raises ``UnpayableError`` when there is none."""
+    return PaymentSources(sources, pool=pool, life=life).plan(cost)
+
+
+def can_pay(
+    cost: ManaCost, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
+) -> bool:
+    """Whether some plan pays ``cost`` (CR 601.2g-h)."""
+    return PaymentSources(sources, pool=pool, life=life).can(cost)
+
+
+def verify_payment(
+    cost: ManaCost, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
+) -> None:
+    """Return if ``cost`` can be paid; otherwise raise ``UnpayableError`` saying what is missing."""
+    PaymentSources(sources, pool=pool, life=life).verify(cost)
+
+
+def shortfall(
+    cost: ManaCost, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
+) -> ManaCost:
+    """The least part of ``cost`` that cannot be paid; ``{0}`` when the whole cost can be paid.
+
+    Precisely: among the sub-multisets R of the cost's symbols (generic mana counted one by one) such that
+    ``cost`` minus R can be paid, one of least mana value (CR 202.3, half mana counting .5); {∞} is always
+    in R. Ties go to the R removing the most generic mana, then the most of each symbol in the order the
+    cost lists them, so the answer names missing colored symbols only when generic mana would not do.
+    Adding mana that pays R to the pool makes the cost payable.
+    """
+    return PaymentSources(sources, pool=pool, life=life).shortfall(cost)
+
+
+# -- internals ---------------------------------------------------------------------------------------
+
+
+def _check_cost(cost: ManaCost) -> ManaCost:
+    if cost.variables:
+        raise IllegalError(
+            f"{cost} still holds {', '.join(cost.variables)}: choose the value first (CR 107.3a)",
+            rule="107.3a",
+        )
+    return cost
+
+
+def _popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+def _types_of(mask: int) -> tuple[str, ...]:
+    return tuple(t for t in MANA_TYPES if mask & _BIT[t])
+
+
+def _slot_mask(sym: ManaSymbol) -> tuple[int, bool] | None:
+    """The mana (and life) one symbol accepts, and whether it needs snow mana; None: not one slot."""
+    kind = sym.kind
+    colors = 0
+    for c in sym.colors:
+        colors |= _BIT[c]
+    if kind in (SymbolKind.COLORED, SymbolKind.HYBRID):
+        return colors, False
+    if kind is SymbolKind.COLORLESS:
+        return _BIT["C"], False
+    if kind is SymbolKind.COLORLESS_HYBRID:
+        return colors | _BIT["C"], False
+    if kind is SymbolKind.SNOW:
+        return _ANY, True
+    if kind in (SymbolKind.PHYREXIAN, SymbolKind.HYBRID_PHYREXIAN):
+        return colors | _LIFE, False
+    if kind is SymbolKind.HALF:
+        return (colors or _ANY), False
+    return None  # generic, monocolored hybrid, variable, infinity: handled by the caller
+
+
+# Demand keys: (accepted mask, needs snow, position); supply keys: (mask, snow, position).
+_Key = tuple[int, bool, int]
+
+
+def _add_cost(cost: ManaCost, pos: int, dem: dict[_Key, int], monos: dict[tuple[int, int], int]) -> bool:
+    """Add the slots of ``cost`` paid at ``pos``; False if it holds {∞} (never payable)."""
+    if cost.generic:
+        key = (_ANY, False, pos)
+        dem[key] = dem.get(key, 0) + cost.generic
+    for sym in cost.others:
+        slot = _slot_mask(sym)
+        if slot is not None:
+            key = (slot[0], slot[1], pos)
+            dem[key] = dem.get(key, 0) + 1
+        elif sym.kind is SymbolKind.MONO_HYBRID:
+            mk = (_BIT[sym.colors[0]], pos)
+            monos[mk] = monos.get(mk, 0) + 1
+        else:
+            return False
+    return True
+
+
+def _compatible(smask: int, ssnow: bool, spos: int, dmask: int, dsnow: bool, dpos: int, relax: int) -> bool:
+    """Can a unit at ``spos`` pay a slot at ``dpos``? Earlier positions pay later ones (CR 605.3a order);
+    positions from ``relax`` on are not yet ordered: any of them pays any other, never itself."""
+    if not smask & dmask & ~_SPELL_ONLY or (dsnow and not ssnow):
+        return False
+    if smask & _SPELL_ONLY and dpos != _SPELL_POS:
+        return False  # CR 106.6: restricted mana pays only the spell that meets the restriction
+    return spos < dpos or (spos >= relax and dpos >= relax and spos != dpos)
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """One way a permanent can be used: its units (type masks), activation cost, life, provenance."""
+
+    units: tuple[int, ...]
+    snow: bool
+    cost: ManaCost | None
+    life: int
+    source: int  # index into the sources list (for a merged option: of its first source)
+    by_type: tuple[tuple[str, int], ...]  # flexible single-unit options: which source adds each type
+    fixed: tuple[str, ...] | None  # the exact alternative, when the source's alternatives are not a product
+
+    @property
+    def costed(self) -> bool:
+        return self.cost is not None and not self.cost.is_zero
+
+    @property
+    def free(self) -> bool:
+        return not self.costed and self.life == 0
+
+    @property
+    def sig(self) -> tuple[object, ...]:
+        return (self.units, self.snow, str(self.cost) if self.costed else "", self.life, self.fixed)
+
+    @property
+    def cost_masks(self) -> tuple[int, ...]:
+        """The mana each symbol of the activation cost accepts (generic, {S} and {2/W}: any type, at
+        least one mana); Phyrexian symbols are left out, life may pay them."""
+        cost = self.cost
+        if cost is None:
+            return ()
+        masks = [_ANY] * cost.generic
+        for sym in cost.others:
+            slot = _slot_mask(sym)
+            if slot is None:
+                masks.append(_ANY)
+            elif not slot[0] & _LIFE:
+                masks.append(_ANY if slot[1] else slot[0])
+        return tuple(masks)
+
+    @property
+    def net(self) -> int:
+        cost = self.cost
+        spent = 0 if cost is None else cost.generic + len(cost.others)
+        return len(self.units) - spent
+
+
+_NodeMemo = dict[tuple[tuple[tuple[int, int], ...], int, int], tuple[int, tuple[int, ...]] | None]
+"""One search's checked configurations: (group and option of each choice, ordered, undecided from)."""
+
+
+@dataclass(slots=True)
+class _Found:
+    """A configuration that pays: chosen options (group, option), costed ones in activation order."""
+
+    free: list[tuple[int, _Option]]
+    ordered: list[tuple[int, _Option]]
+    life: int
+    monos: tuple[int, ...]
+
+
+def _is_product(outputs: tuple[tuple[str, ...], ...]) -> tuple[int, int] | None:
+    """(n, type mask) when the alternatives are exactly every multiset of n mana of those types."""
+    if not outputs:
+        return None
+    n = len(outputs[0])
+    if n == 0 or any(len(o) != n for o in outputs):
+        return None
+    mask = 0
+    for o in outputs:
+        for t in o:
+            mask |= _BIT[t]
+    k = _popcount(mask)
+    # Number of multisets of size n over k types: C(n+k-1, n).
+    expected = 1
+    for i in range(1, n + 1):
+        expected = expected * (k - 1 + i) // i
+    distinct = {tuple(sorted(o)) for o in outputs}
+    return (n, mask) if len(distinct) == expected else None
+
+
+def _compositions(n: int, k: int) -> Iterator[tuple[int, ...]]:
+    """Every way to split n identical permanents among k options, earlier options filled first."""
+    if k == 1:
+        yield (n,)
+        return
+    for first in range(n, -1, -1):
+        for rest in _compositions(n - first, k - 1):
+            yield (first, *rest)
+
+
+class _Prepared:
+    """Sources sorted into base units (no choice) and groups to branch on, for one player and pool."""
+
+    def __init__(self, sources: Sequence[ManaSource], pool: ManaCost | None, life: int) -> None:
+        self.sources = tuple(sources)
+        self.life = max(life, 0)  # CR 119.4: at 0 or less life, no life can be paid
+        self.pool_units: tuple[str, ...] = _pool_units(pool)
+        by_group: dict[tuple[str, int | None], list[int]] = {}
+        for idx, src in enumerate(self.sources):
+            _validate_source(src)
+            key = (src.permanent, None if src.uses_permanent else src.ability)
+            by_group.setdefault(key, []).append(idx)
+        self.groups: list[list[_Option]] = []
+        self.flex: list[int] = []
+        for members in by_group.values():
+            options = self._options(members)
+            if not options:
+                continue
+            mask = 0
+            for o in options:
+                for u in o.units:
+                    mask |= u
+            self.flex.append(_popcount(mask & _ANY) + (1 if any(o.snow for o in options) else 0))
+            self.groups.append(options)
+        # Base: groups with one free option. Batches: identical groups with a real choice.
+        self.base: list[int] = []
+        batches: dict[tuple[object, ...], list[int]] = {}
+        for g, options in enumerate(self.groups):
+            if len(options) == 1 and options[0].free:
+                self.base.append(g)
+            else:
+                batches.setdefault(tuple(o.sig for o in options), []).append(g)
+        # Batches with most mana first: their decisions move the bound the most.
+        self.batches = sorted(
+            batches.values(), key=lambda gs: (-max(len(o.units) for o in self.groups[gs[0]]), gs[0])
+        )
+        self.base_sup: dict[_Key, int] = {}
+        for t in self.pool_units:
+            pkey = (_BIT[t], False, 0)
+            self.base_sup[pkey] = self.base_sup.get(pkey, 0) + 1
+        for g in self.base:
+            opt = self.groups[g][0]
+            for u in opt.units:
+                ukey = (u, opt.snow, 0)
+                self.base_sup[ukey] = self.base_sup.get(ukey, 0) + 1
+        # The relaxed contribution of each batch member: its most mana, of any type it can add, for free.
+        self.relaxed: list[tuple[int, int, bool]] = []
+        for gs in self.batches:
+            options = self.groups[gs[0]]
+            mask = 0
+            for o in options:
+                for u in o.units:
+                    mask |= u
+            if any(not u & _SPELL_ONLY for o in options for u in o.units):
+                mask &= ~_SPELL_ONLY  # some option's mana pays anything: the relaxation must allow it
+            self.relaxed.append((max(len(o.units) for o in options), mask, any(o.snow for o in options)))
+        # Per set of mana types T (a bitmask): the most that one member of each batch, with one option,
+        # adds to the mana of a type in T, less the symbols of its activation cost only such mana can pay
+        # (Phyrexian ones may take life instead). One option per permanent, which the flow's relaxation
+        # above does not see.
+        # Computed for the sets T that the bound asks about, when it asks (a few dozen of the 2^k sets:
+        # all of them up front was a third of a plan's time at 80 sources).
+        self.type_caps: list[dict[int, int]] = [{} for _ in self.batches]
+        self.cap_sums: dict[int, list[int]] = {}
+
+    def _caps_from(self, tm: int) -> list[int]:
+        """For each batch index b, the caps for ``tm`` of batches b and after, summed (the bound adds the
+        batches not yet decided, the same suffix at every node of the search)."""
+        sums = self.cap_sums.get(tm)
+        if sums is None:
+            sums = [0] * (len(self.batches) + 1)
+            for b in range(len(self.batches) - 1, -1, -1):
+                sums[b] = sums[b + 1] + self._type_cap(b, tm)
+            self.cap_sums[tm] = sums
+        return sums
+
+    def _type_cap(self, b: int, tm: int) -> int:
+        caps = self.type_caps[b]
+        cap = caps.get(tm)
+        if cap is None:
+            gs = self.batches[b]
+            options = self.groups[gs[0]]
+            gains = [
+                sum(1 for u in o.units if u & tm) - sum(1 for m in o.cost_masks if (m | tm) == tm)
+                for o in options
+            ]
+            if not any(o.free for o in options):
+                gains.append(0)
+            cap = caps[tm] = max(gains) * len(gs)
+        return cap
+
+    def _options(self, members: list[int]) -> list[_Option]:
+        options: list[_Option] = []
+        simple: dict[tuple[bool, bool], dict[str, int]] = {}
+        for idx in members:
+            src = self.sources[idx]
+            only = _SPELL_ONLY if src.spell_only else 0
+            cost = src.activation_cost
+            if cost is not None and cost.is_infinite:
+                continue
+            prod = _is_product(src.outputs)
+            free = (cost is None or cost.is_zero) and src.life_cost == 0
+            if prod is not None and prod[0] == 1 and free:
+                table = simple.setdefault((src.snow, src.spell_only), {})
+                for t in _types_of(prod[1]):
+                    table.setdefault(t, idx)
+                continue
+            if prod is not None:
+                n, mask = prod
+                by_type = tuple((t, idx) for t in _types_of(mask))
+                options.append(_Option((mask | only,) * n, src.snow, cost, src.life_cost, idx, by_type, None))
+                continue
+            seen: set[tuple[str, ...]] = set()
+            for alt in src.outputs:
+                key = tuple(sorted(alt, key=MANA_TYPES.index))
+                if key in seen:
+                    continue
+                seen.add(key)
+                units = tuple(_BIT[t] | only for t in key)
+                options.append(_Option(units, src.snow, cost, src.life_cost, idx, (), alt))
+        merged = []
+        for (snow, spell_only), table in sorted(simple.items()):
+            mask = _SPELL_ONLY if spell_only else 0
+            for t in table:
+                mask |= _BIT[t]
+            first = min(table.values())
+            by_type = tuple((t, table[t]) for t in MANA_TYPES if t in table)
+            merged.append(_Option((mask,), snow, None, 0, first, by_type, None))
+        # Option order is the branching order: free first, then the most net mana, then least life.
+        all_options = merged + options
+        all_options.sort(
+            key=lambda o: (not o.free, -o.net, o.life, o.source)
+        )  # stable: alternatives in order
+        return all_options
+
+    # -- flow checks ---------------------------------------------------------------------------------
+
+    def _check(
+        self,
+        sup: dict[_Key, int],
+        dem: dict[_Key, int],
+        monos: dict[tuple[int, int], int],
+        life_units: int,
+        relax: int,
+    ) -> tuple[int, tuple[int, ...]] | None:
+        """Least life units (2 life each) with which the slots can all be paid, and the mono choice (how
+        many of each class of {2/X} symbols are paid with one mana of X, classes in sorted order).
+
+        Monocolored hybrid symbols of the spell are decided inside the flow (``_feasible_monos``); those
+        of activation costs (no printed mana ability has one) are enumerated, at most a few of them."""
+        mono_keys = sorted(monos)
+        spell = {k: monos[k] for k in mono_keys if k[1] == _SPELL_POS}
+        other = [k for k in mono_keys if k[1] != _SPELL_POS]
+        best: tuple[int, tuple[int, ...]] | None = None
+        for choice in product(*(range(monos[k], -1, -1) for k in other)):
+            d = dict(dem)
+            for (cmask, pos), colored in zip(other, choice, strict=True):
+                if colored:
+                    d[(cmask, False, pos)] = d.get((cmask, False, pos), 0) + colored
+                rest = monos[(cmask, pos)] - colored
+                if rest:
+                    d[(_ANY, False, pos)] = d.get((_ANY, False, pos), 0) + 2 * rest
+            found = _feasible_monos(sup, d, spell, life_units, relax)
+            if found is not None and (best is None or found[0] < best[0]):
+                by_key = dict(zip(other, choice, strict=True))
+                by_key.update(zip(sorted(spell), found[1], strict=True))
+                best = (found[0], tuple(by_key[k] for k in mono_keys))
+                if found[0] == 0:
+                    break
+        return best
+
+    def _node_once(
+        self,
+        seen: _NodeMemo,
+        cost: ManaCost,
+        chosen: list[tuple[int, _Option]],
+        ordered: int,
+        undecided_from: int,
+    ) -> tuple[int, tuple[int, ...]] | None:
+        """``_node``, each configuration checked once per search: with nothing to branch on, the root,
+        the search's first node and the order's checks were the same flow computed four times."""
+        key = (tuple((g, id(opt)) for g, opt in chosen), ordered, undecided_from)
+        if key not in seen:
+            seen[key] = self._node(cost, chosen, ordered, undecided_from)
+        return seen[key]
+
+    def _node(
+        self, cost: ManaCost, chosen: list[tuple[int, _Option]], ordered: int, undecided_from: int
+    ) -> tuple[int, tuple[int, ...]] | None:
+        """Check the slots with ``chosen`` options; the first ``ordered`` costed ones in that order, the
+        rest unordered; batches from ``undecided_from`` relaxed. Returns (least life, mono choice)."""
+        sup = dict(self.base_sup)
+        dem: dict[_Key, int] = {}
+        monos: dict[tuple[int, int], int] = {}
+        _add_cost(cost, _SPELL_POS, dem, monos)
+        life = self.life
+        pos = 0
+        for _g, opt in chosen:
+            life -= opt.life
+            p = 0
+            if opt.costed:
+                pos += 1
+                p = pos
+                assert opt.cost is not None
+                _add_cost(opt.cost, p, dem, monos)
+            for u in opt.units:
+                key = (u, opt.snow, p)
+                sup[key] = sup.get(key, 0) + 1
+        if life < 0:
+            return None
+        if not self._type_bound(sup, dem, monos, undecided_from):
+            return None
+        for b in range(undecided_from, len(self.batches)):
+            n, mask, snow = self.relaxed[b]
+            key = (mask, snow, 0)
+            sup[key] = sup.get(key, 0) + n * len(self.batches[b])
+        found = self._check(sup, dem, monos, life // _LIFE_PER_SYMBOL, ordered + 1)
+        if found is None:
+            return None
+        return self.life - life + _LIFE_PER_SYMBOL * found[0], found[1]
+
+    def _type_bound(
+        self, sup: dict[_Key, int], dem: dict[_Key, int], monos: dict[tuple[int, int], int], undecided: int
+    ) -> bool:
+        """Hall's condition on sets of mana types, order and the flow's finer structure ignored: the slots
+        only mana of types in T can pay need at most as many units that can be a type in T."""
+        masks = {m for (m, snow, _p) in dem if not m & _LIFE and not snow and m != _ANY}
+        closure = {0}
+        for m in masks:
+            closure |= {c | m for c in closure}
+        closure.discard(0)
+        closure.add(_ANY)
+        for t in closure:
+            need = 0
+            for (m, snow, _p), count in dem.items():
+                if not m & _LIFE and (m | t) == t and (t == _ANY or not snow):
+                    need += count
+            if t == _ANY:
+                need += sum(monos.values())
+            have = sum(count for (m, _snow, _p), count in sup.items() if m & t)
+            have += self._caps_from(t)[undecided]
+            if need > have:
+                return False
+        return True
+
+    # -- search --------------------------------------------------------------------------------------
+
+    def solve(self, cost: ManaCost, *, best_life: bool) -> _Found | None:
+        """A paying configuration (with the least life when ``best_life``), or None."""
+        if cost.is_infinite:
+            return None
+        seen: _NodeMemo = {}
+        root = self._node_once(seen, cost, [], 0, 0)
+        if root is None:
+            return None
+        state: dict[str, _Found | None] = {"best": None}
+        floor = root[0]
+
+        def done() -> bool:
+            best = state["best"]
+            return best is not None and (not best_life or best.life <= floor)
+
+        def dfs(b: int, chosen: list[tuple[int, _Option]]) -> None:
+            bound = self._node_once(seen, cost, chosen, 0, b)
+            if bound is None:
+                return
+            best = state["best"]
+            if best is not None and bound[0] >= best.life:
+                return
+            if b == len(self.batches):
+                found = self._order(cost, chosen, seen)
+                if found is not None and (best is None or found.life < best.life):
+                    state["best"] = found
+                return
+            groups = self.batches[b]
+            options = self.groups[groups[0]]
+            allow_unused = not any(o.free for o in options)
+            k = len(options) + (1 if allow_unused else 0)
+            for comp in _compositions(len(groups), k):
+                picks: list[tuple[int, _Option]] = []
+                member = 0
+                for oi, count in enumerate(comp):
+                    for _ in range(count):
+                        g = groups[member]
+                        member += 1
+                        if oi < len(options):
+                            picks.append((g, self.groups[g][oi]))
+                dfs(b + 1, chosen + picks)
+                if done():
+                    return
+
+        dfs(0, [])
+        return state["best"]
+
+    def _order(self, cost: ManaCost, chosen: list[tuple[int, _Option]], seen: _NodeMemo) -> _Found | None:
+        """Find an activation order for the costed options of ``chosen`` (CR 605.3a: mana from earlier)."""
+        free = [c for c in chosen if not c[1].costed]
+        costed = [c for c in chosen if c[1].costed]
+        best: list[_Found] = []
+        floor_check = self._node_once(seen, cost, free + costed, 0, len(self.batches))
+        if floor_check is None:
+            return None
+        floor = floor_check[0]
+
+        def dfs(placed: list[tuple[int, _Option]], rest: list[tuple[int, _Option]]) -> bool:
+            found = self._node_once(seen, cost, free + placed + rest, len(placed), len(self.batches))
+            if found is None or (best and found[0] >= best[0].life):
+                return False
+            if not rest:
+                best[:] = [_Found(free, list(placed), found[0], found[1])]
+                return found[0] <= floor
+            tried: set[tuple[object, ...]] = set()
+            for i, item in enumerate(rest):
+                if item[1].sig in tried:
+                    continue
+                tried.add(item[1].sig)
+                if dfs([*placed, item], rest[:i] + rest[i + 1 :]):
+                    return True
+            return False
+
+        dfs([], costed)
+        return best[0] if best else None
+
+    # -- shortfall -----------------------------------------------------------------------------------
+
+    def shortfall(self, cost: ManaCost) -> ManaCost:
+        cost = _check_cost(cost)
+        infinite = tuple(s for s in cost.others if s.kind is SymbolKind.INFINITY)
+        finite = ManaCost(
+            (), cost.generic, tuple(s for s in cost.others if s.kind is not SymbolKind.INFINITY)
+        )
+        if self.solve(finite, best_life=False) is not None:
+            return ManaCost((), 0, infinite)
+        # Symbol classes: generic first (one unit at a time), then each distinct symbol in cost order.
+        classes: list[tuple[ManaSymbol, int, int]] = []  # (symbol, count, half value)
+        if finite.generic:
+            classes.append((generic_symbol(1), finite.generic, 2))
+        counts = Counter(s.text for s in finite.others)
+        seen: set[str] = set()
+        for s in finite.others:
+            if s.text not in seen:
+                seen.add(s.text)
+                assert s.half_value is not None
+                classes.append((s, counts[s.text], s.half_value))
+        total = sum(c * h for _s, c, h in classes)
+        start = self._shortfall_floor(finite, classes)
+        for level in range(start, total + 1):
+            candidates = sorted(_vectors(classes, level), key=lambda v: tuple(-x for x in v))
+            for vec in candidates:
+                rest_generic = finite.generic
+                removed: list[ManaSymbol] = list(infinite)
+                remaining: list[ManaSymbol] = []
+                taken = dict(zip((s.text for s, _c, _h in classes), vec, strict=True))
+                for s, _c, _h in classes:
+                    if s.kind is SymbolKind.GENERIC:
+                        rest_generic -= taken[s.text]
+                for s in finite.others:
+                    if taken.get(s.text, 0) > 0:
+                        taken[s.text] -= 1
+                        removed.append(s)
+                    else:
+                        remaining.append(s)
+                if self.solve(ManaCost((), rest_generic, tuple(remaining)), best_life=False) is not None:
+                    return ManaCost((), finite.generic - rest_generic, tuple(removed))
+        raise AssertionError("the empty cost is always payable")  # pragma: no cover
+
+    def _shortfall_floor(self, cost: ManaCost, classes: list[tuple[ManaSymbol, int, int]]) -> int:
+        """A lower bound on the shortfall's half value: the units the relaxed flow cannot place, each
+        removed at no less than the cheapest half value per unit of any symbol class."""
+        sup = dict(self.base_sup)
+        for b, gs in enumerate(self.batches):
+            n, mask, snow = self.relaxed[b]
+            sup[(mask, snow, 0)] = sup.get((mask, snow, 0), 0) + n * len(gs)
+        dem: dict[_Key, int] = {}
+        monos: dict[tuple[int, int], int] = {}
+        _add_cost(cost, _SPELL_POS, dem, monos)
+        for (_cmask, pos), count in monos.items():
+            # Relaxed: one slot of any type (it is really one of its color or two of any type).
+            dem[(_ANY, False, pos)] = dem.get((_ANY, False, pos), 0) + count
+        sup_list, dem_list, adj, late = _graph(sup, dem, self.life // _LIFE_PER_SYMBOL, 1)
+        placed, _life, _flow = max_transport(sup_list, dem_list, adj, late=late)
+        missing = sum(dem_list) - placed
+        per_unit = min((h for _s, _c, h in classes), default=2)
+        return max(1, missing * per_unit)
+
+    # -- building the plan ---------------------------------------------------------------------------
+
+    def build_plan(self, cost: ManaCost, found: _Found) -> PaymentPlan:
+        free = [(g, self.groups[g][0]) for g in self.base] + found.free
+        free.sort(key=lambda c: c[0])
+        ordered = list(found.ordered)
+        while True:
+            result = self._assign(cost, free, ordered, found.monos)
+            used_steps = {u.step for u in result if u.step is not None}
+            acts = free + ordered
+            unused = [i for i in range(len(acts)) if i not in used_steps]
+            if not unused:
+                break
+            # An activation whose mana nobody spends is dropped (its own cost with it), then re-solve.
+            keep = set(range(len(acts))) - set(unused)
+            free = [a for i, a in enumerate(acts[: len(free)]) if i in keep]
+            ordered = [a for i, a in enumerate(ordered) if i + len(acts) - len(ordered) in keep]
+        return self._render(cost, free + ordered, len(free), result)
+
+    def _assign(
+        self,
+        cost: ManaCost,
+        free: list[tuple[int, _Option]],
+        ordered: list[tuple[int, _Option]],
+        monos_hint: tuple[int, ...],
+    ) -> list[_Paid]:
+        """Assign every slot a unit, least flexible units first; returns one record per slot."""
+        # Units: (mask, snow, pos, flex) -> list of (step, unit index); step -1 is the pool.
+        units: dict[tuple[int, bool, int, int], list[tuple[int, int]]] = {}
+        for i, t in enumerate(self.pool_units):
+            units.setdefault((_BIT[t], False, 0, -1), []).append((-1, i))
+        life = self.life
+        for step, (g, opt) in enumerate(free + ordered):
+            life -= opt.life
+            pos = 0 if step < len(free) else step - len(free) + 1
+            # Tie-break rank: fewest producible types first; among equals, mana of a source adding several
+            # (it is tapped for all of them) before a source adding one.
+            rank = 16 * self.flex[g] - min(len(opt.units), 15)
+            for ui, u in enumerate(opt.units):
+                units.setdefault((u, opt.snow, pos, rank), []).append((step, ui))
+        slots: dict[_Key, list[tuple[str, int | None]]] = {}
+        monos: list[tuple[str, int | None, int, int]] = []
+        payers = [(cost, None, _SPELL_POS)] + [
+            (opt.cost, len(free) + k, k + 1) for k, (_g, opt) in enumerate(ordered) if opt.cost is not None
+        ]
+        for c, target, pos in payers:
+            for _ in range(c.generic):
+                slots.setdefault((_ANY, False, pos), []).append(("{1}", target))
+            for s in c.others:
+                slot = _slot_mask(s)
+                if slot is not None:
+                    slots.setdefault((slot[0], slot[1], pos), []).append((s.text, target))
+                else:
+                    monos.append((s.text, target, _BIT[s.colors[0]], pos))
+        mono_classes = sorted({(m[2], m[3]) for m in monos})
+        count = Counter((m[2], m[3]) for m in monos)
+        hint = [monos_hint] if len(monos_hint) == len(mono_classes) else []
+        for choice in chain(hint, product(*(range(count[k], -1, -1) for k in mono_classes))):
+            s2 = {k: list(v) for k, v in slots.items()}
+            colored_left = dict(zip(mono_classes, choice, strict=True))
+            for text, target, cmask, pos in monos:
+                if colored_left[(cmask, pos)] > 0:
+                    colored_left[(cmask, pos)] -= 1
+                    s2.setdefault((cmask, False, pos), []).append((text, target))
+                else:
+                    s2.setdefault((_ANY, False, pos), []).extend([(text, target), (text, target)])
+            result = _match(units, s2, life // _LIFE_PER_SYMBOL, ordered_relax=len(ordered) + 1)
+            if result is not None:
+                return result
+        raise AssertionError("a configuration found paying must assign")  # pragma: no cover
+
+    def _render(
+        self, cost: ManaCost, acts: list[tuple[int, _Option]], n_free: int, paid: list[_Paid]
+    ) -> PaymentPlan:
+        chosen_types: dict[tuple[int, int], str] = {}
+        for p in paid:
+            if p.step is not None and p.step >= 0 and p.mana is not None:
+                chosen_types[(p.step, p.unit)] = p.mana
+        steps: list[PlanStep] = []
+        for step, (_g, opt) in enumerate(acts):
+            types = [chosen_types.get((step, ui)) or _types_of(u)[0] for ui, u in enumerate(opt.units)]
+            src_idx = opt.source
+            if opt.by_type and len(opt.units) == 1:
+                src_idx = dict(opt.by_type)[types[0]]
+            src = self.sources[src_idx]
+            want = Counter(types)
+            adds = next(o for o in src.outputs if Counter(o) == want)
+            steps.append(
+                PlanStep(
+                    src.permanent,
+                    src.ability,
+                    adds,
+                    src.activation_cost if opt.costed else None,
+                    src.life_cost,
+                )
+            )
+        payments = tuple(
+            SymbolPayment(p.symbol, p.target, p.mana, p.step if p.step is not None and p.step >= 0 else None)
+            for p in sorted(paid, key=lambda p: (p.target is not None, p.target or 0))
+        )
+        life_paid = sum(s.life_paid for s in steps) + _LIFE_PER_SYMBOL * sum(
+            1 for p in paid if p.mana is None
+        )
+        from_pool = tuple(p.mana for p in paid if p.step == -1 and p.mana is not None)
+        return PaymentPlan(cost, tuple(steps), payments, life_paid, from_pool)
+
+
+@dataclass(frozen=True, slots=True)
+class _Paid:
+    symbol: str
+    target: int | None
+    mana: str | None
+    step: int | None  # -1: pool; None: life
+    unit: int
+
+
+def _match(
+    units: dict[tuple[int, bool, int, int], list[tuple[int, int]]],
+    slots: dict[_Key, list[tuple[str, int | None]]],
+    life_units: int,
+    *,
+    ordered_relax: int,
+) -> list[_Paid] | None:
+    """Pay every slot with a concrete unit (or 2 life); None if impossible."""
+    sup_keys = sorted(units, key=lambda k: (k[3], k[2], _popcount(k[0]), k[1], k[0]))
+    dem_keys = sorted(slots, key=lambda k: (_popcount(k[0]), not k[1], k[2], k[0]))
+    sup = [len(units[k]) for k in sup_keys]
+    dem = [len(slots[k]) for k in dem_keys]
+    adj = [
+        [j for j, d in enumerate(dem_keys) if _compatible(s[0], s[1], s[2], d[0], d[1], d[2], ordered_relax)]
+        for s in sup_keys
+    ]
+    late = None
+    if any(d[0] & _LIFE for d in dem_keys):
+        late = len(sup)
+        sup.append(life_units)
+        adj.append([j for j, d in enumerate(dem_keys) if d[0] & _LIFE])
+    total, _life, flow = max_transport(sup, dem, adj, late=late)
+    if total != sum(dem):
+        return None
+    out: list[_Paid] = []
+    slot_queues = [iter(slots[k]) for k in dem_keys]
+    unit_queues = [iter(units[k]) for k in sup_keys]
+    for i, f in enumerate(flow):
+        for j, amount in sorted(f.items()):
+            for _ in range(amount):
+                text, target = next(slot_queues[j])
+                if i == late:
+                    out.append(_Paid(text, target, None, None, -1))
+                    continue
+                step, ui = next(unit_queues[i])
+                smask = sup_keys[i][0] & dem_keys[j][0] & _ANY
+                mana = _types_of(smask)[0]
+                out.append(_Paid(text, target, mana, step, ui))
+    return out
+
+
+def _graph(
+    sup: dict[_Key, int], dem: dict[_Key, int], life_units: int, relax: int
+) -> tuple[list[int], list[int], list[list[int]], int | None]:
+    sup_keys = sorted(sup, key=lambda k: (_popcount(k[0]), k[1], k[2], k[0]))
+    dem_keys = sorted(dem, key=lambda k: (_popcount(k[0]), not k[1], k[2], k[0]))
+    sup_list = [sup[k] for k in sup_keys]
+    dem_list = [dem[k] for k in dem_keys]
+    adj = [
+        [j for j, d in enumerate(dem_keys) if _compatible(s[0], s[1], s[2], d[0], d[1], d[2], relax)]
+        for s in sup_keys
+    ]
+    late = None
+    if any(d[0] & _LIFE for d in dem_keys):
+        late = len(sup_list)
+        sup_list.append(life_units)
+        adj.append([j for j, d in enumerate(dem_keys) if d[0] & _LIFE])
+    return sup_list, dem_list, adj, late
+
+
+def _feasible(sup: dict[_Key, int], dem: dict[_Key, int], life_units: int, relax: int) -> int | None:
+    """Life units the cheapest full payment needs, None if the slots cannot all be paid."""
+    need = sum(dem.values())
+    if need == 0:
+        return 0
+    sup_list, dem_list, adj, late = _graph(sup, dem, life_units, relax)
+    total, life_used, _flow = max_transport(sup_list, dem_list, adj, late=late)
+    return life_used if total == need else None
+
+
+def _feasible_monos(
+    sup: dict[_Key, int], dem: dict[_Key, int], monos: dict[tuple[int, int], int], life_units: int, relax: int
+) -> tuple[int, tuple[int, ...]] | None:
+    """Least life units paying every slot and the spell's {2/X} symbols ``monos`` (CR 107.4e: one mana of
+    X or two mana of any type each), with how many of each class take one mana of X; None if impossible.
+
+    Polynomial, no search over splits. Every mana unit can pay the spell's generic mana, so once the slots
+    that need something particular (a type, snow, a position) are paid, the rest of the mana pays the
+    generic part whatever it is. Paying k symbols with X needs the particular slots plus k X-slots paid
+    (a flow), and then ``generic + 2 (M - k)`` units left over: so the best k is the largest flow into the
+    X-slots once the particular slots are full (augmenting paths never empty a full slot). Life only pays
+    Phyrexian slots, and each unit of it frees one mana unit, so for a budget of life it goes first; the
+    least budget that pays is found by bisection, feasibility growing with the budget.
+    """
+    if not monos:
+        used = _feasible(sup, dem, life_units, relax)
+        return None if used is None else (used, ())
+    typed = dict(dem)
+    generic = typed.pop((_ANY, False, _SPELL_POS), 0)
+    mono_keys = sorted(monos)
+    total_monos = sum(monos.values())
+    sup_keys = sorted(sup, key=lambda k: (_popcount(k[0]), k[1], k[2], k[0]))
+    typed_keys = sorted(typed, key=lambda k: (_popcount(k[0]), not k[1], k[2], k[0]))
+    dem_keys = typed_keys + [(cmask, False, pos) for cmask, pos in mono_keys]
+    dem_list = [typed[k] for k in typed_keys] + [monos[k] for k in mono_keys]
+    adj = [
+        [j for j, d in enumerate(dem_keys) if _compatible(s[0], s[1], s[2], d[0], d[1], d[2], relax)]
+        for s in sup_keys
+    ]
+    adj.append([j for j, d in enumerate(typed_keys) if d[0] & _LIFE])
+    mana = list(range(len(sup_keys)))
+    life_node = len(sup_keys)
+    typed_idx = range(len(typed_keys))
+    mono_idx = range(len(typed_keys), len(dem_keys))
+    n_mana = sum(sup.values())
+    n_typed = sum(typed.values())
+
+    def attempt(budget: int) -> tuple[int, tuple[int, ...]] | None:
+        net = Transport([sup[k] for k in sup_keys] + [budget], dem_list, adj)
+        net.augment([life_node], typed_idx)
+        net.augment(mana, typed_idx)
+        if any(net.rem_d[j] for j in typed_idx):
+            return None
+        colored = net.augment(mana, mono_idx)
+        life_used = net.sent(life_node)
+        left = n_mana - (n_typed - life_used + colored)
+        if left < generic + 2 * (total_monos - colored):
+            return None
+        return life_used, tuple(net.received(j) for j in mono_idx)
+
+    found = attempt(0)
+    if found is not None:
+        return found
+    hi = min(life_units, sum(c for k, c in typed.items() if k[0] & _LIFE))
+    if hi <= 0 or attempt(hi) is None:
+        return None
+    lo = 0  # infeasible at lo, feasible at hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if attempt(mid) is None:
+            lo = mid
+        else:
+            hi = mid
+    return attempt(hi)
+
+
+def _vectors(classes: list[tuple[ManaSymbol, int, int]], level: int) -> Iterator[tuple[int, ...]]:
+    """Every choice of how many of each class to remove whose half values sum to ``level``."""
+
+    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
+        if i == len(classes):
+            if left == 0:
+                yield ()
+            return
+        _s, count, h = classes[i]
+        top = min(count, left // h) if h else 0
+        for x in range(top, -1, -1):
+            for rest in rec(i + 1, left - x * h):
+                yield (x, *rest)
+
+    yield from rec(0, level)
+
+
+def _pool_units(pool: ManaCost | None) -> tuple[str, ...]:
+    """Mana already in the pool, one type per unit (CR 106.4); a pool holds typed mana, never {1}."""
+    if pool is None:
+        return ()
+    if pool.variables or pool.generic:
+        raise InvalidChoiceError(
+            f"a mana pool holds mana of a type (W U B R G C), not {pool} (CR 106.4)", field="mana_pool"
+        )
+    units: list[str] = []
+    for s in pool.others:
+        if s.kind is SymbolKind.COLORED:
+            units.append(s.colors[0])
+        elif s.kind is SymbolKind.COLORLESS:
+            units.append("C")
+        else:
+            raise InvalidChoiceError(
+                f"a mana pool holds mana of a type (W U B R G C), not {s.text} (CR 106.4)", field="mana_pool"
+            )
+    return tuple(units)
+
+
+def _validate_source(src: ManaSource) -> None:
+    if not src.outputs or any(not o for o in src.outputs):
+        raise InvalidChoiceError(f"source {src.permanent}#{src.ability} adds no mana", field="sources")
+    for o in src.outputs:
+        for t in o:
+            if t not in _BIT:
+                raise InvalidChoiceError(
+                    f"source {src.permanent}#{src.ability} adds {t!r}, not a mana type", field="sources"
+                )
+    if src.life_cost < 0:
+        raise InvalidChoiceError(
+            f"source {src.permanent}#{src.ability} has a negative life cost", field="sources"
+        )
+    if src.activation_cost is not None and src.activation_cost.variables:
+        raise IllegalError(
+            f"source {src.permanent}#{src.ability}: an activation cost with X needs a value (CR 107.3a)",
+            rule="107.3a",
+        )

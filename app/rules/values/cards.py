@@ -1,0 +1,153 @@
+"""Cards and their faces: the characteristics that cost and mana rules read (CR 109.3, 709-712, 715)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from app.rules.errors import InvalidChoiceError
+from app.rules.values.costs import ManaCost
+from app.rules.values.names import fold_name
+from app.rules.values.symbols import COLORS
+from app.rules.values.types import TypeLine
+
+SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
+"""Layouts whose halves are cast separately and combine off the stack (CR 709.4)."""
+PLAYABLE = frozenset({"legal", "restricted"})
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One face (or the only face) of a card, with the characteristics it gives an object."""
+
+    name: str
+    mana_cost: ManaCost | None
+    type_line: TypeLine
+    oracle_text: str = ""
+    flavor_text: str | None = None
+    keywords: tuple[str, ...] = ()
+    colors: tuple[str, ...] | None = None
+    power: str | None = None
+    """CR 208.1: printed power, as printed (``"*"``, ``"1+*"``); None when the face has none."""
+    toughness: str | None = None
+    loyalty: str | None = None
+    """CR 306.5a: a planeswalker's printed loyalty; None when it has none."""
+    # Read by every cost filter of every request: computed once per face (issue 14), not per look-up.
+    _keywords_folded: frozenset[str] = field(init=False, repr=False, compare=False)
+    _changeling: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        folded = frozenset(k.casefold() for k in self.keywords)
+        object.__setattr__(self, "_keywords_folded", folded)
+        changeling = "changeling" in folded or "is every creature type" in self.oracle_text
+        object.__setattr__(self, "_changeling", changeling)
+
+    def has_keyword(self, keyword: str) -> bool:
+        return keyword.casefold() in self._keywords_folded
+
+    @property
+    def is_changeling(self) -> bool:
+        """CR 702.73a: Changeling (and "is every creature type") gives every creature type."""
+        return self._changeling
+
+    def has_creature_type(self, creature_type: str) -> bool:
+        """Whether this face has ``creature_type`` (CR 205.3m; changelings have all of them, 702.73a)."""
+        if not self.type_line.has_creature_types:
+            return False
+        return self.is_changeling or creature_type in self.type_line.subtypes
+
+    @property
+    def color_set(self) -> tuple[str, ...]:
+        """The face's colors (CR 202.2): given explicitly (color indicators) or from its mana cost."""
+        if self.colors is not None:
+            return tuple(c for c in COLORS if c in self.colors)
+        return self.mana_cost.colors if self.mana_cost is not None else ()
+
+    @property
+    def mana_value(self) -> int | float | None:
+        """CR 202.3a: an object with no mana cost has mana value 0."""
+        return self.mana_cost.mana_value if self.mana_cost is not None else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card of the catalogue or an inline card. Multi-face cards list every face, front first."""
+
+    name: str
+    faces: tuple[Face, ...]
+    layout: str = "normal"
+    oracle_id: str | None = None
+    legalities: tuple[tuple[str, str], ...] = ()
+    color_identity: tuple[str, ...] | None = None
+    """CR 903.4 as the catalogue gives it (WUBRG order); None when the source does not say."""
+
+    def __post_init__(self) -> None:
+        if not self.faces:
+            raise ValueError("a card has at least one face")
+
+    @property
+    def front(self) -> Face:
+        return self.faces[0]
+
+    @property
+    def is_split(self) -> bool:
+        return self.layout in SPLIT_LAYOUTS or (len(self.faces) > 1 and self.layout == "split")
+
+    @property
+    def mana_cost(self) -> ManaCost | None:
+        """The card's mana cost: a split card's is both halves' combined (CR 709.4), else the front's."""
+        if self.is_split:
+            return _sum_costs(f.mana_cost for f in self.faces)
+        return self.front.mana_cost
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for f in self.faces:
+            for k in f.keywords:
+                seen.setdefault(k, None)
+        return tuple(seen)
+
+    def face(self, which: str | int) -> Face:
+        """The face named ``which`` (folded comparison) or at that index; InvalidChoiceError otherwise."""
+        if isinstance(which, int):
+            if 0 <= which < len(self.faces):
+                return self.faces[which]
+            raise InvalidChoiceError(f"{self.name} has no face {which}", field="face")
+        want = fold_name(which)
+        for f in self.faces:
+            if fold_name(f.name) == want:
+                return f
+        names = ", ".join(f.name for f in self.faces)
+        raise InvalidChoiceError(f"{self.name} has no face named {which!r} (faces: {names})", field="face")
+
+    def fused(self) -> Face:
+        """Both halves of a split card as one object (CR 702.102c: fused split spell characteristics)."""
+        if len(self.faces) < 2:
+            raise InvalidChoiceError(f"{self.name} has only one face and cannot be fused", field="face")
+        supertypes = tuple(dict.fromkeys(s for f in self.faces for s in f.type_line.supertypes))
+        card_types = tuple(dict.fromkeys(t for f in self.faces for t in f.type_line.types))
+        subtypes = tuple(dict.fromkeys(s for f in self.faces for s in f.type_line.subtypes))
+        colors = {c for f in self.faces for c in f.color_set}
+        return Face(
+            name=self.name,
+            mana_cost=_sum_costs(f.mana_cost for f in self.faces),
+            type_line=TypeLine(supertypes, card_types, subtypes),
+            oracle_text="\n".join(f.oracle_text for f in self.faces),
+            flavor_text=self.faces[0].flavor_text,
+            keywords=self.keywords,
+            colors=tuple(c for c in COLORS if c in colors),
+        )
+
+    def is_legal_in(self, fmt: str) -> bool:
+        """Legal or restricted in the format (the catalogue's ``legalities``)."""
+        return dict(self.legalities).get(fmt) in PLAYABLE
+
+
+def _sum_costs(costs: Iterable[ManaCost | None]) -> ManaCost | None:
+    total: ManaCost | None = None
+    for c in costs:
+        if c is None:
+            continue
+        total = c if total is None else total + c
+    return total

@@ -1,0 +1,233 @@
+"""Golden cases as data (``tests/golden/*.yaml``): every ruling of ../shared/rulings plus the CR 601.2f cases.
+
+Cards are named from the bundled catalogue (``app/data/cards.json.gz``) or given inline; characters come from
+``app/data/characters.json``. Each case names its rule or ruling.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from app.rules.casting import mental_magic
+from app.rules.casting.cost_registry import heralds_horn_reveal
+from app.rules.casting.engine import CastAs, OptionalChoice, SpellToCast, StepKind, total_cost
+from app.rules.errors import IllegalError, InvalidChoiceError
+from app.rules.text.characters import CharacterIndex
+from app.rules.values.board import Board, Choices, Permanent, Player, ThisTurn
+from app.rules.values.cards import Card
+from app.rules.values.costs import ManaCost
+from app.rules.values.names import fold_name
+from app.rules.values.types import canonical_creature_type
+from app.services.card_formats import card_from_inline, card_from_scryfall
+
+ROOT = Path(__file__).resolve().parents[3]
+GOLDEN = ROOT / "tests" / "golden"
+
+
+@cache
+def catalogue() -> dict[str, Card]:
+    cards: dict[str, Card] = {}
+    for obj in json.loads(gzip.decompress((ROOT / "app" / "data" / "cards.json.gz").read_bytes())):
+        c = card_from_scryfall(obj)
+        cards[fold_name(c.name)] = c
+        for f in c.faces:
+            cards.setdefault(fold_name(f.name), c)
+    return cards
+
+
+@cache
+def characters() -> CharacterIndex:
+    return CharacterIndex.from_mapping(
+        json.loads((ROOT / "app" / "data" / "characters.json").read_text("utf-8"))
+    )
+
+
+def card(ref: str | dict[str, Any]) -> Card:
+    if isinstance(ref, dict):
+        return card_from_inline(ref)
+    return catalogue()[fold_name(ref)]
+
+
+def board(case: dict[str, Any]) -> Board:
+    perms = []
+    for p in case.get("board") or []:
+        chosen = dict(p.get("chosen") or {})
+        if "imprinted" in chosen:
+            chosen["imprinted"] = card(chosen["imprinted"])
+        if "colors" in chosen:
+            chosen["colors"] = tuple(chosen["colors"])
+        perms.append(
+            Permanent(
+                id=p["id"],
+                card=card(p["card"]),
+                controller=p.get("controller", "you"),
+                tapped=p.get("tapped", False),
+                face=p.get("face"),
+                chosen=Choices(**chosen),
+                played_as=tuple(p.get("played_as", ())),
+                counters=tuple((p.get("counters") or {}).items()),
+                class_level=p.get("class_level", 1),
+                attached_to=p.get("attached_to"),
+                given=frozenset(k for k in ("counters", "class_level", "level", "token") if k in p)
+                | ({"combat"} if "attacking" in p or "blocking" in p else set()),
+                attacking=p.get("attacking", False),
+                blocking=p.get("blocking", False),
+                power=p.get("power"),
+                toughness=p.get("toughness"),
+                token=p.get("token", False),
+            )
+        )
+    facts = case.get("players") or {}
+    names = dict.fromkeys(["you", case.get("caster", "you"), *(p.controller for p in perms), *facts])
+    return Board(
+        tuple(perms),
+        tuple(player(n, facts.get(n) or {}) for n in names),
+        case.get("active_player", "you"),
+        day_night=case.get("day_night"),
+        step=case.get("step"),
+    )
+
+
+def player(name: str, facts: dict[str, Any]) -> Player:
+    """A player with the zones and this-turn facts a case states (the rest: not given)."""
+    turn = facts.get("this_turn") or {}
+    zones = {
+        z: tuple(card(c) for c in facts[z]) for z in ("graveyard", "exile", "hand", "commander") if z in facts
+    }
+    return Player(
+        name,
+        life=facts.get("life", 20),
+        **zones,
+        this_turn=ThisTurn(**turn, given=frozenset(turn)),
+        given=frozenset(zones) | {k for k in ("counters", "speed") if k in facts},
+        counters=tuple((facts.get("counters") or {}).items()),
+        speed=facts.get("speed", 0),
+    )
+
+
+def spell(s: dict[str, Any]) -> SpellToCast:
+    printing = s.get("printing") or {}
+    cast_as = s.get("cast_as")
+    return SpellToCast(
+        card=card(s["card"]),
+        face=s.get("face"),
+        x=s.get("x", 0),
+        alternative_cost=ManaCost.parse(s["alternative_cost"]) if "alternative_cost" in s else None,
+        additional_costs=tuple(ManaCost.parse(c) for c in s.get("additional_costs", ())),
+        cast_from=s.get("cast_from", "hand"),
+        commander_casts=s.get("commander_casts", 0),
+        cast_as=CastAs(card(cast_as["card"]), cast_as["via"]) if cast_as else None,
+        flavor_text=printing.get("flavor_text"),
+        art_characters=tuple(printing.get("art_characters", ())),
+        targets=tuple(s.get("targets", ())),
+        method=s.get("method"),
+        optional_costs=tuple(OptionalChoice(**o) for o in s.get("optional_costs", ())),
+    )
+
+
+# Golden files of another shape, with their own test (not rules cases): file name -> the test reading it.
+OTHER_GOLDEN = {"karsten_2022.yaml": "tests/rules/decks/test_castability.py"}
+
+
+def load_cases() -> list[Any]:
+    out = []
+    for path in sorted(GOLDEN.glob("*.yaml")):
+        if path.name in OTHER_GOLDEN:
+            continue
+        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+            out.append(pytest.param(case, id=f"{path.stem}:{case['id']}"))
+    return out
+
+
+CASES = load_cases()
+
+
+def test_every_case_names_its_rule_and_every_ruling_file_is_covered() -> None:
+    rules = {p.values[0]["rule"] for p in CASES}
+    assert all(isinstance(r, str) and r for r in rules)
+    rulings = ROOT.parent / "shared" / "rulings"
+    if not rulings.is_dir():
+        pytest.skip("../shared/rulings is not present")
+    for path in rulings.glob("*.txt"):
+        assert f"ruling:{path.stem}" in rules, f"no golden case for {path.name}"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden(case: dict[str, Any]) -> None:
+    kind = case.get("kind", "cost")
+    expect = case["expect"]
+    if kind == "choice":
+        assert (canonical_creature_type(case["creature_type"]) is not None) is expect["valid"]
+        return
+    b = board(case)
+    if kind == "reveal":
+        answer = heralds_horn_reveal(b, case["board"][0]["id"], card(case["top_card"]))
+        assert answer.may_put_into_hand is expect["may_put_into_hand"], answer.reason
+        return
+    if kind == "options":
+        run_options(case, b, expect)
+        return
+    s = spell(case["spell"])
+    if "error" in expect:
+        kinds = {"rules-violation": IllegalError, "invalid-choice": InvalidChoiceError}
+        with pytest.raises(kinds[expect["error"]], match=expect.get("message")):
+            total_cost(b, case.get("caster", "you"), s, characters=characters())
+        return
+    r = total_cost(b, case.get("caster", "you"), s, characters=characters())
+    explained = [(x.kind.value, x.source, str(x.result), x.applied, x.note) for x in r.steps]
+    for field in ("total_cost", "mana_cost", "method"):
+        if field in expect:
+            assert str(getattr(r, field)) == expect[field], explained
+    for field in ("mana_value", "mana_value_on_stack", "x_for_etb"):
+        if field in expect:
+            assert getattr(r, field) == expect[field], explained
+    if "other_costs" in expect:
+        assert [o.text for o in r.other_costs] == expect["other_costs"], explained
+    if "warns" in expect:
+        messages = " ".join(f"{w.text} {w.message}" for w in r.warnings)
+        for needle in expect["warns"]:
+            assert needle in messages, messages
+    if "cast_as" in expect:
+        assert r.cast_as is not None and r.cast_as.name == expect["cast_as"]
+    changes = [x for x in r.steps if x.kind in (StepKind.REDUCTION, StepKind.INCREASE, StepKind.TOTAL)]
+    applied = [x.source for x in changes if x.applied and x.note != "total cost locked in"]
+    if "applied" in expect:
+        assert applied == expect["applied"], explained
+    for source in expect.get("not_applied", ()):
+        assert source not in applied, explained
+        assert any(x.source == source and not x.applied and x.note for x in changes), explained
+    if "warnings" in expect:
+        assert [w.source for w in r.warnings] == expect["warnings"]
+    else:
+        assert not [w for w in r.warnings if w.source is not None]
+
+
+def run_options(case: dict[str, Any], b: Board, expect: dict[str, Any]) -> None:
+    revealed = card(case["card"])
+    richard = b.get(case["via"])
+    fmt = case["format"]
+    pool = {fold_name(n) for n in case.get("pool", ())}
+    unique = {id(c): c for c in catalogue().values()}.values()
+    candidates = [
+        c
+        for c in unique
+        if c.mana_cost == revealed.mana_cost
+        and (fmt == "unsanctioned" or (fmt == "pool" and fold_name(c.name) in pool) or c.is_legal_in(fmt))
+    ]
+    found = mental_magic.options(richard, revealed, candidates)
+    names = {c.name for c in found.allowed}
+    for n in expect.get("includes", ()):
+        assert n in names
+    for n in expect.get("excludes", ()):
+        assert n not in names
+    if "exactly" in expect:
+        assert sorted(names) == sorted(expect["exactly"])
+    if "excluded_reason" in expect:
+        assert expect["excluded_reason"] in [r for _, r in found.excluded]

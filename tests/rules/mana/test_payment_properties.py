@@ -1,0 +1,144 @@
+"""The payment solver against the brute-force reference on small random boards (hypothesis).
+
+On every board: the solver finds a plan exactly when brute force does; every plan replays legally and pays
+no more life than the least brute force finds; when nothing pays, ``shortfall`` has the least mana value
+brute force finds and really is enough.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.rules.mana.payment import (
+    ManaSource,
+    UnpayableError,
+    can_pay,
+    plan_payment,
+    shortfall,
+    verify_payment,
+)
+from app.rules.values.costs import ManaCost
+from app.rules.values.symbols import COLORS
+from tests.rules.mana.payment_bruteforce import (
+    brute_can_pay,
+    brute_min_life,
+    brute_shortfall_half_value,
+    check_plan,
+)
+
+color = st.sampled_from(COLORS)
+pair = st.lists(color, min_size=2, max_size=2, unique=True)
+
+
+def _alts(*alts: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(a) for a in alts)
+
+
+@st.composite
+def permanent(draw: st.DrawFn, pid: str) -> list[ManaSource]:
+    """One permanent's mana abilities, drawn from the kinds real boards hold."""
+    kind = draw(
+        st.sampled_from(
+            [
+                "basic",
+                "wastes",
+                "dual",
+                "any",
+                "snow",
+                "sol",
+                "lotus",
+                "filter",
+                "signet",
+                "pain",
+                "converter",
+                "cavern",
+                "workshop",
+            ]
+        )
+    )
+    c = draw(color)
+    a, b = draw(pair)
+    if kind == "basic":
+        return [ManaSource(pid, 0, _alts(c))]
+    if kind == "wastes":
+        return [ManaSource(pid, 0, _alts("C"))]
+    if kind == "dual":
+        return [ManaSource(pid, 0, _alts(a, b))]
+    if kind == "any":
+        return [ManaSource(pid, 0, _alts(*COLORS))]
+    if kind == "snow":
+        return [ManaSource(pid, 0, _alts(c), snow=True)]
+    if kind == "sol":
+        return [ManaSource(pid, 0, _alts("CC"))]
+    if kind == "lotus":
+        return [ManaSource(pid, 0, _alts(*(x * 3 for x in COLORS)))]
+    if kind == "filter":
+        hybrid = ManaCost.parse(f"{{{a}/{b}}}")
+        return [
+            ManaSource(pid, 0, _alts("C")),
+            ManaSource(pid, 1, _alts(a + a, a + b, b + b), activation_cost=hybrid),
+        ]
+    if kind == "signet":
+        return [ManaSource(pid, 0, _alts(a + b), activation_cost=ManaCost.parse("{1}"))]
+    if kind == "pain":
+        return [ManaSource(pid, 0, _alts("C")), ManaSource(pid, 1, _alts(a, b), life_cost=1)]
+    if kind == "cavern":  # {T}: Add {C}. {T}: Add one mana of any color (restricted, the spell meets it).
+        return [ManaSource(pid, 0, _alts("C")), ManaSource(pid, 1, _alts(*COLORS), spell_only=True)]
+    if kind == "workshop":  # {T}: Add {C}{C}{C} (restricted, the spell meets it).
+        return [ManaSource(pid, 0, _alts("CCC"), spell_only=True)]
+    # A repeatable converter with no {T}: "{1}: Add one mana of any color", listed once.
+    return [ManaSource(pid, 0, _alts(*COLORS), activation_cost=ManaCost.parse("{1}"), uses_permanent=False)]
+
+
+SYMBOLS = [
+    "{1}", "{2}", "{W}", "{U}", "{B}", "{R}", "{G}", "{C}", "{S}", "{W/U}", "{B/G}", "{2/W}", "{2/R}",
+    "{C/G}", "{W/P}", "{B/P}", "{G/U/P}", "{HW}", "{½}",
+]  # fmt: skip
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> tuple[ManaCost, tuple[ManaSource, ...], ManaCost, int]:
+    n = draw(st.integers(0, 4))
+    sources: list[ManaSource] = []
+    for i in range(n):
+        sources.extend(draw(permanent(f"p{i}")))
+    cost = ManaCost.parse("".join(draw(st.lists(st.sampled_from(SYMBOLS), max_size=4))))
+    pool = ManaCost.parse("".join(draw(st.lists(st.sampled_from(["{W}", "{G}", "{C}"]), max_size=2))))
+    life = draw(st.integers(0, 5))
+    return cost, tuple(sources), pool, life
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_solver_agrees_with_brute_force(case: tuple[ManaCost, tuple[ManaSource, ...], ManaCost, int]) -> None:
+    cost, sources, pool, life = case
+    expected = brute_min_life(cost, sources, pool=pool, life=life)
+    assert can_pay(cost, sources, pool=pool, life=life) is (expected is not None)
+    if expected is not None:
+        plan = plan_payment(cost, sources, pool=pool, life=life)
+        check_plan(plan, cost, sources, pool=pool, life=life)
+        assert plan.life_paid == expected
+        verify_payment(cost, sources, pool=pool, life=life)
+        assert shortfall(cost, sources, pool=pool, life=life).is_zero
+        return
+    short = shortfall(cost, sources, pool=pool, life=life)
+    assert short.half_value == brute_shortfall_half_value(cost, sources, pool=pool, life=life)
+    # R is part of the cost, and the rest of the cost is payable.
+    have = Counter(s.text for s in cost.others)
+    assert not Counter(s.text for s in short.others) - have
+    assert short.generic <= cost.generic
+    rest = list(cost.others)
+    for s in short.others:
+        rest.remove(s)
+    assert brute_can_pay(
+        ManaCost((), cost.generic - short.generic, tuple(rest)), sources, pool=pool, life=life
+    )
+    try:
+        verify_payment(cost, sources, pool=pool, life=life)
+    except UnpayableError as err:
+        assert err.short == short
+    else:
+        raise AssertionError("verify_payment accepted an unpayable cost")
