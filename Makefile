@@ -24,7 +24,7 @@ COMPILED_DIR := build/compiled-core
 COMPILED_STAMP := $(COMPILED_DIR)/.unpacked
 APP_SOURCES := $(shell find app -type f -not -path '*/__pycache__/*' -not -name '*.so' 2>/dev/null)
 
-.PHONY: help install install-runtime run serve migrate test lint format openapi bench clean constraints wheel compiled
+.PHONY: help install install-runtime run serve migrate test lint format openapi bench clean constraints wheel compiled install-run
 
 help:
 	@echo "make run      migrate the database and serve on http://$(HOST):$(PORT) (docs at /docs)"
@@ -55,6 +55,8 @@ $(WHEEL_STAMP): pyproject.toml setup.py tools/mypyc.ini $(APP_SOURCES)
 	@touch $(WHEEL_STAMP)
 
 wheel: $(WHEEL_STAMP)
+
+install-run: $(RUN_STAMP)
 
 # What `make run` serves: the built wheel in a virtualenv of its own, dependencies pinned by constraints.txt.
 # The second install replaces a wheel of the same version built from older sources.
