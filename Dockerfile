@@ -8,8 +8,16 @@ ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
 FROM ${PYTHON_IMAGE} AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
+# A C compiler in the build stage only: setup.py compiles the rules core with mypyc (2-5x faster answers).
+# Debian's bookworm packages are not versioned here on purpose: the image follows the base image's point
+# release, and gcc only builds; nothing of it reaches the runtime stage.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY pyproject.toml README.md constraints.txt ./
+COPY pyproject.toml setup.py README.md constraints.txt ./
+COPY tools/mypyc.ini ./tools/
 COPY app ./app
 COPY migrations ./migrations
 # constraints.txt pins every dependency: the image is built from the versions CI tested.

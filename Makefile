@@ -1,5 +1,7 @@
 # manacalc: `make run` serves on http://127.0.0.1:8000, `make test` runs the tests.
-# Needs only Python 3.11+ and make: the virtualenv is created and (re)installed when pyproject.toml changes.
+# Needs only Python 3.11+ and make: the virtualenvs are created and (re)installed when their inputs change.
+# `make run` serves a built wheel whose rules core is compiled with mypyc where a C compiler exists (setup.py),
+# in its own virtualenv (.venv-run); `make test` and the tools use an editable install of the pure sources (.venv).
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -13,7 +15,16 @@ PORT ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-runtime run serve migrate test lint format openapi bench clean constraints
+RUN_VENV ?= .venv-run
+RUN_STAMP := $(RUN_VENV)/.manacalc-installed
+WHEEL_DIR := build/wheel
+WHEEL_STAMP := $(WHEEL_DIR)/.built
+# The compiled core unpacked where tests/test_compiled_core.py finds it (beside, never over, the sources).
+COMPILED_DIR := build/compiled-core
+COMPILED_STAMP := $(COMPILED_DIR)/.unpacked
+APP_SOURCES := $(shell find app -type f -not -path '*/__pycache__/*' -not -name '*.so' 2>/dev/null)
+
+.PHONY: help install install-runtime run serve migrate test lint format openapi bench clean constraints wheel compiled install-run
 
 help:
 	@echo "make run      migrate the database and serve on http://$(HOST):$(PORT) (docs at /docs)"
@@ -37,6 +48,32 @@ $(DEV_STAMP): $(STAMP)
 
 install-runtime: $(STAMP)
 
+# A wheel of the service, its rules core compiled when a C compiler exists (MANACALC_COMPILE=0: pure).
+$(WHEEL_STAMP): pyproject.toml setup.py tools/mypyc.ini $(APP_SOURCES)
+	rm -rf $(WHEEL_DIR)
+	$(PYTHON) -m pip wheel --quiet --no-deps --wheel-dir $(WHEEL_DIR) .
+	@touch $(WHEEL_STAMP)
+
+wheel: $(WHEEL_STAMP)
+
+install-run: $(RUN_STAMP)
+
+# What `make run` serves: the built wheel in a virtualenv of its own, dependencies pinned by constraints.txt.
+# The second install replaces a wheel of the same version built from older sources.
+$(RUN_STAMP): $(WHEEL_STAMP) $(CONSTRAINTS)
+	test -x $(RUN_VENV)/bin/python || $(PYTHON) -m venv $(RUN_VENV)
+	$(RUN_VENV)/bin/python -m pip install --quiet -c $(CONSTRAINTS) $(WHEEL_DIR)/manacalc-*.whl
+	$(RUN_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall $(WHEEL_DIR)/manacalc-*.whl
+	@touch $(RUN_STAMP)
+
+# The built rules core unpacked for the test that compares it with the pure one, answer for answer.
+$(COMPILED_STAMP): $(WHEEL_STAMP)
+	rm -rf $(COMPILED_DIR)
+	$(PYTHON) -m zipfile -e $(WHEEL_DIR)/manacalc-*.whl $(COMPILED_DIR)
+	@touch $(COMPILED_STAMP)
+
+compiled: $(COMPILED_STAMP)
+
 install: $(DEV_STAMP)
 
 # Pins every package of a clean venv with the dev extra (run after changing pyproject.toml's dependencies).
@@ -48,14 +85,14 @@ constraints:
 	  .venv-constraints/bin/python -m pip freeze --exclude-editable | grep -v '^manacalc'; } > $(CONSTRAINTS)
 	rm -rf .venv-constraints
 
-run: $(STAMP)
-	$(BIN)/manacalc migrate
-	$(BIN)/manacalc serve --host $(HOST) --port $(PORT)
+run: $(RUN_STAMP)
+	$(RUN_VENV)/bin/manacalc migrate
+	$(RUN_VENV)/bin/manacalc serve --host $(HOST) --port $(PORT)
 
 serve: run
 
-migrate: $(STAMP)
-	$(BIN)/manacalc migrate
+migrate: $(RUN_STAMP)
+	$(RUN_VENV)/bin/manacalc migrate
 
 test: $(DEV_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -76,4 +113,4 @@ bench: $(DEV_STAMP)
 	@set -e; for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script; done
 
 clean:
-	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache
+	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache $(RUN_VENV)

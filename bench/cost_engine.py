@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# MANACALC_BENCH_CORE: another build of the core to measure (bench/compiled.py passes the compiled one)
+sys.path.insert(0, os.environ.get("MANACALC_BENCH_CORE", str(ROOT)))
 
 from app.rules.casting.engine import SpellToCast, total_cost  # noqa: E402
 from app.rules.text.characters import CharacterIndex  # noqa: E402

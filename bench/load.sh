@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 14's load figures with wrk on loopback: POST /v1/spells/cost, POST /v1/payments/plan and
-# GET /v1/scenarios/{id} served by `manacalc serve --workers N` (N = 1 and 2), each against its bare twin
-# in bench/bare_app.py (a bare FastAPI endpoint, the same uvicorn settings, the same body or the same row
-# read). Both servers run side by side and are measured in alternation, ROUNDS times, so that a machine
+# GET /v1/scenarios/{id} served by `manacalc serve --workers N` (N = 1 and 2) from the built wheel that
+# `make run` serves, each against its bare twin in bench/bare_app.py (a bare FastAPI endpoint on uvicorn's
+# defaults, the same body or the same row read). Both servers run side by side and are measured in alternation, ROUNDS times, so that a machine
 # that gets busier or quieter during the run moves both sides of a ratio alike; each ratio is the median
 # of its rounds, with the lowest and highest. Also printed: requests per second and latency, the peak
 # resident memory (VmHWM) of each worker, and the time from `manacalc serve` to a ready /readyz.
@@ -30,7 +30,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 PY="${PYTHON:-$ROOT/.venv/bin/python}"
-MANACALC="$(dirname "$PY")/manacalc"
+# The product as `make run` serves it: the built wheel (its rules core compiled where a compiler exists).
+MANACALC="${MANACALC:-$ROOT/.venv-run/bin/manacalc}"
+[[ -x "$MANACALC" ]] || make -s install-run
 DURATION="${DURATION:-5s}"
 WARMUP="${WARMUP:-2s}"
 ROUNDS="${ROUNDS:-3}"

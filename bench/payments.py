@@ -14,19 +14,22 @@ faster than brute force at 20 sources.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+# MANACALC_BENCH_CORE: another build of the core to measure (bench/compiled.py passes the compiled one)
+sys.path.insert(0, os.environ.get("MANACALC_BENCH_CORE", str(ROOT)))
 
-from tests.rules.payment_bruteforce import TimeUp, brute_min_life
-
-from app.rules.mana.payment import ManaSource, can_pay, plan_payment
-from app.rules.values.costs import ManaCost
-from app.rules.values.symbols import COLORS
+from app.rules.mana.payment import ManaSource, can_pay, plan_payment  # noqa: E402
+from app.rules.values.costs import ManaCost  # noqa: E402
+from app.rules.values.symbols import COLORS  # noqa: E402
+from tests.rules.mana.payment_bruteforce import TimeUp, brute_min_life  # noqa: E402
 
 PAIRS = [("W", "U"), ("U", "B"), ("B", "R"), ("R", "G"), ("G", "W"), ("W", "B"), ("U", "R"), ("B", "G")]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import importlib.machinery
 import logging
 import os
 import pickle
@@ -46,9 +47,23 @@ def default_directory() -> Path:
     return Path(tempfile.gettempdir()) / f"manacalc-catalogue-{uid}"
 
 
+def core_build() -> str:
+    """``"mypyc"`` when the rules core runs compiled (setup.py), ``"pure"`` when it runs from its sources.
+
+    Part of a snapshot's key: the two builds pickle their frozen values differently (a compiled class has
+    no ``__dict__`` nor the pure class's reduce), so one loading the other's snapshot gave wrong cards one
+    way and an AttributeError the other, as two builds sharing a host during a rolling upgrade would.
+    """
+    from app.rules.values import costs
+
+    compiled = any(costs.__file__.endswith(suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+    return "mypyc" if compiled else "pure"
+
+
 def code_fingerprint() -> str:
-    """A digest of the version and of the source of the modules whose objects are pickled."""
+    """A digest of the version, the core's build and the source of the modules whose objects are pickled."""
     digest = hashlib.sha256(__version__.encode())
+    digest.update(core_build().encode())
     for root in _CODE:
         files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
         for path in files:

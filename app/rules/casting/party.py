@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import Final
 
 from app.rules.values.board import Board, Permanent
 
@@ -28,7 +28,11 @@ class Party:
 
     size: int
     members: tuple[tuple[str, str | None], ...]
-    rule: ClassVar[str] = "700.8"
+
+    @property
+    def rule(self) -> str:
+        """CR 700.8 defines the party (a property: mypyc makes a slots class's ClassVar read-only)."""
+        return "700.8"
 
     def as_dict(self) -> dict[str, str | None]:
         return dict(self.members)

@@ -344,9 +344,10 @@ def _probabilities(
     success = 0.0
     condition = 0.0
     for (lands, to_bottom), chance in bottoming.items():
-        s, c = _bottoming_hands(classes, nonlands, lands, to_bottom, draws, turn, hall)
+        # mypyc keeps one representation per variable: ``c`` is an int copy count below, so not reused here
+        s, conditioned = _bottoming_hands(classes, nonlands, lands, to_bottom, draws, turn, hall)
         success += chance * s
-        condition += chance * c
+        condition += chance * conditioned
     # Hands that bottomed no land: sum over the lands among the first `seen` cards, by a dynamic program
     # over the land kinds whose state is (the Hall state, lands so far).
     zero = hall.of_lands(())

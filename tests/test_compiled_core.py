@@ -1,0 +1,59 @@
+"""The compiled rules core (mypyc, setup.py) answers exactly as the pure one.
+
+``make compiled`` builds the wheel and unpacks it into ``build/compiled-core``; CI builds it before the
+tests (``.ci/run``), so there this test must run: it skips only on a machine without that build.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.services import catalogue_snapshot as snap
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPILED = ROOT / "build" / "compiled-core"
+DUMP = ROOT / "tests" / "compiled_core_dump.py"
+
+
+def _dump(core: Path) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": str(core)}
+    done = subprocess.run(
+        [sys.executable, str(DUMP)],
+        cwd=core,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.splitlines()
+
+
+def test_compiled_and_pure_cores_answer_byte_for_byte_alike() -> None:
+    if not (COMPILED / "app" / "rules").is_dir():
+        if os.environ.get("CI"):
+            pytest.fail("CI builds the compiled core first (make compiled): build/compiled-core is missing")
+        pytest.skip("no compiled core here: `make compiled` builds it")
+    if not any(COMPILED.joinpath("app", "rules", "values").glob("costs.*.so")):
+        pytest.skip("this machine built the pure core (no C compiler): nothing compiled to compare")
+    compiled = _dump(COMPILED)
+    pure = _dump(ROOT)
+    assert compiled[0] == "mypyc" and pure[0] == "pure"
+    assert len(compiled) > 100
+    assert compiled[1:] == pure[1:]
+
+
+def test_a_snapshot_of_one_build_is_never_loaded_by_the_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    pure = snap.snapshot_path(Path("/x"), "db", "v1")
+    monkeypatch.setattr(snap, "core_build", lambda: "mypyc")
+    assert snap.snapshot_path(Path("/x"), "db", "v1") != pure
+
+
+def test_the_checkout_runs_the_pure_core() -> None:
+    assert snap.core_build() == "pure"
