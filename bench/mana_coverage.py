@@ -10,6 +10,8 @@ counted once:
 - **silent**: neither (the goal is 0).
 
 A card counts as understood when all its mana lines are, silent when any line is, warned otherwise.
+Then each card-text template of the mana reader (``registry("mana")``, ``registry("mana-static")``) with
+how many sentences it read.
 Baseline: none (a coverage figure, not a timing); the run time is printed for information.
 Target: 0 silent, at least 97% of cards understood.
 
@@ -31,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.rules.mana.production import analyze_board  # noqa: E402
 from app.rules.text.oracle_mana import read_face, strip_reminder  # noqa: E402
+from app.rules.text.templates import registry  # noqa: E402
 from app.rules.values.board import Board, Choices, Permanent, Player  # noqa: E402
 from app.rules.values.cards import Card, Face  # noqa: E402
 from app.rules.values.costs import ManaCost  # noqa: E402
@@ -150,6 +153,10 @@ def main() -> None:
     print(f"{n} permanent faces that add mana ({elapsed:.1f} s)")
     for kind in ("understood", "warned", "silent"):
         print(f"  {kind:<10} {totals[kind]:>6}  {100 * totals[kind] / max(n, 1):6.2f} %")
+    print("templates read (hits, rule, template):")
+    for reader in ("mana", "mana-static"):
+        for line in registry(reader).report():
+            print(" ", line)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from typing import Any
 
 import app
 from app.rules.text import characters
+from app.rules.text.templates import REGISTRIES
 
 PUMP_LENGTH = 2_000
 SHORT_PUMP = 60
@@ -52,6 +53,11 @@ def _runtime_patterns() -> Iterator[tuple[str, re.Pattern[Any]]]:
     for chosen in ("a--------b", "a - - - - b", "Niv-Mizzet", "a b c d e f g", "x-" * 20 + "y"):
         forms = characters.CharacterIndex([]).resolve(chosen).forms
         yield f"characters._pattern({chosen!r})", characters._pattern(forms)
+    # The card-text templates are kept in their registries, not in module globals (every module is imported
+    # by now, so every registry is full).
+    for reader, registry in REGISTRIES.items():
+        for template in registry:
+            yield f"templates.{reader}/{template.name}", template.pattern
 
 
 PATTERNS = sorted({*_app_patterns(), *_runtime_patterns()}, key=lambda item: item[0])
