@@ -2,7 +2,10 @@
 700.5, 202.3), and the "if" and "as long as" conditions on the board, the players' zones and the spell's
 targets (CR 601.2c: targets are chosen before the total cost is determined)."""
 
+from __future__ import annotations
+
 import re
+from collections.abc import Callable
 from typing import Final
 
 from app.rules.casting.effects import (
@@ -63,6 +66,51 @@ _COUNTER_ON_IT = re.compile(
 )
 
 
+_CREATURE: Final = Quality(types=("Creature",))
+_EXACT_COUNTS: Final[dict[str, Callable[[str], Count]]] = {
+    "card type among cards in your graveyard": lambda t: Count(CountKind.GRAVEYARD_CARD_TYPES, t),
+    "time it's been cast from the command zone this game": lambda t: Count(CountKind.COMMANDER_CASTS, t),
+    "of the chosen colors it is": lambda t: Count(CountKind.SPELL_CHOSEN_COLORS, t),
+    "other spell that player has cast this turn": lambda t: Count(
+        CountKind.THIS_TURN, t, None, Who.CASTER, fact="spells_cast"
+    ),
+    "1 life your opponents have lost this turn": lambda t: Count(
+        CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="life_lost"
+    ),
+    "card your opponents have drawn this turn": lambda t: Count(
+        CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="cards_drawn"
+    ),
+    # CR 201.2
+    "card with the same name as that spell in your graveyard": lambda t: Count(
+        CountKind.GRAVEYARD_CARDS, t, Quality(), Who.YOU, fact="same_name"
+    ),
+    # CR 506.4
+    "attacking creature": lambda t: Count(CountKind.PERMANENTS, t, _CREATURE, Who.ANY, fact="attacking"),
+    "attacking creature you control": lambda t: Count(
+        CountKind.PERMANENTS, t, _CREATURE, Who.YOU, fact="attacking"
+    ),
+    "creature type among creatures you control": lambda t: Count(CountKind.CREATURE_TYPES, t, None, Who.YOU),
+    "creature token you control": lambda t: Count(CountKind.PERMANENTS, t, _CREATURE, Who.YOU, fact="token"),
+    "modified creature you control": lambda t: Count(
+        CountKind.PERMANENTS, t, _CREATURE, Who.YOU, fact="modified"
+    ),  # CR 700.9
+    "creature in your party": lambda t: Count(CountKind.PARTY, t),  # CR 700.8
+    "basic land type among lands you control": lambda t: Count(CountKind.DOMAIN, t),
+    "opponent you have": lambda t: Count(CountKind.OPPONENTS, t),
+    "target beyond the first": lambda t: Count(CountKind.TARGETS_BEYOND_FIRST, t),
+    "target": lambda t: Count(CountKind.TARGETS, t),
+    "card in your graveyard": lambda t: Count(CountKind.GRAVEYARD_CARDS, t, Quality(), Who.YOU),
+}
+"""The counts "for each" names word for word (CR 601.2f)."""
+_OWNED_IN_EXILE = re.compile(r"^(?P<what>[a-z ]{1,30}) cards? you own in exile and in your graveyard$")
+_WITH_POWER = re.compile(r"^(?P<what>[a-z ]{1,30}) you control with power (?P<n>\d{1,2}) or greater$")
+_COUNT_SUFFIXES: Final = (
+    (" you control", Who.YOU),
+    (" your opponents control", Who.OPPONENTS),
+    (" on the battlefield", Who.ANY),
+)
+
+
 def _count(text: str) -> Count:
     """ "for each ..." (CR 601.2f): party (CR 700.8), domain, opponents, permanents you/opponents control,
     cards in your graveyard (CR 404), card types and mana values among them, permanents with a counter
@@ -70,48 +118,42 @@ def _count(text: str) -> Count:
     t = text.strip()
     if len(t) > 120:
         raise _NotUnderstood("a count too long to read")
-    if t == "card type among cards in your graveyard":
-        return Count(CountKind.GRAVEYARD_CARD_TYPES, t)
+    exact = _EXACT_COUNTS.get(t)
+    if exact is not None:
+        return exact(t)
+    if t in _THIS_WAY_COUNTS:  # CR 601.2b: the objects paid for the "any number of" additional cost
+        return Count(CountKind.OPTIONAL_TIMES, t, None, Who.YOU, fact=ANY_NUMBER_COST)
+    found = _zone_count(t) or _board_count(t)
+    if found is None:
+        raise _NotUnderstood(f"for each {t}: a count that is not on the board")
+    return found
+
+
+def _zone_count(t: str) -> Count | None:
+    """Counts of cards (graveyard, exile; CR 404, 406), of targets (CR 601.2c) and of player counters."""
     if t.startswith("different mana value among ") and t.endswith(" in your graveyard"):
         what = t[len("different mana value among ") : -len(" in your graveyard")]
         what = what[: -len("cards")].strip() if what.endswith("cards") else what
         return _card_count(what, CountKind.GRAVEYARD_MANA_VALUES, t)
-    if t == "time it's been cast from the command zone this game":
-        return Count(CountKind.COMMANDER_CASTS, t)
-    if t == "of the chosen colors it is":
-        return Count(CountKind.SPELL_CHOSEN_COLORS, t)
     if t.endswith(" it targets") and len(t) <= 40:
         return Count(CountKind.TARGETED, t, _quality(t[: -len(" it targets")], plural=False), Who.ANY)
     if t.endswith(" its controller controls") and len(t) <= 60:
         what = t[: -len(" its controller controls")]
         return Count(CountKind.PERMANENTS, t, _quality(what, plural=False), Who.CASTER)
-    if t == "other spell that player has cast this turn":
-        return Count(CountKind.THIS_TURN, t, None, Who.CASTER, fact="spells_cast")
-    if t == "1 life your opponents have lost this turn":
-        return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="life_lost")
-    if t == "card your opponents have drawn this turn":
-        return Count(CountKind.THIS_TURN, t, None, Who.OPPONENTS, fact="cards_drawn")
     m = _PLAYER_COUNTER.match(t)
     if m and m.group("whose") == "you have":  # "experience counter you have" (CR 122.1)
         return Count(CountKind.PLAYER_COUNTERS, t, None, Who.YOU, counter=m.group("kind"))
-    if t in _THIS_WAY_COUNTS:  # CR 601.2b: the objects paid for the "any number of" additional cost
-        return Count(CountKind.OPTIONAL_TIMES, t, None, Who.YOU, fact=ANY_NUMBER_COST)
-    if t == "card with the same name as that spell in your graveyard":  # CR 201.2
-        return Count(CountKind.GRAVEYARD_CARDS, t, Quality(), Who.YOU, fact="same_name")
-    if t in ("attacking creature", "attacking creature you control"):  # CR 506.4
-        whose = Who.YOU if t.endswith(" you control") else Who.ANY
-        return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), whose, fact="attacking")
-    if t == "creature type among creatures you control":  # CR 205.3m
-        return Count(CountKind.CREATURE_TYPES, t, None, Who.YOU)
-    if t == "creature token you control":  # CR 111.1
-        return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), Who.YOU, fact="token")
-    if t == "modified creature you control":  # CR 700.9
-        return Count(CountKind.PERMANENTS, t, Quality(types=("Creature",)), Who.YOU, fact="modified")
-    m = re.match(r"^(?P<what>[a-z ]{1,30}) cards? you own in exile and in your graveyard$", t)
+    m = _OWNED_IN_EXILE.match(t)
     if m:
         quality = _quality(m.group("what"), plural=False)
         return Count(CountKind.GRAVEYARD_CARDS, t, quality, Who.YOU, fact="and_exile")
-    m = re.match(r"^(?P<what>[a-z ]{1,30}) you control with power (?P<n>\d{1,2}) or greater$", t)
+    return None
+
+
+def _board_count(t: str) -> Count | None:
+    """Counts of permanents: with power (CR 208.1), with counters (CR 122.1), cards in your graveyard by
+    quality, counters on the source, and permanents by controller."""
+    m = _WITH_POWER.match(t)
     if m:
         quality = _quality(m.group("what"), plural=False)
         return Count(CountKind.PERMANENTS, t, quality, Who.YOU, min_power=int(m.group("n")))
@@ -120,32 +162,16 @@ def _count(text: str) -> Count:
         what = m.group("what")
         return Count(CountKind.PERMANENTS, t, _quality(what, plural=False), Who.YOU, m.group("kind"))
     m = _GRAVEYARD_COUNT.match(t)
-    if m and t != "card in your graveyard":
+    if m:
         return _card_count(m.group("what"), CountKind.GRAVEYARD_CARDS, t)
-    if t in ("creature in your party",):
-        return Count(CountKind.PARTY, t)
-    if t == "basic land type among lands you control":
-        return Count(CountKind.DOMAIN, t)
-    if t in ("opponent you have",):
-        return Count(CountKind.OPPONENTS, t)
-    if t == "target beyond the first":
-        return Count(CountKind.TARGETS_BEYOND_FIRST, t)
-    if t == "target":
-        return Count(CountKind.TARGETS, t)
-    if t == "card in your graveyard":
-        return Count(CountKind.GRAVEYARD_CARDS, t, Quality(), Who.YOU)
     if t.endswith(" counter on ~") and len(t) <= 40:
         kind = t[: -len(" counter on ~")]
         if kind and " " not in kind.strip():
             return Count(CountKind.COUNTERS_ON_SOURCE, t, counter=kind)
-    for suffix, whose in (
-        (" you control", Who.YOU),
-        (" your opponents control", Who.OPPONENTS),
-        (" on the battlefield", Who.ANY),
-    ):
+    for suffix, whose in _COUNT_SUFFIXES:
         if t.endswith(suffix):
             return Count(CountKind.PERMANENTS, t, _quality(t[: -len(suffix)], plural=False), whose)
-    raise _NotUnderstood(f"for each {t}: a count that is not on the board")
+    return None
 
 
 _CONTROLS = re.compile(

@@ -3,6 +3,8 @@
 life payments (CR 119.4), affinity (CR 702.41a), Trinisphere's minimum and the static "[spells] cost {N}
 less/more to cast" (CR 601.2f, 118.7)."""
 
+from __future__ import annotations
+
 import re
 from dataclasses import replace
 from typing import Final

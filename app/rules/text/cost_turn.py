@@ -2,6 +2,8 @@
 opponent lost life this turn", "the first creature spell you cast each turn costs {1} less" (a spell being
 cast is not yet cast, CR 601.2i)."""
 
+from __future__ import annotations
+
 from dataclasses import replace
 from typing import Final
 

@@ -2,6 +2,8 @@
 "noncreature", "Kithkin", "snow land"; CR 105, 205), numbers, amounts of mana and the rule a reduction or
 increase names (118.7a-g, 601.2f). Shared by the cost reader's modules (``oracle_costs``)."""
 
+from __future__ import annotations
+
 import re
 from dataclasses import replace
 from typing import Final

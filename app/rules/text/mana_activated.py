@@ -143,17 +143,53 @@ class EffectReading:
     conditions: tuple[Condition, ...] = ()
 
 
+def _split_effect(effect: str) -> list[str]:
+    """The effect's sentences, without a delayed trigger's (CR 603.7a: "When you next cast ..." and what
+    follows belong to it, Codie)."""
+    sentences = [s.strip().rstrip(".") for s in _SENTENCE.split(effect.strip()) if s.strip()]
+    for k, sentence in enumerate(sentences):
+        if _DELAYED.match(sentence):
+            return sentences[:k]
+    return sentences
+
+
+def _beside(mana: ManaEffect, sentences: list[str], add: str) -> ManaEffect | str:
+    """The "Add" effect with what the other sentences say about it: a spending restriction (CR 106.6), an
+    "If ..., add ... instead" (CR 614.1a); or why a sentence may change the mana and is not read."""
+    restriction = None
+    instead: tuple[Condition, ManaEffect] | None = None
+    for s in sentences:
+        if s is add:
+            continue
+        if s.startswith(("Spend this mana only", "You can't spend this mana")):
+            restriction = s + "."
+        elif (m := _INSTEAD.match(s)) and instead is None:
+            other = parse_add("Add " + (m.group("a") or m.group("b")))
+            that = re.fullmatch(r"(\w+) mana of that (?:type|color)", m.group("a") or m.group("b") or "")
+            if other is None and that and (n := NUMBER_WORDS.get(that.group(1))) and len(mana.options) == 1:
+                # Incubation Druid: n mana of the type the ability's own choice gave (CR 106.7)
+                other = replace(mana, count=Amount(that.group(0), fixed=n))
+            if other is None:
+                return f"unknown mana template: {s!r}"
+            instead = (parse_condition(m.group("cond")), other)
+        elif re.search(r"\b(?:add|adds|instead|mana)\b", s, re.IGNORECASE) and not _HARMLESS.match(s):
+            return f"a sentence that may change the mana: {s!r}"
+    before = sentences[: sentences.index(add)]
+    if mana.count is not None and mana.count.counter is not None:
+        # "Put a charge counter on ~. Add X mana ..., where X is the number of charge counters on ~":
+        # the counter is put on first (CR 608.2c), so X counts it
+        put = sum(1 for b in before if (pm := _PUT_COUNTER.match(b)) and pm.group(1) == mana.count.counter)
+        mana = replace(mana, count=replace(mana.count, offset=mana.count.offset + put))
+    return replace(mana, restriction=restriction, instead=instead)
+
+
 def read_effect(effect: str) -> EffectReading:
     """Find the "Add" sentence of an ability's effect and check the other sentences leave mana alone.
 
     Read beside it: "Activate only ..." (CR 602.5b), spending restrictions and riders (CR 106.6), and an
     "If ..., add ... instead" (CR 614.1a)."""
     effect = _normal_effect(effect)
-    sentences = [s.strip().rstrip(".") for s in _SENTENCE.split(effect.strip()) if s.strip()]
-    for k, sentence in enumerate(sentences):
-        if _DELAYED.match(sentence):  # CR 603.7a: the rest is the delayed trigger's (Codie)
-            sentences = sentences[:k]
-            break
+    sentences = _split_effect(effect)
     # CR 605.1a, 603.7: a target of the delayed trigger the mana sets up ("When that mana is spent to cast
     # ..., copy that spell and you may choose new targets", Pyromancer's Goggles) is not the ability's.
     own = [s for s in sentences if not _SPENT_TRIGGER.match(s)]
@@ -166,44 +202,17 @@ def read_effect(effect: str) -> EffectReading:
     # a quoted ability is another object's (CR 111.4, 613.1f): its "Add" is not this effect's
     mentions = bool(re.search(r"\badds?\b", _QUOTED.sub('""', effect), re.IGNORECASE))
     if not adds:
-        if mentions:
-            return EffectReading(
-                None, True, targets, "adds mana in a way this reader does not know", conditions
-            )
-        return EffectReading(None, False, targets, None, conditions)
+        problem = "adds mana in a way this reader does not know" if mentions else None
+        return EffectReading(None, mentions, targets, problem, conditions)
     if len(adds) > 1:
         return EffectReading(None, True, targets, "more than one 'Add' instruction", conditions)
     mana = parse_add(adds[0])
     if mana is None:
         return EffectReading(None, True, targets, f"unknown mana template: {adds[0]!r}", conditions)
-    restriction = None
-    instead: tuple[Condition, ManaEffect] | None = None
-    for s in sentences:
-        if s is adds[0]:
-            continue
-        if s.startswith(("Spend this mana only", "You can't spend this mana")):
-            restriction = s + "."
-        elif (m := _INSTEAD.match(s)) and instead is None:
-            other = parse_add("Add " + (m.group("a") or m.group("b")))
-            that = re.fullmatch(r"(\w+) mana of that (?:type|color)", m.group("a") or m.group("b") or "")
-            if other is None and that and (n := NUMBER_WORDS.get(that.group(1))) and len(mana.options) == 1:
-                # Incubation Druid: n mana of the type the ability's own choice gave (CR 106.7)
-                other = replace(mana, count=Amount(that.group(0), fixed=n))
-            if other is None:
-                return EffectReading(None, True, targets, f"unknown mana template: {s!r}", conditions)
-            instead = (parse_condition(m.group("cond")), other)
-        elif re.search(r"\b(?:add|adds|instead|mana)\b", s, re.IGNORECASE) and not _HARMLESS.match(s):
-            return EffectReading(
-                None, True, targets, f"a sentence that may change the mana: {s!r}", conditions
-            )
-    before = sentences[: sentences.index(adds[0])]
-    if mana.count is not None and mana.count.counter is not None:
-        # "Put a charge counter on ~. Add X mana ..., where X is the number of charge counters on ~":
-        # the counter is put on first (CR 608.2c), so X counts it
-        put = sum(1 for b in before if (pm := _PUT_COUNTER.match(b)) and pm.group(1) == mana.count.counter)
-        mana = replace(mana, count=replace(mana.count, offset=mana.count.offset + put))
-    mana = replace(mana, restriction=restriction, instead=instead)
-    return EffectReading(mana, True, targets, None, conditions)
+    read = _beside(mana, sentences, adds[0])
+    if isinstance(read, str):
+        return EffectReading(None, True, targets, read, conditions)
+    return EffectReading(read, True, targets, None, conditions)
 
 
 # ------------------------------------------------------------------------------------ activated abilities

@@ -191,28 +191,26 @@ _FILTER_SUFFIX = re.compile(
 )
 
 
-def parse_filter(phrase: str) -> Filter | None:
-    """Read a permanent phrase ("a land an opponent controls", "Elves you control", "enchanted Forest")."""
-    text = " ".join(phrase.strip().rstrip(".").split())
+def _suffixes(text: str) -> tuple[str, str, dict[str, str | int | None]] | None:
+    """The phrase without its trailing controller and qualities ("with defender", "named ~", "with power 4
+    or greater", "with a +1/+1 counter on it"), the controller, and those qualities; None when a power is
+    not a number."""
     controller = "any"
-    keyword: str | None = None
-    min_power: int | None = None
-    named: str | None = None
-    counter: str | None = None
+    extra: dict[str, str | int | None] = {"keyword": None, "min_power": None, "named": None, "counter": None}
     for _ in range(2):  # "creatures with defender you control", "artifact you control named ~"
         if m := _FILTER_SUFFIX.search(text):
             text = text[: m.start()]
             if m.group("named"):
-                named = "~"
+                extra["named"] = "~"
             elif m.group("kw"):
-                keyword = m.group("kw").capitalize()
+                extra["keyword"] = m.group("kw").capitalize()
             elif m.group("power"):
                 word = m.group("power")
-                min_power = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
-                if min_power is None:
+                extra["min_power"] = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+                if extra["min_power"] is None:
                     return None
             else:
-                counter = m.group("counter") or ""
+                extra["counter"] = m.group("counter") or ""
         hit = False
         for suffix, who in _CONTROLLERS:
             if text.endswith(suffix):
@@ -220,72 +218,71 @@ def parse_filter(phrase: str) -> Filter | None:
                 break
         if not hit and not _FILTER_SUFFIX.search(text):
             break
-    extra: dict[str, str | int | None] = {
-        "keyword": keyword,
-        "min_power": min_power,
-        "named": named,
-        "counter": counter,
-    }
-    words = text.split(" ")
-    other = enchanted = False
-    while words and words[0].casefold() in {
-        "a",
-        "an",
-        "each",
-        "all",
-        "another",
-        "other",
-        "enchanted",
-        "equipped",
-    }:
-        first = words.pop(0).casefold()
-        other = other or first in {"another", "other"}
-        enchanted = enchanted or first in {"enchanted", "equipped"}  # CR 301.5, 303.4: attached to it
-    supertypes: list[str] = []
-    not_supertypes: list[str] = []
-    not_types: list[str] = []
-    types: list[str] = []
-    subtypes: list[str] = []
-    rest = " ".join(words)
-    # "Mountain, Forest, or Plains": a list of subtypes
-    listed = [w.strip() for w in re.split(r",\s*(?:or\s+)?|\s+or\s+", rest) if w.strip()]
-    if len(listed) > 1:
-        found = [_subtype_word(w) for w in listed]
-        if any(f is None for f in found):
-            return None
-        return _with_extra(
-            extra,
-            Filter(
-                subtypes=tuple(f for f in found if f), controller=controller, enchanted=enchanted, other=other
-            ),
-        )
+    return text, controller, extra
+
+
+_ARTICLES: Final = frozenset({"a", "an", "each", "all", "another", "other", "enchanted", "equipped"})
+
+
+def _type_words(words: list[str]) -> dict[str, list[str]] | None:
+    """The type words of a phrase: supertypes, "nonbasic", "non<type>", card types and subtypes (CR 205)."""
+    found: dict[str, list[str]] = {"types": [], "subtypes": [], "supertypes": [], "not_super": [], "not": []}
     for word in words:
         low = word.casefold()
         if low in {"basic", "snow", "legendary"}:
-            supertypes.append(low.capitalize())
+            found["supertypes"].append(low.capitalize())
         elif low == "nonbasic":
-            not_supertypes.append("Basic")
+            found["not_super"].append("Basic")
         elif low.startswith("non") and low[3:].rstrip("s") in _TYPE_NOUNS:
-            not_types.append(_TYPE_NOUNS[low[3:].rstrip("s")])
+            found["not"].append(_TYPE_NOUNS[low[3:].rstrip("s")])
         elif low in {"permanent", "permanents"}:
             continue
         elif low in _TYPE_NOUNS or (low.endswith("s") and low[:-1] in _TYPE_NOUNS):
-            types.append(_TYPE_NOUNS[low if low in _TYPE_NOUNS else low[:-1]])
+            found["types"].append(_TYPE_NOUNS[low if low in _TYPE_NOUNS else low[:-1]])
         else:
             sub = _subtype_word(word)
             if sub is None:
                 return None
-            subtypes.append(sub)
-    if not (types or subtypes or supertypes or not_supertypes or not_types) and "permanent" not in text:
+            found["subtypes"].append(sub)
+    return found
+
+
+def parse_filter(phrase: str) -> Filter | None:
+    """Read a permanent phrase ("a land an opponent controls", "Elves you control", "enchanted Forest")."""
+    stripped = _suffixes(" ".join(phrase.strip().rstrip(".").split()))
+    if stripped is None:
+        return None
+    text, controller, extra = stripped
+    words = text.split(" ")
+    other = enchanted = False
+    while words and words[0].casefold() in _ARTICLES:
+        first = words.pop(0).casefold()
+        other = other or first in {"another", "other"}
+        enchanted = enchanted or first in {"enchanted", "equipped"}  # CR 301.5, 303.4: attached to it
+    rest = " ".join(words)
+    # "Mountain, Forest, or Plains": a list of subtypes
+    listed = [w.strip() for w in re.split(r",\s*(?:or\s+)?|\s+or\s+", rest) if w.strip()]
+    if len(listed) > 1:
+        subs = [_subtype_word(w) for w in listed]
+        if any(f is None for f in subs):
+            return None
+        flt = Filter(
+            subtypes=tuple(f for f in subs if f), controller=controller, enchanted=enchanted, other=other
+        )
+        return _with_extra(extra, flt)
+    found = _type_words(words)
+    if found is None:
+        return None
+    if not any(found.values()) and "permanent" not in text:
         return None
     return _with_extra(
         extra,
         Filter(
-            tuple(types),
-            tuple(subtypes),
-            tuple(supertypes),
-            tuple(not_supertypes),
-            tuple(not_types),
+            tuple(found["types"]),
+            tuple(found["subtypes"]),
+            tuple(found["supertypes"]),
+            tuple(found["not_super"]),
+            tuple(found["not"]),
             controller,
             enchanted,
             other,
