@@ -36,8 +36,6 @@ _EXTRA = " -a1{}/'\"\t"
 def _app_patterns() -> Iterator[tuple[str, re.Pattern[Any]]]:
     seen: set[int] = set()
     for info in pkgutil.walk_packages(app.__path__, "app."):
-        if info.name == "app.main":  # builds the application at import; its patterns live in other modules
-            continue
         module = importlib.import_module(info.name)
         holders: list[tuple[str, Any]] = [(info.name, module)]
         holders += [(f"{info.name}.{k}", v) for k, v in vars(module).items() if isinstance(v, type)]
