@@ -27,7 +27,6 @@ it, when present.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
@@ -41,9 +40,7 @@ from app.rules.casting.cost_registry import cost_effects  # noqa: E402
 from app.rules.casting.ways import ways_of  # noqa: E402
 from app.rules.text.templates import REGISTRIES  # noqa: E402
 from app.rules.values.cards import Card, Face  # noqa: E402
-from app.services.card_formats import BadCardRecord, card_from_scryfall  # noqa: E402
-
-SKIP_LAYOUTS = {"token", "double_faced_token", "emblem", "art_series", "planar", "scheme", "vanguard"}
+from bench.catalogue import catalogue_cards  # noqa: E402
 
 # CR 702 keywords that give a way to cast with a cost, or an optional additional cost (written from the
 # rules for this bench; the reader has its own table).
@@ -152,32 +149,25 @@ def main() -> None:
     listed: list[str] = []
     seen: set[tuple[str, str]] = set()
     start = time.perf_counter()
-    for path in paths:
-        for obj in json.loads(path.read_text(encoding="utf-8")):
-            if obj.get("layout") in SKIP_LAYOUTS:
+    for card in catalogue_cards(paths):
+        for face in card.faces:
+            key = (face.name, face.oracle_text)
+            if key in seen:
                 continue
+            seen.add(key)
             try:
-                card = card_from_scryfall(obj)
-            except BadCardRecord:
+                verdicts = classify(card, face)
+            except Exception as exc:  # a crash is the worst kind of silence: count and show it
+                verdicts = [(f"crash: {type(exc).__name__}: {exc}", "silent")]
+            if not verdicts:
                 continue
-            for face in card.faces:
-                key = (face.name, face.oracle_text)
-                if key in seen:
-                    continue
-                seen.add(key)
-                try:
-                    verdicts = classify(card, face)
-                except Exception as exc:  # a crash is the worst kind of silence: count and show it
-                    verdicts = [(f"crash: {type(exc).__name__}: {exc}", "silent")]
-                if not verdicts:
-                    continue
-                kinds = {v for _s, v in verdicts}
-                worst = "silent" if "silent" in kinds else "warned" if "warned" in kinds else "understood"
-                per_face[worst] += 1
-                for s, v in verdicts:
-                    per_sentence[v] += 1
-                    if args.list == v and len(listed) < args.limit:
-                        listed.append(f"{face.name}: {s}")
+            kinds = {v for _s, v in verdicts}
+            worst = "silent" if "silent" in kinds else "warned" if "warned" in kinds else "understood"
+            per_face[worst] += 1
+            for s, v in verdicts:
+                per_sentence[v] += 1
+                if args.list == v and len(listed) < args.limit:
+                    listed.append(f"{face.name}: {s}")
     elapsed = time.perf_counter() - start
     for line in listed:
         print(" ", line)

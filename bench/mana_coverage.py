@@ -21,7 +21,6 @@ Target: 0 silent, at least 97% of cards understood.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
@@ -38,7 +37,7 @@ from app.rules.values.board import Board, Choices, Permanent, Player  # noqa: E4
 from app.rules.values.cards import Card, Face  # noqa: E402
 from app.rules.values.costs import ManaCost  # noqa: E402
 from app.rules.values.types import TypeLine  # noqa: E402
-from app.services.card_formats import BadCardRecord, card_from_scryfall  # noqa: E402
+from bench.catalogue import catalogue_cards  # noqa: E402
 
 PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
 # A line adds mana ("Add {G}", "adds one mana", "add X mana") or changes produced mana ("produces ...
@@ -125,17 +124,10 @@ def main() -> None:
     if not path.exists():
         print(f"no card data at {path}: nothing to measure")
         return
-    records = json.loads(path.read_text(encoding="utf-8"))
     totals: Counter[str] = Counter()
     listed: list[str] = []
     start = time.perf_counter()
-    for obj in records:
-        if obj.get("layout") in {"token", "double_faced_token", "emblem", "art_series", "planar", "scheme"}:
-            continue
-        try:
-            card = card_from_scryfall(obj)
-        except BadCardRecord:
-            continue
+    for card in catalogue_cards([path]):
         for face in card.faces:
             if not any(t in face.type_line.types for t in PERMANENT_TYPES) or not mana_lines(face):
                 continue
