@@ -84,10 +84,10 @@ def serve(ns: argparse.Namespace) -> int:
     import uvicorn
 
     from app.config import get_settings
-    from app.logs import configure_logging
+    from app.main import apply_process_settings
 
     settings = get_settings()
-    configure_logging(settings.log_level, json_lines=settings.log_json)
+    apply_process_settings(settings)  # this process's; each worker's own are applied as it builds the app
     if ns.workers < 1:
         return fail("--workers must be at least 1", 2)
     if ns.workers > 1 and settings.migrate_on_start:

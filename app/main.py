@@ -1,5 +1,10 @@
 """The ASGI application: ``app.main:app``, built by ``create_app()``.
 
+Importing this module builds nothing: ``app.main:app`` is made on first access (PEP 562 module
+``__getattr__``), by the ASGI server that serves it, together with the process-wide settings a served
+process needs (``apply_process_settings``: logging, the GIL switch interval, the unraisable hook), which
+``manacalc serve`` applies too. Tests and tools call ``create_app()``, which changes nothing process-wide.
+
 Start-up (lifespan): apply pending Alembic migrations (or, with ``MANACALC_MIGRATE_ON_START=false``,
 check there are none) and refuse to start otherwise; then run ``STARTUP_HOOKS``. Creating the app never
 touches the database.
@@ -150,9 +155,6 @@ def _prepare_locked(engine: Engine, settings: Settings) -> None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application. With ``settings``, they replace ``get_settings()`` for every dependency."""
     settings = settings or get_settings()
-    configure_logging(settings.log_level, json_lines=settings.log_json)
-    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)  # /healthz within 100 ms while workers compute
-    ignore_lost_interruptions()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -221,4 +223,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-app = create_app()
+def apply_process_settings(settings: Settings) -> None:
+    """What a served process sets once for all its apps: logging (``app.logs``), the GIL switch interval
+    (``/healthz`` within 100 ms while workers compute) and the unraisable hook that keeps the watchdog's
+    lost interruptions out of the log (``app.api.compute``). Idempotent."""
+    configure_logging(settings.log_level, json_lines=settings.log_json)
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
+    ignore_lost_interruptions()
+
+
+_served: FastAPI | None = None
+
+
+def __getattr__(name: str) -> Any:
+    """PEP 562: ``app.main:app``, the served application, built on first access (the ASGI server's import
+    of it, in each worker process) with the process settings; never at import time."""
+    global _served
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if _served is None:
+        settings = get_settings()
+        apply_process_settings(settings)
+        _served = create_app(settings)
+    return _served

@@ -10,6 +10,8 @@ counted once:
 - **silent**: neither (the goal is 0).
 
 A card counts as understood when all its mana lines are, silent when any line is, warned otherwise.
+Then each card-text template of the mana reader (``registry("mana")``, ``registry("mana-static")``) with
+how many sentences it read.
 Baseline: none (a coverage figure, not a timing); the run time is printed for information.
 Target: 0 silent, at least 97% of cards understood.
 
@@ -19,7 +21,6 @@ Target: 0 silent, at least 97% of cards understood.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
@@ -31,11 +32,12 @@ sys.path.insert(0, str(ROOT))
 
 from app.rules.mana.production import analyze_board  # noqa: E402
 from app.rules.text.oracle_mana import read_face, strip_reminder  # noqa: E402
+from app.rules.text.templates import registry  # noqa: E402
 from app.rules.values.board import Board, Choices, Permanent, Player  # noqa: E402
 from app.rules.values.cards import Card, Face  # noqa: E402
 from app.rules.values.costs import ManaCost  # noqa: E402
 from app.rules.values.types import TypeLine  # noqa: E402
-from app.services.card_formats import BadCardRecord, card_from_scryfall  # noqa: E402
+from bench.catalogue import catalogue_cards  # noqa: E402
 
 PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
 # A line adds mana ("Add {G}", "adds one mana", "add X mana") or changes produced mana ("produces ...
@@ -122,17 +124,10 @@ def main() -> None:
     if not path.exists():
         print(f"no card data at {path}: nothing to measure")
         return
-    records = json.loads(path.read_text(encoding="utf-8"))
     totals: Counter[str] = Counter()
     listed: list[str] = []
     start = time.perf_counter()
-    for obj in records:
-        if obj.get("layout") in {"token", "double_faced_token", "emblem", "art_series", "planar", "scheme"}:
-            continue
-        try:
-            card = card_from_scryfall(obj)
-        except BadCardRecord:
-            continue
+    for card in catalogue_cards([path]):
         for face in card.faces:
             if not any(t in face.type_line.types for t in PERMANENT_TYPES) or not mana_lines(face):
                 continue
@@ -150,6 +145,10 @@ def main() -> None:
     print(f"{n} permanent faces that add mana ({elapsed:.1f} s)")
     for kind in ("understood", "warned", "silent"):
         print(f"  {kind:<10} {totals[kind]:>6}  {100 * totals[kind] / max(n, 1):6.2f} %")
+    print("templates read (hits, rule, template):")
+    for reader in ("mana", "mana-static"):
+        for line in registry(reader).report():
+            print(" ", line)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from app.api.compute import WorkCancelled
 from app.config import Settings
 from app.db.migrate import upgrade_to_head
 from app.db.session import dispose_engines, get_engine
-from app.main import create_app, run_startup_hooks
+from app.main import apply_process_settings, create_app, run_startup_hooks
 from tests.sessions import bind_app_to_session
 
 TEST_DATABASE_URL = os.environ.get("MANACALC_TEST_DATABASE_URL")
@@ -76,9 +76,13 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(scope="session")
 def settings(database_url: str) -> Settings:
     # No rate limit: tests send bursts from one client (tests/api/test_rate_limit.py turns it on).
-    return Settings(
+    settings = Settings(
         database_url=database_url, migrate_on_start=False, log_level="WARNING", rate_limit_per_minute=0
     )
+    # The test process is set up as a served one (logging, switch interval, unraisable hook): create_app
+    # leaves process-wide settings alone, the server's entry points apply them (app.main).
+    apply_process_settings(settings)
+    return settings
 
 
 def _reset_postgres(url: str) -> None:

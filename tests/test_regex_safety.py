@@ -23,6 +23,7 @@ from typing import Any
 
 import app
 from app.rules.text import characters
+from app.rules.text.templates import REGISTRIES
 
 PUMP_LENGTH = 2_000
 SHORT_PUMP = 60
@@ -35,8 +36,6 @@ _EXTRA = " -a1{}/'\"\t"
 def _app_patterns() -> Iterator[tuple[str, re.Pattern[Any]]]:
     seen: set[int] = set()
     for info in pkgutil.walk_packages(app.__path__, "app."):
-        if info.name == "app.main":  # builds the application at import; its patterns live in other modules
-            continue
         module = importlib.import_module(info.name)
         holders: list[tuple[str, Any]] = [(info.name, module)]
         holders += [(f"{info.name}.{k}", v) for k, v in vars(module).items() if isinstance(v, type)]
@@ -52,6 +51,11 @@ def _runtime_patterns() -> Iterator[tuple[str, re.Pattern[Any]]]:
     for chosen in ("a--------b", "a - - - - b", "Niv-Mizzet", "a b c d e f g", "x-" * 20 + "y"):
         forms = characters.CharacterIndex([]).resolve(chosen).forms
         yield f"characters._pattern({chosen!r})", characters._pattern(forms)
+    # The card-text templates are kept in their registries, not in module globals (every module is imported
+    # by now, so every registry is full).
+    for reader, registry in REGISTRIES.items():
+        for template in registry:
+            yield f"templates.{reader}/{template.name}", template.pattern
 
 
 PATTERNS = sorted({*_app_patterns(), *_runtime_patterns()}, key=lambda item: item[0])

@@ -321,17 +321,10 @@ def _compact(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _face_record(face: Face) -> dict[str, Any]:
-    rec: dict[str, Any] = {
-        "name": face.name,
-        "mana_cost": str(face.mana_cost) if face.mana_cost is not None else None,
-        "type_line": str(face.type_line),
-        "oracle_text": face.oracle_text,
-        "flavor_text": face.flavor_text,
-        "keywords": list(face.keywords),
-    }
-    if face.colors is not None:
-        rec["colors"] = list(face.colors)
-    rec.update(power=face.power, toughness=face.toughness, loyalty=face.loyalty)
+    # colors absent means "read from the mana cost"; present (even empty) they are the face's own
+    rec: dict[str, Any] = face.fields()
+    if face.colors is None:
+        del rec["colors"]
     return _compact(rec)
 
 

@@ -3,16 +3,15 @@ exposed, on errors and 429s too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from app.api.deps import get_db_read_session, get_db_session
 from app.config import Settings
 from app.main import create_app
+from tests.sessions import bind_app_to_session
 
 SITE = "https://decks.example"
 
@@ -21,12 +20,7 @@ def build(settings: Settings, db_session: Session, **update: Any) -> TestClient:
     """A client for the app with ``update`` applied to the test settings, on the test's session."""
     app = create_app(settings.model_copy(update=update))
 
-    def test_session() -> Iterator[Session]:
-        yield db_session
-
-    app.dependency_overrides[get_db_session] = test_session
-
-    app.dependency_overrides[get_db_read_session] = test_session
+    bind_app_to_session(app, db_session)
     return TestClient(app)
 
 

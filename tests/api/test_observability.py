@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.logs import configure_logging
-from app.main import create_app
+from app.main import apply_process_settings, create_app
 from tests.sessions import bind_app_to_session
 
 
@@ -172,9 +172,11 @@ def test_every_log_line_of_a_request_carries_its_id(app: FastAPI, caplog: pytest
 def test_json_log_lines_carry_the_request_id(settings: Settings) -> None:
     stream = io.StringIO()
     original = sys.stderr
-    sys.stderr = stream  # create_app's configure_logging binds its handler to the stderr of the moment
+    sys.stderr = stream  # configure_logging binds its handler to the stderr of the moment
     try:
-        app = create_app(settings.model_copy(update={"log_json": True, "log_level": "INFO"}))
+        json_settings = settings.model_copy(update={"log_json": True, "log_level": "INFO"})
+        apply_process_settings(json_settings)  # what a served process with these settings does
+        app = create_app(json_settings)
     finally:
         sys.stderr = original
     try:

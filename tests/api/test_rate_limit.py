@@ -8,11 +8,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from app.api.deps import get_db_read_session, get_db_session
 from app.api.rate_limit import TokenBucketLimiter
 from app.config import Settings
 from app.main import create_app
 from app.services.api_keys import create_api_key
+from tests.sessions import bind_app_to_session
 
 
 class FakeClock:
@@ -62,18 +62,7 @@ def limited(settings: Settings, db_session: Session) -> tuple[FastAPI, FakeClock
     """The app with 60 requests a minute and a burst of 2, on the test's session, with a fake clock."""
     application = create_app(settings.model_copy(update={"rate_limit_per_minute": 60, "rate_limit_burst": 2}))
 
-    def test_session():  # type: ignore[no-untyped-def]
-        try:
-            yield db_session
-        except BaseException:
-            db_session.rollback()
-            raise
-        else:
-            db_session.commit()
-
-    application.dependency_overrides[get_db_session] = test_session
-
-    application.dependency_overrides[get_db_read_session] = test_session
+    bind_app_to_session(application, db_session)
     clock = FakeClock()
     application.state.rate_limiter.clock = clock
     return application, clock

@@ -135,20 +135,9 @@ def upsert_cards(session: Session, cards: Iterable[Card]) -> tuple[int, int]:
 
 
 def _face_row(oid: str, pos: int, face: Face) -> dict[str, Any]:
-    return {
-        "oracle_id": oid,
-        "position": pos,
-        "name": face.name,
-        "mana_cost": str(face.mana_cost) if face.mana_cost is not None else None,
-        "type_line": str(face.type_line),
-        "oracle_text": face.oracle_text,
-        "flavor_text": face.flavor_text,
-        "keywords": list(face.keywords),
-        "colors": "".join(face.colors) if face.colors is not None else None,
-        "power": face.power,
-        "toughness": face.toughness,
-        "loyalty": face.loyalty,
-    }
+    row: dict[str, Any] = {"oracle_id": oid, "position": pos, **face.fields()}
+    row["colors"] = "".join(face.colors) if face.colors is not None else None  # the column is a string
+    return row
 
 
 def _chunks(ids: Sequence[str]) -> Iterable[Sequence[str]]:

@@ -15,7 +15,7 @@ from typing import Final
 
 from app.rules.casting.effects import NO_EFFECTS, CardEffects, CostEffect, Direction, SpellFilter, Who
 from app.rules.errors import IllegalError
-from app.rules.text.oracle_costs import read_cost_effects
+from app.rules.text.oracle_costs import may_change_costs, read_cost_effects
 from app.rules.values.board import Board
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
@@ -56,7 +56,7 @@ def is_heralds_horn(face: Face) -> bool:
 def cost_effects(face: Face) -> CardEffects:
     """The cost effects of a face: the registry's for the cards that need code, else the oracle reader's."""
     text = face.oracle_text
-    if not any(w in text for w in ("cost", "ffinity", "have convoke", "have improvise", "have delve")):
+    if not may_change_costs(text):  # the oracle reader's own prefilter: Vorthos's text passes it too
         return NO_EFFECTS
     if is_vorthos(face):
         return _VORTHOS_EFFECTS

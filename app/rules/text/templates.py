@@ -8,17 +8,20 @@ saying what it yields, so the set of sentences the product understands can be li
 when an example is claimed by an earlier template that is not named in ``shadows`` (an order the author
 stated on purpose), and the coverage sweeps in ``bench/`` report how often each template matched.
 
-Templates match the sentence as the reader prepares it (lower-cased, reminder text removed, the card's own
-name replaced by ``~``); ``examples`` are written that way too.
+Templates match the sentence as their reader prepares it (reminder text removed, the card's own name
+replaced by ``~``; the cost reader also lower-cases it, the mana reader keeps Oracle's capitals), and
+``examples`` are written that way too: each module that registers templates says what its sentences are.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
+
+T = TypeVar("T")
 
 
 class TemplateRegistryError(ValueError):
@@ -82,6 +85,33 @@ class Registry:
                 self.hits[template.name] += 1
                 return template, found
         return None
+
+    def read(self, sentence: str, readers: Mapping[str, Callable[[re.Match[str]], T | None]]) -> T | None:
+        """What the first template (in registration order) that matches ``sentence`` and whose reader reads
+        the match yields; that template's hit is counted.
+
+        A reader returning None passes the sentence on to the next template (a shape whose parts it does
+        not know, "for each <something not on the board>"), as the ladders of ``if`` the registries replace
+        did. Templates with no reader in ``readers`` belong to another consumer of the registry and are
+        skipped.
+        """
+        for template in self._templates:
+            reader = readers.get(template.name)
+            if reader is None:
+                continue
+            found = template.pattern.match(sentence)
+            if found is None:
+                continue
+            value = reader(found)
+            if value is not None:
+                self.hits[template.name] += 1
+                return value
+        return None
+
+    def report(self) -> list[str]:
+        """One line per template, in order: its hits since start-up (a cached reading counts once), its rule
+        and its name; a template never hit is listed too (a sweep shows what the catalogue never uses)."""
+        return [f"{self.hits[t.name]:>7}  {t.rule:<10} {self.reader}/{t.name}" for t in self._templates]
 
     def get(self, name: str) -> Template:
         return self._by_name[name]

@@ -68,6 +68,23 @@ class Face:
         """CR 202.3a: an object with no mana cost has mana value 0."""
         return self.mana_cost.mana_value if self.mana_cost is not None else 0
 
+    def fields(self) -> dict[str, str | list[str] | None]:
+        """The face as the plain values a record stores, one copy for every writer of faces (the card
+        cache's rows, the catalogue export): canonical mana cost and type line (CR 202.1, 205), the printed
+        colors when given (``None``: read from the cost, CR 105.2), keywords as a list."""
+        return {
+            "name": self.name,
+            "mana_cost": str(self.mana_cost) if self.mana_cost is not None else None,
+            "type_line": str(self.type_line),
+            "oracle_text": self.oracle_text,
+            "flavor_text": self.flavor_text,
+            "keywords": list(self.keywords),
+            "colors": list(self.colors) if self.colors is not None else None,
+            "power": self.power,
+            "toughness": self.toughness,
+            "loyalty": self.loyalty,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Card:

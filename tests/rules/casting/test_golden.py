@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -157,6 +158,44 @@ def test_every_case_names_its_rule_and_every_ruling_file_is_covered() -> None:
         pytest.skip("../shared/rulings is not present")
     for path in rulings.glob("*.txt"):
         assert f"ruling:{path.stem}" in rules, f"no golden case for {path.name}"
+
+
+_REMINDER = re.compile(r"\s*\([^()]*\)")
+
+
+def _case_cards(case: dict[str, Any]) -> dict[str, Card]:
+    """The cards a case names (board, spell, the card it is cast as, the revealed card), by name."""
+    refs = [p["card"] for p in case.get("board") or []]
+    spell = case.get("spell")
+    if isinstance(spell, dict) and "card" in spell:
+        refs.append(spell["card"])
+        if isinstance(spell.get("cast_as"), dict):
+            refs.append(spell["cast_as"]["card"])
+    if case.get("top_card"):
+        refs.append(case["top_card"])
+    return {r["name"] if isinstance(r, dict) else r: card(r) for r in refs}
+
+
+def _printed(c: Card) -> str:
+    """A card's mana costs, type lines and rules text, reminder text removed (CR 207.2)."""
+    faces = [f"{f.mana_cost or ''}\n{f.type_line}\n{f.oracle_text}" for f in c.faces]
+    return _REMINDER.sub("", "\n".join(faces))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_case_quotes_its_cards(case: dict[str, Any]) -> None:
+    """Provenance: the sentences (mana costs, type lines) the expectation is worked out from, each really in
+    a card of the case; a case naming no card quotes its ruling."""
+    cards = _case_cards(case)
+    if not cards:
+        assert case.get("ruling"), "a case with no card quotes its ruling"
+        return
+    assert case.get("quote"), "every case quotes the sentences that decide it"
+    for name, sentences in case["quote"].items():
+        assert name in cards, f"the quote names {name}, not a card of the case"
+        printed = _printed(cards[name])
+        for sentence in sentences:
+            assert sentence in printed, f"{sentence!r} is not in {name}'s text"
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -1,7 +1,8 @@
 """Golden mana cases (``tests/golden/mana/*.yaml``): real mana-producing permanents, each alone or on a small
 board, with what it could produce (CR 106.7), what each of its mana abilities produces (CR 106.12) and
 whether it can be activated (CR 602.5b); and payments (CR 601.2g-h). Expectations are worked out by hand
-from the card's printed text and the rules each case names.
+from the card's printed text and the rules each case names: every case has its ``rule`` and a ``quote``,
+the sentences (or type line) of the case's cards that decide it, checked here to be in those cards' text.
 
 Cards come from the shared Scryfall data (the tests skip when it is absent).
 
@@ -15,6 +16,7 @@ it adds nothing now) and ``can_activate`` (per mana ability).
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,20 @@ def _board(case: dict[str, Any]) -> Board:
     return Board(perms, (you, Player("opp")))
 
 
+_REMINDER = re.compile(r"\s*\([^()]*\)")
+
+
+def _printed(card: Card) -> str:
+    """What a quote may come from: each face's type line and rules text, reminder text removed (CR 207.2)."""
+    return "\n".join(_REMINDER.sub("", f"{face.type_line}\n{face.oracle_text}") for face in card.faces)
+
+
+def _quoted_cards(case: dict[str, Any]) -> set[str]:
+    names = {case["card"]} if "card" in case else set()
+    names |= {p["card"] for p in case.get("board", ())}
+    return names | ({case["spell"]} if "spell" in case else set())
+
+
 def _types(alt: tuple[str, ...]) -> str:
     return "".join(sorted(alt, key=MANA_TYPES.index))
 
@@ -97,6 +113,17 @@ CASES = load()
 def test_there_are_at_least_the_cases_the_issue_asks() -> None:
     cards = {c.values[0].get("card") for c in CASES if c.values[0].get("kind", "permanent") == "permanent"}
     assert len(cards - {None}) >= 200
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_case_quotes_its_cards(case: dict[str, Any]) -> None:
+    """Provenance: the sentences the expectation is worked out from, each really in a card of the case."""
+    assert case.get("quote"), "every case quotes the sentences that decide it"
+    assert set(case["quote"]) <= _quoted_cards(case), "a quote names a card that is not in the case"
+    for name, sentences in case["quote"].items():
+        printed = _printed(_card(name))
+        for sentence in sentences:
+            assert _REMINDER.sub("", sentence) in printed, f"{sentence!r} is not in {name}'s text"
 
 
 @pytest.mark.parametrize("case", CASES)

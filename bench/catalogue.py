@@ -1,0 +1,28 @@
+"""The cards of Scryfall-style JSON files, as the service reads them: what the coverage sweeps walk.
+
+Objects that are not cards one casts or plays (tokens, emblems, art cards, planes, schemes, vanguards) and
+records the reader refuses are left out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from app.rules.values.cards import Card
+from app.services.card_formats import BadCardRecord, card_from_scryfall
+
+SKIP_LAYOUTS = frozenset(
+    {"token", "double_faced_token", "emblem", "art_series", "planar", "scheme", "vanguard"}
+)
+
+
+def catalogue_cards(paths: Iterable[Path]) -> Iterator[Card]:
+    for path in paths:
+        for obj in json.loads(path.read_text(encoding="utf-8")):
+            if obj.get("layout") in SKIP_LAYOUTS:
+                continue
+            try:
+                yield card_from_scryfall(obj)
+            except BadCardRecord:
+                continue
