@@ -61,7 +61,12 @@ class PaymentPlanOut(ComputedAnswer):
     life_paid: int = 0
     from_pool: str | None = Field(None, description="Mana already in the pool that the plan spends.")
     short: str | None = Field(
-        None, description="Not payable: the least part of the cost that cannot be paid.", examples=["{G}"]
+        None,
+        description="Not payable: the least mana that, added to the player's pool, would make the cost "
+        "payable (fewest mana, then fewest of a particular type), written as mana: mana of any type as one "
+        "generic number, then the mana of a particular type ({W} {U} {B} {R} {G} {C}; {S}: from a snow "
+        "source). Never a hybrid or Phyrexian symbol: a {B/P} that life can't pay is {B}.",
+        examples=["{G}", "{1}{B}"],
     )
     warnings: list[CostWarningOut] = Field(
         [], description="Permanents and texts not understood, and payment options left out: not used here."

@@ -3,8 +3,8 @@
 Public API, verify / can / do: ``PaymentSources`` (sources prepared once, for many costs) and the
 one-cost functions: ``verify_payment`` raises ``UnpayableError`` (an ``IllegalError``) with the
 reason, ``can_pay`` answers a bool, ``plan_payment`` returns a ``PaymentPlan`` (every activation, in
-order, what it adds and what each symbol was paid with), ``shortfall`` the least part of the cost that
-cannot be paid.
+order, what it adds and what each symbol was paid with), ``shortfall`` the least mana that, added to the
+pool, would pay it.
 
 Semantics (what a plan may do, and what the brute-force reference in ``tests/rules`` enumerates):
 
@@ -45,8 +45,9 @@ Algorithm (exact, not an enumeration of mana combinations):
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, product
 from typing import Final
@@ -54,12 +55,13 @@ from typing import Final
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.mana.flow import Transport, max_transport
 from app.rules.values.costs import ManaCost
-from app.rules.values.symbols import MANA_TYPES, ManaSymbol, SymbolKind, generic_symbol
+from app.rules.values.symbols import MANA_TYPES, ManaSymbol, SymbolKind
 
 _BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
 _ANY: Final = (1 << len(MANA_TYPES)) - 1
 _LIFE: Final = 1 << len(MANA_TYPES)
 _SPELL_ONLY: Final = 1 << (len(MANA_TYPES) + 1)  # a unit's mask bit: restricted mana (CR 106.6)
+_WILD: Final = 1 << (len(MANA_TYPES) + 2)  # a unit of any type, so it pays only what any mana pays
 _SPELL_POS: Final = 1 << 30
 _LIFE_PER_SYMBOL: Final = 2  # CR 107.4f
 
@@ -166,7 +168,7 @@ class PaymentSources:
             raise self._unpayable(cost)
 
     def shortfall(self, cost: ManaCost) -> ManaCost:
-        """The least part of ``cost`` that cannot be paid (``shortfall``)."""
+        """The least mana that, added to the pool, would pay ``cost`` (``shortfall``)."""
         return self._prepared.shortfall(cost)
 
     def _unpayable(self, cost: ManaCost) -> UnpayableError:
@@ -198,13 +200,12 @@ def verify_payment(
 def shortfall(
     cost: ManaCost, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
 ) -> ManaCost:
-    """The least part of ``cost`` that cannot be paid; ``{0}`` when the whole cost can be paid.
+    """The least mana that, added to the pool, would make ``cost`` payable; ``{0}`` when it is payable.
 
-    Precisely: among the sub-multisets R of the cost's symbols (generic mana counted one by one) such that
-    ``cost`` minus R can be paid, one of least mana value (CR 202.3, half mana counting .5); {∞} is always
-    in R. Ties go to the R removing the most generic mana, then the most of each symbol in the order the
-    cost lists them, so the answer names missing colored symbols only when generic mana would not do.
-    Adding mana that pays R to the pool makes the cost payable.
+    API 1.1: fewest mana, then fewest that must be of a particular type, written as mana: the mana that may
+    be of any type as one generic number, then ``{W}`` ``{U}`` ``{B}`` ``{R}`` ``{G}`` ``{C}`` (``{S}``:
+    mana of any type from a snow source, CR 107.4h). Never a hybrid or Phyrexian symbol: a missing
+    ``{B/P}`` is ``{B}``, a ``{2/W}`` half paid is ``{1}``. ``{∞}`` is kept, as nothing pays it.
     """
     return PaymentSources(sources, pool=pool, life=life).shortfall(cost)
 
@@ -277,6 +278,8 @@ def _compatible(smask: int, ssnow: bool, spos: int, dmask: int, dsnow: bool, dpo
     positions from ``relax`` on are not yet ordered: any of them pays any other, never itself."""
     if not smask & dmask & ~_SPELL_ONLY or (dsnow and not ssnow):
         return False
+    if smask & _WILD and dmask & _ANY != _ANY:
+        return False  # ``shortfall``'s mana of any type: it pays a slot only if every type would
     if smask & _SPELL_ONLY and dpos != _SPELL_POS:
         return False  # CR 106.6: restricted mana pays only the spell that meets the restriction
     return spos < dpos or (spos >= relax and dpos >= relax and spos != dpos)
@@ -698,7 +701,28 @@ class _Prepared:
 
     # -- shortfall -----------------------------------------------------------------------------------
 
+    def _plus(self, extra: dict[_Key, int]) -> _Prepared:
+        """These sources with ``extra`` mana added to the pool (the batches and their memo tables shared:
+        they depend on the sources only)."""
+        other = copy.copy(self)
+        sup = dict(self.base_sup)
+        for key, n in extra.items():
+            if n:
+                sup[key] = sup.get(key, 0) + n
+        other.base_sup = sup
+        return other
+
     def shortfall(self, cost: ManaCost) -> ManaCost:
+        """API 1.1 ``short``: the least mana that, added to the pool, makes ``cost`` payable (fewest mana,
+        then fewest that must be of a particular type), written as mana: mana of any type as one generic
+        number, then the typed symbols in W U B R G C order ({S}: any type, from a snow source, for what
+        only snow mana pays, CR 107.4h). Never a hybrid or Phyrexian symbol; {∞} stays (never payable).
+
+        Each question is "payable with this much more in the pool?", which only gets easier with more or
+        more flexible mana, so every count is found by bisection: the fewest units that may each be any
+        type (and snow), then the most of those that may be left as "any type" (``_WILD``: a unit that
+        pays only what any mana pays), then type by type how many of the rest may be of that type.
+        """
         cost = _check_cost(cost)
         infinite = tuple(s for s in cost.others if s.kind is SymbolKind.INFINITY)
         finite = ManaCost(
@@ -706,57 +730,55 @@ class _Prepared:
         )
         if self.solve(finite, best_life=False) is not None:
             return ManaCost((), 0, infinite)
-        # Symbol classes: generic first (one unit at a time), then each distinct symbol in cost order.
-        classes: list[tuple[ManaSymbol, int, int]] = []  # (symbol, count, half value)
-        if finite.generic:
-            classes.append((generic_symbol(1), finite.generic, 2))
-        counts = Counter(s.text for s in finite.others)
-        seen: set[str] = set()
-        for s in finite.others:
-            if s.text not in seen:
-                seen.add(s.text)
-                assert s.half_value is not None
-                classes.append((s, counts[s.text], s.half_value))
-        total = sum(c * h for _s, c, h in classes)
-        start = self._shortfall_floor(finite, classes)
-        for level in range(start, total + 1):
-            candidates = sorted(_vectors(classes, level), key=lambda v: tuple(-x for x in v))
-            for vec in candidates:
-                rest_generic = finite.generic
-                removed: list[ManaSymbol] = list(infinite)
-                remaining: list[ManaSymbol] = []
-                taken = dict(zip((s.text for s, _c, _h in classes), vec, strict=True))
-                for s, _c, _h in classes:
-                    if s.kind is SymbolKind.GENERIC:
-                        rest_generic -= taken[s.text]
-                for s in finite.others:
-                    if taken.get(s.text, 0) > 0:
-                        taken[s.text] -= 1
-                        removed.append(s)
-                    else:
-                        remaining.append(s)
-                if self.solve(ManaCost((), rest_generic, tuple(remaining)), best_life=False) is not None:
-                    return ManaCost((), finite.generic - rest_generic, tuple(removed))
-        raise AssertionError("the empty cost is always payable")  # pragma: no cover
+        rainbow: _Key = (_ANY, True, 0)
+        wild: _Key = (_ANY | _WILD, False, 0)
 
-    def _shortfall_floor(self, cost: ManaCost, classes: list[tuple[ManaSymbol, int, int]]) -> int:
-        """A lower bound on the shortfall's half value: the units the relaxed flow cannot place, each
-        removed at no less than the cheapest half value per unit of any symbol class."""
-        sup = dict(self.base_sup)
-        for b, gs in enumerate(self.batches):
-            n, mask, snow = self.relaxed[b]
-            sup[(mask, snow, 0)] = sup.get((mask, snow, 0), 0) + n * len(gs)
-        dem: dict[_Key, int] = {}
-        monos: dict[tuple[int, int], int] = {}
-        _add_cost(cost, _SPELL_POS, dem, monos)
-        for (_cmask, pos), count in monos.items():
-            # Relaxed: one slot of any type (it is really one of its color or two of any type).
-            dem[(_ANY, False, pos)] = dem.get((_ANY, False, pos), 0) + count
-        sup_list, dem_list, adj, late = _graph(sup, dem, self.life // _LIFE_PER_SYMBOL, 1)
-        placed, _life, _flow = max_transport(sup_list, dem_list, adj, late=late)
-        missing = sum(dem_list) - placed
-        per_unit = min((h for _s, _c, h in classes), default=2)
-        return max(1, missing * per_unit)
+        def pays(extra: dict[_Key, int]) -> bool:
+            return self._plus(extra).solve(finite, best_life=False) is not None
+
+        def most(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
+            """The largest n in [lo, hi] with ok(n), given ok(lo) and ok falling as n grows."""
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if ok(mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            return lo
+
+        # Fewest units: a unit of any type from a snow source pays any one symbol (a {2/W} with one {W}),
+        # so the cost's symbol count is enough.
+        hi = finite.generic + len(finite.others)
+        lo = 1
+        while lo < hi and not pays({rainbow: lo}):
+            lo = min(hi, 2 * lo)
+        total = lo if pays({rainbow: lo}) else hi
+        prev = lo // 2 if lo > 1 else 0
+        while prev + 1 < total:  # the least count in (prev, total] that pays
+            mid = (prev + total) // 2
+            if pays({rainbow: mid}):
+                total = mid
+            else:
+                prev = mid
+        generic = most(0, total, lambda g: pays({wild: g, rainbow: total - g}))
+        left = total - generic
+        typed: dict[_Key, int] = {wild: generic}
+        symbols: list[ManaSymbol] = []
+        for t in MANA_TYPES:
+            if not left:
+                break
+            key: _Key = (_BIT[t], False, 0)
+
+            def with_type(n: int, key: _Key = key, left: int = left) -> bool:
+                return pays({**typed, key: n, rainbow: left - n})
+
+            n = most(0, left, with_type)
+            if n:
+                typed[key] = n
+                left -= n
+                symbols.extend([ManaSymbol.parse("{" + t + "}")] * n)
+        symbols.extend([ManaSymbol.parse("{S}")] * left)
+        return ManaCost((), generic, (*symbols, *infinite))
 
     # -- building the plan ---------------------------------------------------------------------------
 
@@ -1008,23 +1030,6 @@ def _feasible_monos(
         else:
             hi = mid
     return attempt(hi)
-
-
-def _vectors(classes: list[tuple[ManaSymbol, int, int]], level: int) -> Iterator[tuple[int, ...]]:
-    """Every choice of how many of each class to remove whose half values sum to ``level``."""
-
-    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
-        if i == len(classes):
-            if left == 0:
-                yield ()
-            return
-        _s, count, h = classes[i]
-        top = min(count, left // h) if h else 0
-        for x in range(top, -1, -1):
-            for rest in rec(i + 1, left - x * h):
-                yield (x, *rest)
-
-    yield from rec(0, level)
 
 
 def _pool_units(pool: ManaCost | None) -> tuple[str, ...]:
