@@ -67,6 +67,25 @@ _LIFE_PER_SYMBOL: Final = 2  # CR 107.4f
 
 
 @dataclass(frozen=True, slots=True)
+class Consumed:
+    """What an activation uses beside its own {T}/{Q} and mana (CR 118.3, 602.2b), as a plan step shows it:
+    permanents it sacrifices, taps or returns (ids), counters it removes from its own permanent (kind,
+    count), cards it exiles or discards (names)."""
+
+    sacrifices: tuple[str, ...] = ()
+    taps: tuple[str, ...] = ()
+    returns: tuple[str, ...] = ()
+    removes: tuple[tuple[str, int], ...] = ()
+    exiles: tuple[str, ...] = ()
+    discards: tuple[str, ...] = ()
+
+
+TAP: Final = "tap:"
+LEAVES: Final = "leaves:"
+CARD: Final = "card:"
+
+
+@dataclass(frozen=True, slots=True)
 class ManaSource:
     """One activatable mana ability of a permanent, as the board analysis finds it (CR 605.1a).
 
@@ -74,6 +93,14 @@ class ManaSource:
     paid to activate it (a filter land's {W/U}); ``uses_permanent``: it has {T} or {Q} in its cost;
     ``spell_only``: its mana has a spending restriction (CR 106.6) the spell being paid for meets, so it
     pays the spell's cost but never another mana ability's activation cost.
+
+    ``tokens`` are the resources the activation uses beside its own permanent's {T}: ``tap:<id>`` (a
+    permanent it taps, CR 118.3: once), ``leaves:<id>`` (a permanent it sacrifices or returns; convoke and
+    improvise carry it too, as they need the permanent still there at CR 601.2h), ``card:<zone>:<i>`` (a
+    card it exiles or discards). Two activations sharing a token are never both in a plan; a source with
+    ``uses_permanent`` holds ``tap:<permanent>``. ``activation`` tells apart the listings of one ability
+    (its repeated activations, or the alternatives of which resources it uses); ``consumes`` is what the
+    plan step shows.
     """
 
     permanent: str
@@ -84,6 +111,13 @@ class ManaSource:
     snow: bool = False
     uses_permanent: bool = True
     spell_only: bool = False
+    tokens: frozenset[str] = frozenset()
+    activation: int = 0
+    consumes: Consumed = Consumed()
+
+    @property
+    def all_tokens(self) -> frozenset[str]:
+        return self.tokens | {TAP + self.permanent} if self.uses_permanent else self.tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +129,7 @@ class PlanStep:
     adds: tuple[str, ...]
     activation_cost: ManaCost | None = None
     life_paid: int = 0
+    consumes: Consumed = Consumed()
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +331,8 @@ class _Option:
     source: int  # index into the sources list (for a merged option: of its first source)
     by_type: tuple[tuple[str, int], ...]  # flexible single-unit options: which source adds each type
     fixed: tuple[str, ...] | None  # the exact alternative, when the source's alternatives are not a product
+    tokens: frozenset[str] = frozenset()
+    parts: tuple[_Option, ...] = ()  # a cluster's option: the activations it combines, in order
 
     @property
     def costed(self) -> bool:
@@ -307,7 +344,14 @@ class _Option:
 
     @property
     def sig(self) -> tuple[object, ...]:
-        return (self.units, self.snow, str(self.cost) if self.costed else "", self.life, self.fixed)
+        return (
+            self.units,
+            self.snow,
+            str(self.cost) if self.costed else "",
+            self.life,
+            self.fixed,
+            tuple(p.sig for p in self.parts),
+        )
 
     @property
     def cost_masks(self) -> tuple[int, ...]:
@@ -344,6 +388,47 @@ class _Found:
     ordered: list[tuple[int, _Option]]
     life: int
     monos: tuple[int, ...]
+
+
+CLUSTER_BOUND: Final = 512
+"""The most combinations of one cluster of sources sharing resources (``_Prepared._clusters``)."""
+
+
+def _combinations(groups: list[list[_Option]], bound: int) -> tuple[list[_Option], bool]:
+    """Every non-empty choice of at most one option per group using no token twice, combined; and whether
+    the list was cut at ``bound``."""
+    combos: list[_Option] = []
+
+    def walk(k: int, used: frozenset[str], picked: tuple[_Option, ...]) -> bool:
+        if k == len(groups):
+            if picked:
+                if len(combos) >= bound:
+                    return False
+                combos.append(_combine(picked))
+            return True
+        for o in groups[k]:
+            if not o.tokens & used and not walk(k + 1, used | o.tokens, (*picked, o)):
+                return False
+        return walk(k + 1, used, picked)
+
+    complete = walk(0, frozenset(), ())
+    return combos, not complete
+
+
+def _combine(parts: tuple[_Option, ...]) -> _Option:
+    """One option made of several activations (each keeps its own provenance, for the plan)."""
+    if len(parts) == 1:
+        return parts[0]
+    cost: ManaCost | None = None
+    for p in parts:
+        if p.costed:
+            assert p.cost is not None
+            cost = p.cost if cost is None else cost + p.cost
+    units = tuple(u for p in parts for u in p.units)
+    snow = all(p.snow for p in parts)  # mixed: taken as not snow (never more than it is)
+    tokens = frozenset().union(*(p.tokens for p in parts))
+    life = sum(p.life for p in parts)
+    return _Option(units, snow, cost, life, parts[0].source, (), None, tokens, parts)
 
 
 def _is_product(outputs: tuple[tuple[str, ...], ...]) -> tuple[int, int] | None:
@@ -383,15 +468,19 @@ class _Prepared:
         self.sources = tuple(sources)
         self.life = max(life, 0)  # CR 119.4: at 0 or less life, no life can be paid
         self.pool_units: tuple[str, ...] = _pool_units(pool)
-        by_group: dict[tuple[str, int | None], list[int]] = {}
+        by_group: dict[tuple[str, int | None, int], list[int]] = {}
         for idx, src in enumerate(self.sources):
             _validate_source(src)
-            key = (src.permanent, None if src.uses_permanent else src.ability)
+            key = (
+                (src.permanent, None, 0)
+                if src.uses_permanent
+                else (src.permanent, src.ability, src.activation)
+            )
             by_group.setdefault(key, []).append(idx)
+        self.notes: list[str] = []
         self.groups: list[list[_Option]] = []
         self.flex: list[int] = []
-        for members in by_group.values():
-            options = self._options(members)
+        for options in self._clusters([self._options(m) for m in by_group.values()]):
             if not options:
                 continue
             mask = 0
@@ -467,6 +556,46 @@ class _Prepared:
             cap = caps[tm] = max(gains) * len(gs)
         return cap
 
+    def _clusters(self, groups: list[list[_Option]]) -> list[list[_Option]]:
+        """Groups whose options share a resource (a token: a permanent tapped, a permanent leaving, a
+        card) become one group, whose options are every combination of at most one option of each with
+        no token used twice (CR 118.3: a permanent is tapped once, leaves once; a card moves once).
+        Exact; a combination count above ``CLUSTER_BOUND`` is cut there and said in ``notes``."""
+        parent = list(range(len(groups)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        owner: dict[str, int] = {}
+        for g, options in enumerate(groups):
+            for o in options:
+                for t in o.tokens:
+                    if t in owner:
+                        parent[find(g)] = find(owner[t])
+                    else:
+                        owner[t] = g
+        members: dict[int, list[int]] = {}
+        for g in range(len(groups)):
+            members.setdefault(find(g), []).append(g)
+        out: list[list[_Option]] = []
+        for gs in members.values():
+            if len(gs) == 1:
+                out.append(groups[gs[0]])
+                continue
+            combos, cut = _combinations([groups[g] for g in gs], CLUSTER_BOUND)
+            if cut:
+                names = sorted({self.sources[o.source].permanent for g in gs for o in groups[g]})
+                self.notes.append(
+                    f"{', '.join(names)} share permanents or cards that their costs use: only the first "
+                    f"{CLUSTER_BOUND} ways of sharing them were tried"
+                )
+            combos.sort(key=lambda o: (not o.free, -o.net, o.life, o.source))
+            out.append(combos)
+        return out
+
     def _options(self, members: list[int]) -> list[_Option]:
         options: list[_Option] = []
         simple: dict[tuple[bool, bool], dict[str, int]] = {}
@@ -478,7 +607,8 @@ class _Prepared:
                 continue
             prod = _is_product(src.outputs)
             free = (cost is None or cost.is_zero) and src.life_cost == 0
-            if prod is not None and prod[0] == 1 and free:
+            tokens = src.all_tokens
+            if prod is not None and prod[0] == 1 and free and not src.tokens:
                 table = simple.setdefault((src.snow, src.spell_only), {})
                 for t in _types_of(prod[1]):
                     table.setdefault(t, idx)
@@ -486,7 +616,9 @@ class _Prepared:
             if prod is not None:
                 n, mask = prod
                 by_type = tuple((t, idx) for t in _types_of(mask))
-                options.append(_Option((mask | only,) * n, src.snow, cost, src.life_cost, idx, by_type, None))
+                options.append(
+                    _Option((mask | only,) * n, src.snow, cost, src.life_cost, idx, by_type, None, tokens)
+                )
                 continue
             seen: set[tuple[str, ...]] = set()
             for alt in src.outputs:
@@ -495,7 +627,7 @@ class _Prepared:
                     continue
                 seen.add(key)
                 units = tuple(_BIT[t] | only for t in key)
-                options.append(_Option(units, src.snow, cost, src.life_cost, idx, (), alt))
+                options.append(_Option(units, src.snow, cost, src.life_cost, idx, (), alt, tokens))
         merged = []
         for (snow, spell_only), table in sorted(simple.items()):
             mask = _SPELL_ONLY if spell_only else 0
@@ -503,7 +635,8 @@ class _Prepared:
                 mask |= _BIT[t]
             first = min(table.values())
             by_type = tuple((t, table[t]) for t in MANA_TYPES if t in table)
-            merged.append(_Option((mask,), snow, None, 0, first, by_type, None))
+            tokens = frozenset().union(*(self.sources[i].all_tokens for i in table.values()))
+            merged.append(_Option((mask,), snow, None, 0, first, by_type, None, tokens))
         # Option order is the branching order: free first, then the most net mana, then least life.
         all_options = merged + options
         all_options.sort(
@@ -855,36 +988,111 @@ class _Prepared:
         self, cost: ManaCost, acts: list[tuple[int, _Option]], n_free: int, paid: list[_Paid]
     ) -> PaymentPlan:
         chosen_types: dict[tuple[int, int], str] = {}
+        spent_units: set[tuple[int, int]] = set()
         for p in paid:
             if p.step is not None and p.step >= 0 and p.mana is not None:
                 chosen_types[(p.step, p.unit)] = p.mana
+                spent_units.add((p.step, p.unit))
         steps: list[PlanStep] = []
-        for step, (_g, opt) in enumerate(acts):
-            types = [chosen_types.get((step, ui)) or _types_of(u)[0] for ui, u in enumerate(opt.units)]
-            src_idx = opt.source
-            if opt.by_type and len(opt.units) == 1:
-                src_idx = dict(opt.by_type)[types[0]]
-            src = self.sources[src_idx]
-            want = Counter(types)
-            adds = next(o for o in src.outputs if Counter(o) == want)
-            steps.append(
-                PlanStep(
-                    src.permanent,
-                    src.ability,
-                    adds,
-                    src.activation_cost if opt.costed else None,
-                    src.life_cost,
+        step_sources: list[ManaSource] = []
+        where: dict[tuple[int, int], int] = {}  # (act, unit) -> the step that adds it
+        cost_step: dict[int, int] = {}  # act -> the step whose activation cost its payments pay
+        for act, (_g, opt) in enumerate(acts):
+            parts = opt.parts or (opt,)
+            first = 0
+            for part in parts:
+                span = range(first, first + len(part.units))
+                first += len(part.units)
+                if (
+                    len(parts) > 1
+                    and not part.costed
+                    and part.life == 0
+                    and not any((act, ui) in spent_units for ui in span)
+                ):
+                    continue  # a combined activation whose mana nobody spends is left out
+                types = [chosen_types.get((act, ui)) or _types_of(opt.units[ui])[0] for ui in span]
+                src_idx = part.source
+                if part.by_type and len(part.units) == 1:
+                    src_idx = dict(part.by_type)[types[0]]
+                src = self.sources[src_idx]
+                want = Counter(types)
+                adds = next(o for o in src.outputs if Counter(o) == want)
+                for ui in span:
+                    where[(act, ui)] = len(steps)
+                if part.costed and act not in cost_step:
+                    cost_step[act] = len(steps)
+                step_sources.append(src)
+                steps.append(
+                    PlanStep(
+                        src.permanent,
+                        src.ability,
+                        adds,
+                        src.activation_cost if part.costed else None,
+                        src.life_cost,
+                        src.consumes,
+                    )
                 )
+        records = [
+            SymbolPayment(
+                p.symbol,
+                None if p.target is None else cost_step[p.target],
+                p.mana,
+                where[(p.step, p.unit)] if p.step is not None and p.step >= 0 else None,
             )
+            for p in paid
+        ]
+        order = _carry_out_order(steps, step_sources, records)
+        at = {old: new for new, old in enumerate(order)}
+        steps = [steps[i] for i in order]
         payments = tuple(
-            SymbolPayment(p.symbol, p.target, p.mana, p.step if p.step is not None and p.step >= 0 else None)
-            for p in sorted(paid, key=lambda p: (p.target is not None, p.target or 0))
+            sorted(
+                (
+                    SymbolPayment(
+                        r.symbol,
+                        None if r.target is None else at[r.target],
+                        r.mana,
+                        None if r.step is None else at[r.step],
+                    )
+                    for r in records
+                ),
+                key=lambda p: (p.target is not None, p.target or 0),
+            )
         )
         life_paid = sum(s.life_paid for s in steps) + _LIFE_PER_SYMBOL * sum(
             1 for p in paid if p.mana is None
         )
         from_pool = tuple(p.mana for p in paid if p.step == -1 and p.mana is not None)
         return PaymentPlan(cost, tuple(steps), payments, life_paid, from_pool)
+
+
+def _carry_out_order(
+    steps: list[PlanStep], sources: list[ManaSource], paid: list[SymbolPayment]
+) -> list[int]:
+    """An order of the steps that can be carried out (a stable topological order): mana is added before it
+    pays an activation cost (CR 605.3a); a permanent's own activations come before one that makes it leave
+    the battlefield (it may tap for mana and then be sacrificed, never the other way round, CR 701.21a);
+    mana abilities first, then convoke and improvise taps and delve (CR 601.2g before 601.2h)."""
+    n = len(steps)
+    after: list[set[int]] = [set() for _ in range(n)]  # after[j]: steps that must come before j
+    for p in paid:
+        if p.step is not None and p.target is not None and p.step != p.target:
+            after[p.target].add(p.step)
+    for j, src in enumerate(sources):
+        gone = {t[len(LEAVES) :] for t in src.tokens if t.startswith(LEAVES)}
+        for i, other in enumerate(steps):
+            if i != j and other.permanent in gone:
+                after[j].add(i)
+        if src.ability < 0:  # CR 601.2h: while paying, after every mana ability
+            after[j].update(i for i, s in enumerate(steps) if s.ability >= 0)
+    order: list[int] = []
+    placed: set[int] = set()
+    while len(order) < n:
+        ready = next((j for j in range(n) if j not in placed and after[j] <= placed), None)
+        if ready is None:  # a cycle (never for sources the board lists): keep the solver's order
+            return list(range(n))
+        order.append(ready)
+        placed.add(ready)
+    return order
 
 
 @dataclass(frozen=True, slots=True)
