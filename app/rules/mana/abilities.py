@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from app.rules.casting.party import party_size
+from app.rules.mana.prohibitions import Prohibition, forbids, read_prohibitions
 from app.rules.text.activation import Need, Pick, read_need
 from app.rules.text.oracle_mana import (
     LAND_TYPES,
@@ -203,6 +204,8 @@ class BoardState:
     replacements: tuple[tuple[int, ProductionReplacement], ...]
     triggers: tuple[tuple[int, ManaTrigger], ...]
     warnings: tuple[Warning, ...]
+    prohibitions: tuple[tuple[int, Prohibition], ...] = ()
+    """CR 602.5: what each permanent (by board index) forbids to activate."""
 
     def count(self, source: PermanentState, flt: Filter) -> int:
         """How many permanents ``flt``, written on ``source``, names."""
@@ -368,7 +371,17 @@ def read_board(board: Board) -> BoardState:
             PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], abilities, haste, j in lost)
         )
     warnings.extend(_need_warnings(board, states))
-    return BoardState(board, tuple(states), replacements, triggers, tuple(warnings))
+    prohibitions = tuple(
+        (i, x) for i, f in enumerate(faces) if i not in lost for x in read_prohibitions(f.oracle_text, f.name)
+    )
+    for i, x in prohibitions:
+        if x.by_name and perms[i].chosen.card_name is None:
+            warnings.append(
+                Warning(
+                    perms[i].id, x.text, "no card name chosen (`chosen.card_name`): it forbids nothing here"
+                )
+            )
+    return BoardState(board, tuple(states), replacements, triggers, tuple(warnings), prohibitions)
 
 
 def _need_warnings(board: Board, states: list[PermanentState]) -> list[Warning]:
@@ -699,10 +712,33 @@ def condition_reasons(board_state: BoardState, state: PermanentState, ability: A
     return tuple(reasons)
 
 
+def prohibition_reasons(
+    board_state: BoardState, state: PermanentState, ability: Ability
+) -> tuple[Reason, ...]:
+    """CR 602.5: the permanents on the board whose prohibitions reach this ability, each named."""
+    reasons = []
+    names = tuple(dict.fromkeys((state.face.name, state.permanent.card.name)))
+    for i, x in board_state.prohibitions:
+        forbidder = board_state.board.permanents[i]
+        if forbids(
+            x,
+            forbidder.chosen.card_name,
+            forbidder.controller,
+            types=state.types,
+            names=names,
+            controller=state.controller,
+            is_mana_ability=ability.is_mana_ability,
+        ):
+            reasons.append(Reason("602.5", f"{forbidder.name} ({forbidder.id}): {x.text}"))
+    return tuple(reasons)
+
+
 def check_activation(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
-    """All the reasons of ``activation_reasons``, ``sacrifice_reasons`` and ``condition_reasons``."""
+    """All the reasons of ``activation_reasons``, ``sacrifice_reasons``, ``condition_reasons`` and
+    ``prohibition_reasons``."""
     return (
         activation_reasons(board_state.board, state, ability)
         + sacrifice_reasons(board_state, state, ability)
         + condition_reasons(board_state, state, ability)
+        + prohibition_reasons(board_state, state, ability)
     )

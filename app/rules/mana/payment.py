@@ -186,6 +186,11 @@ class PaymentSources:
     ) -> None:
         self._prepared = _Prepared(sources, pool, life)
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the solver could not prove (a cluster of shared resources cut at its bound)."""
+        return tuple(self._prepared.notes)
+
     def plan(self, cost: ManaCost) -> PaymentPlan:
         """A plan paying ``cost``, with the least life; raises ``UnpayableError`` when there is none."""
         found = self._prepared.solve(_check_cost(cost), best_life=True)
@@ -333,6 +338,10 @@ class _Option:
     fixed: tuple[str, ...] | None  # the exact alternative, when the source's alternatives are not a product
     tokens: frozenset[str] = frozenset()
     parts: tuple[_Option, ...] = ()  # a cluster's option: the activations it combines, in order
+    snows: tuple[bool, ...] = ()  # a combined option's units: each one's snow (``snow``: any of them)
+
+    def unit_snow(self, i: int) -> bool:
+        return self.snows[i] if self.snows else self.snow
 
     @property
     def costed(self) -> bool:
@@ -351,6 +360,7 @@ class _Option:
             self.life,
             self.fixed,
             tuple(p.sig for p in self.parts),
+            self.snows,
         )
 
     @property
@@ -425,10 +435,10 @@ def _combine(parts: tuple[_Option, ...]) -> _Option:
             assert p.cost is not None
             cost = p.cost if cost is None else cost + p.cost
     units = tuple(u for p in parts for u in p.units)
-    snow = all(p.snow for p in parts)  # mixed: taken as not snow (never more than it is)
+    snows = tuple(p.unit_snow(i) for p in parts for i in range(len(p.units)))
     tokens = frozenset().union(*(p.tokens for p in parts))
     life = sum(p.life for p in parts)
-    return _Option(units, snow, cost, life, parts[0].source, (), None, tokens, parts)
+    return _Option(units, any(snows), cost, life, parts[0].source, (), None, tokens, parts, snows)
 
 
 def _is_product(outputs: tuple[tuple[str, ...], ...]) -> tuple[int, int] | None:
@@ -489,14 +499,25 @@ class _Prepared:
                     mask |= u
             self.flex.append(_popcount(mask & _ANY) + (1 if any(o.snow for o in options) else 0))
             self.groups.append(options)
-        # Base: groups with one free option. Batches: identical groups with a real choice.
+        # Tokens held by two groups or more are contested: the search keeps each used once (CR 118.3).
+        holders: Counter[str] = Counter()
+        for options in self.groups:
+            for t in frozenset().union(*(o.tokens for o in options)):
+                holders[t] += 1
+        self.contested = frozenset(t for t, n in holders.items() if n > 1)
+        self.group_tokens: list[frozenset[str]] = [
+            frozenset().union(*(o.tokens for o in options)) & self.contested for options in self.groups
+        ]
+        # Base: groups with one free option and no contested token. Batches: identical groups with a real
+        # choice (a group with contested tokens is a batch of its own: its tokens tell it apart).
         self.base: list[int] = []
         batches: dict[tuple[object, ...], list[int]] = {}
         for g, options in enumerate(self.groups):
-            if len(options) == 1 and options[0].free:
+            if len(options) == 1 and options[0].free and not self.group_tokens[g]:
                 self.base.append(g)
             else:
-                batches.setdefault(tuple(o.sig for o in options), []).append(g)
+                bkey = (tuple(o.sig for o in options), self.group_tokens[g])
+                batches.setdefault(bkey, []).append(g)
         # Batches with most mana first: their decisions move the bound the most.
         self.batches = sorted(
             batches.values(), key=lambda gs: (-max(len(o.units) for o in self.groups[gs[0]]), gs[0])
@@ -507,8 +528,8 @@ class _Prepared:
             self.base_sup[pkey] = self.base_sup.get(pkey, 0) + 1
         for g in self.base:
             opt = self.groups[g][0]
-            for u in opt.units:
-                ukey = (u, opt.snow, 0)
+            for ui, u in enumerate(opt.units):
+                ukey = (u, opt.unit_snow(ui), 0)
                 self.base_sup[ukey] = self.base_sup.get(ukey, 0) + 1
         # The relaxed contribution of each batch member: its most mana, of any type it can add, for free.
         self.relaxed: list[tuple[int, int, bool]] = []
@@ -557,10 +578,10 @@ class _Prepared:
         return cap
 
     def _clusters(self, groups: list[list[_Option]]) -> list[list[_Option]]:
-        """Groups whose options share a resource (a token: a permanent tapped, a permanent leaving, a
-        card) become one group, whose options are every combination of at most one option of each with
-        no token used twice (CR 118.3: a permanent is tapped once, leaves once; a card moves once).
-        Exact; a combination count above ``CLUSTER_BOUND`` is cut there and said in ``notes``."""
+        """A group that makes a permanent leave and that permanent's groups with an activation cost become
+        one group, whose options are every combination of at most one option of each with no token used
+        twice (CR 118.3: a permanent is tapped once, leaves once; a card moves once). A combination count
+        above ``CLUSTER_BOUND`` is cut there and said in ``notes``."""
         parent = list(range(len(groups)))
 
         def find(i: int) -> int:
@@ -569,14 +590,21 @@ class _Prepared:
                 i = parent[i]
             return i
 
-        owner: dict[str, int] = {}
+        costed_of: dict[str, list[int]] = {}  # a permanent's groups with an activation cost
+        for g, options in enumerate(groups):
+            for o in options:
+                if o.costed:
+                    costed_of.setdefault(self.sources[o.source].permanent, []).append(g)
+        # A permanent that leaves can't be activated after, so the mana of what makes it leave can't pay
+        # its own activation costs: the two are solved together, where a combination's mana never pays the
+        # combination's own costs. (Other shared resources are kept apart by the search, ``_contested``.)
         for g, options in enumerate(groups):
             for o in options:
                 for t in o.tokens:
-                    if t in owner:
-                        parent[find(g)] = find(owner[t])
-                    else:
-                        owner[t] = g
+                    if t.startswith(LEAVES):
+                        for other in costed_of.get(t[len(LEAVES) :], ()):
+                            if other != g:
+                                parent[find(g)] = find(other)
         members: dict[int, list[int]] = {}
         for g in range(len(groups)):
             members.setdefault(find(g), []).append(g)
@@ -714,8 +742,8 @@ class _Prepared:
                 p = pos
                 assert opt.cost is not None
                 _add_cost(opt.cost, p, dem, monos)
-            for u in opt.units:
-                key = (u, opt.snow, p)
+            for ui, u in enumerate(opt.units):
+                key = (u, opt.unit_snow(ui), p)
                 sup[key] = sup.get(key, 0) + 1
         if life < 0:
             return None
@@ -785,7 +813,10 @@ class _Prepared:
                 return
             groups = self.batches[b]
             options = self.groups[groups[0]]
-            allow_unused = not any(o.free for o in options)
+            contested = self.group_tokens[groups[0]]
+            # unused: when no option is free, or when using one takes a resource another may need
+            allow_unused = bool(contested) or not any(o.free for o in options)
+            used = frozenset().union(*(o.tokens for _g, o in chosen)) & self.contested if contested else None
             k = len(options) + (1 if allow_unused else 0)
             for comp in _compositions(len(groups), k):
                 picks: list[tuple[int, _Option]] = []
@@ -796,6 +827,8 @@ class _Prepared:
                         member += 1
                         if oi < len(options):
                             picks.append((g, self.groups[g][oi]))
+                if used is not None and any(o.tokens & used for _g, o in picks):
+                    continue  # CR 118.3: that permanent or card is already used
                 dfs(b + 1, chosen + picks)
                 if done():
                     return
@@ -952,7 +985,7 @@ class _Prepared:
             # (it is tapped for all of them) before a source adding one.
             rank = 16 * self.flex[g] - min(len(opt.units), 15)
             for ui, u in enumerate(opt.units):
-                units.setdefault((u, opt.snow, pos, rank), []).append((step, ui))
+                units.setdefault((u, opt.unit_snow(ui), pos, rank), []).append((step, ui))
         slots: dict[_Key, list[tuple[str, int | None]]] = {}
         monos: list[tuple[str, int | None, int, int]] = []
         payers = [(cost, None, _SPELL_POS)] + [

@@ -111,9 +111,12 @@ def _min_life_from(
         best: int | None = None
         for _left, paid in _pay(reqs, p, life_left):
             best = paid if best is None else min(best, paid)
-        busy = {sources[i].permanent for i in used if sources[i].uses_permanent}
+        # CR 118.3: a permanent taps once, leaves once; a card moves once (the sources' tokens)
+        busy = {t for i in used for t in _tokens(sources[i])}
+        # a permanent that has left does nothing more (CR 701.21a: it is in the graveyard)
+        gone = {t.removeprefix("leaves:") for t in busy if t.startswith("leaves:")}
         for i, s in enumerate(sources):
-            if i in used or (s.uses_permanent and s.permanent in busy) or s.life_cost > life_left:
+            if i in used or _tokens(s) & busy or s.life_cost > life_left or s.permanent in gone:
                 continue
             after_life = life_left - s.life_cost
             act = _requirements(s.activation_cost, spell=False) if s.activation_cost is not None else ()
@@ -129,6 +132,11 @@ def _min_life_from(
         return best
 
     return explore(start, frozenset(), life)
+
+
+def _tokens(s: ManaSource) -> frozenset[str]:
+    """The resources an activation uses: its own {T} (``uses_permanent``) and its ``tokens``."""
+    return s.tokens | {"tap:" + s.permanent} if s.uses_permanent else s.tokens
 
 
 def brute_can_pay(cost: ManaCost, sources: tuple[ManaSource, ...], **kw: object) -> bool:
@@ -211,20 +219,29 @@ def check_plan(
     of a right type that was in the pool or added by an earlier step, each mana spent once; life within
     ``life`` (CR 119.4)."""
     assert plan.cost == cost
-    by_key = {(s.permanent, s.ability): s for s in sources}
-    tapped: set[str] = set()
-    seen: set[tuple[str, int]] = set()
+    unused = list(sources)
+    tokens_used: set[str] = set()
     step_sources: list[ManaSource] = []
-    for step in plan.steps:
+    for n, step in enumerate(plan.steps):
         key = (step.permanent, step.ability)
-        assert key in by_key, f"no such source {key}"
-        assert key not in seen, f"{key} used twice"
-        seen.add(key)
-        src = by_key[key]
-        if src.uses_permanent:
-            assert src.permanent not in tapped, f"{src.permanent} tapped twice"
-            tapped.add(src.permanent)
-        assert Counter(step.adds) in [Counter(o) for o in src.outputs], f"{key} cannot add {step.adds}"
+        src = next(
+            (
+                s
+                for s in unused
+                if (s.permanent, s.ability) == key
+                and s.consumes == step.consumes
+                and not _tokens(s) & tokens_used
+                and Counter(step.adds) in [Counter(o) for o in s.outputs]
+            ),
+            None,
+        )
+        assert src is not None, f"no unused source {key} adding {step.adds} with {step.consumes}"
+        unused.remove(src)
+        tokens_used |= _tokens(src)
+        # it may tap for its own mana and then leave, never act after it has left (CR 701.21a)
+        gone = {t.removeprefix("leaves:") for t in src.tokens if t.startswith("leaves:")}
+        later = {s.permanent for s in plan.steps[n + 1 :]}
+        assert not gone & later, f"{gone & later} acts after leaving"
         assert step.life_paid == src.life_cost
         step_sources.append(src)
     # Mana spent from each step and from the pool.
