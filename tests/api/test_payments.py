@@ -57,6 +57,14 @@ def test_tapped_and_summoning_sick_sources_are_not_used(client: TestClient) -> N
             "convoke": None,
             "improvise": None,
             "delve": None,
+            # API 1.2: what the activation consumed beside its {T}: nothing here
+            "life": None,
+            "sacrifices": None,
+            "taps": None,
+            "returns": None,
+            "removes": None,
+            "exiles": None,
+            "discards": None,
         }
     ]
 

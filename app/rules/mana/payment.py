@@ -404,6 +404,16 @@ CLUSTER_BOUND: Final = 512
 """The most combinations of one cluster of sources sharing resources (``_Prepared._clusters``)."""
 
 
+def _clash(used: frozenset[str], picks: list[tuple[int, _Option]]) -> bool:
+    """Whether ``picks`` use a token twice, among themselves or with ``used``."""
+    seen = set(used)
+    for _g, o in picks:
+        if o.tokens & seen:
+            return True
+        seen |= o.tokens
+    return False
+
+
 def _combinations(groups: list[list[_Option]], bound: int) -> tuple[list[_Option], bool]:
     """Every non-empty choice of at most one option per group using no token twice, combined; and whether
     the list was cut at ``bound``."""
@@ -827,7 +837,7 @@ class _Prepared:
                         member += 1
                         if oi < len(options):
                             picks.append((g, self.groups[g][oi]))
-                if used is not None and any(o.tokens & used for _g, o in picks):
+                if used is not None and _clash(used, picks):
                     continue  # CR 118.3: that permanent or card is already used
                 dfs(b + 1, chosen + picks)
                 if done():
