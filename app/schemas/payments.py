@@ -28,9 +28,11 @@ class PaymentPlanRequest(StrictModel):
 
 
 class PlanStepOut(BaseModel):
-    """A mana ability activated (``ability``, ``adds``), or a creature tapped for convoke, an artifact
-    tapped for improvise (``permanent`` with ``convoke``/``improvise``: what it pays), or a graveyard card
-    exiled for delve (``delve``: the card's name)."""
+    """A mana ability activated (``ability``, ``adds``, and what its cost used beside tapping it:
+    ``sacrifices``, ``taps``, ``returns``, ``removes``, ``life``, ``exiles``, ``discards``), or a creature
+    tapped for convoke, an artifact tapped for improvise (``permanent`` with ``convoke``/``improvise``: what
+    it pays), or a graveyard card exiled for delve (``delve``: the card's name). Steps are in an order that
+    can be carried out: mana abilities first (CR 601.2g), then convoke, improvise and delve (601.2h)."""
 
     permanent: str | None = Field(None, examples=["forest-1"])
     ability: int | None = Field(
@@ -44,6 +46,38 @@ class PlanStepOut(BaseModel):
     delve: str | None = Field(None, description="Delve (CR 702.66a): the graveyard card exiled to pay {1}.")
     activation_cost: str | None = Field(None, description="Mana paid to activate it (a filter land's).")
     life_paid: int = 0
+    life: int | None = Field(
+        None, description="Life paid to activate it (CR 119.4), as `life_paid`; null when none.", examples=[1]
+    )
+    sacrifices: list[str] | None = Field(
+        None,
+        description="Ids of the permanents sacrificed to activate it (CR 701.21a: one sacrifices only what "
+        "one controls). A permanent leaves once, and taps for its own mana before, never after.",
+        examples=[["bears"]],
+    )
+    taps: list[str] | None = Field(
+        None,
+        description='Ids of the other permanents tapped to activate it ("Tap an untapped creature you '
+        'control"; CR 302.6 does not stop a creature that came under control this turn). Each permanent is '
+        "tapped at most once in a plan.",
+        examples=[["ornithopter"]],
+    )
+    returns: list[str] | None = Field(
+        None, description="Ids of the permanents returned to hand to activate it."
+    )
+    removes: dict[str, int] | None = Field(
+        None,
+        description="Counters removed from the permanent itself, by kind, to activate it (CR 122.1).",
+        examples=[{"charge": 1}],
+    )
+    exiles: list[str] | None = Field(
+        None,
+        description='Cards exiled from a zone to activate it ("Exile a card from your graveyard"), by name.',
+        examples=[["Lightning Bolt"]],
+    )
+    discards: list[str] | None = Field(
+        None, description='Cards discarded to activate it, by name ("a card" for a hand given by its size).'
+    )
 
 
 class SymbolPaymentOut(BaseModel):
@@ -61,7 +95,12 @@ class PaymentPlanOut(ComputedAnswer):
     life_paid: int = 0
     from_pool: str | None = Field(None, description="Mana already in the pool that the plan spends.")
     short: str | None = Field(
-        None, description="Not payable: the least part of the cost that cannot be paid.", examples=["{G}"]
+        None,
+        description="Not payable: the least mana that, added to the player's pool, would make the cost "
+        "payable (fewest mana, then fewest of a particular type), written as mana: mana of any type as one "
+        "generic number, then the mana of a particular type ({W} {U} {B} {R} {G} {C}; {S}: from a snow "
+        "source). Never a hybrid or Phyrexian symbol: a {B/P} that life can't pay is {B}.",
+        examples=["{G}", "{1}{B}"],
     )
     warnings: list[CostWarningOut] = Field(
         [], description="Permanents and texts not understood, and payment options left out: not used here."

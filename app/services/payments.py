@@ -38,12 +38,20 @@ def _step(board: Board, player: str, s: PlanStep, paid: list[str]) -> PlanStepOu
     if s.ability == DELVE:
         index = int(s.permanent.removeprefix(GRAVEYARD_PREFIX))
         return PlanStepOut(delve=board.player(player).graveyard[index].name)
+    used = s.consumes
     return PlanStepOut(
         permanent=s.permanent,
         ability=s.ability,
         adds=_mana(s.adds),
         activation_cost=str(s.activation_cost) if s.activation_cost is not None else None,
         life_paid=s.life_paid,
+        life=s.life_paid or None,
+        sacrifices=list(used.sacrifices) or None,
+        taps=list(used.taps) or None,
+        returns=list(used.returns) or None,
+        removes=dict(used.removes) or None,
+        exiles=list(used.exiles) or None,
+        discards=list(used.discards) or None,
     )
 
 
@@ -94,6 +102,9 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
             inputs = payment_inputs(board, player, cost, face, built.analysis, granted=granted)
             payer = built.sources_of(player, inputs)
         warnings = [_warning(board, w) for w in inputs.warnings]
+        warnings.extend(
+            CostWarningOut(source=None, card=player, text=str(cost), message=note) for note in payer.notes
+        )
         found = payer.plan(cost)
     except UnpayableError as exc:
         return PaymentPlanOut(

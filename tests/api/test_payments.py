@@ -57,6 +57,14 @@ def test_tapped_and_summoning_sick_sources_are_not_used(client: TestClient) -> N
             "convoke": None,
             "improvise": None,
             "delve": None,
+            # API 1.2: what the activation consumed beside its {T}: nothing here
+            "life": None,
+            "sacrifices": None,
+            "taps": None,
+            "returns": None,
+            "removes": None,
+            "exiles": None,
+            "discards": None,
         }
     ]
 
@@ -75,7 +83,8 @@ def test_phyrexian_life_and_pool(client: TestClient) -> None:
     body = post(client, {"board": board, "cost": "{G}{B/P}"}).json()
     assert body["payable"] is True and body["life_paid"] == 2 and body["from_pool"] == "{G}"
     low = post(client, {"board": {"players": {"you": {"life": 1}}}, "cost": "{B/P}"}).json()
-    assert (low["payable"], low["short"], low["life_paid"]) == (False, "{B/P}", 0)
+    # API 1.1/1.2: `short` is mana, never a Phyrexian symbol: one {B} added would pay it (CR 119.4: no 2 life)
+    assert (low["payable"], low["short"], low["life_paid"]) == (False, "{B}", 0)
 
 
 def test_spell_total_cost_is_paid(client: TestClient) -> None:

@@ -24,6 +24,8 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from app.rules.casting.party import party_size
+from app.rules.mana.prohibitions import Prohibition, forbids, read_prohibitions
+from app.rules.text.activation import Need, Pick, read_need
 from app.rules.text.oracle_mana import (
     LAND_TYPES,
     ActivatedText,
@@ -86,6 +88,8 @@ class Ability:
     problem: str | None
     cost_kinds: frozenset[str] = frozenset()
     conditions: tuple[Condition, ...] = ()
+    needs: tuple[Need, ...] = ()
+    """The cost's parts that consume resources other than {T}, {Q} and mana (``text.activation``)."""
 
     @property
     def cost_text(self) -> str:
@@ -200,6 +204,8 @@ class BoardState:
     replacements: tuple[tuple[int, ProductionReplacement], ...]
     triggers: tuple[tuple[int, ManaTrigger], ...]
     warnings: tuple[Warning, ...]
+    prohibitions: tuple[tuple[int, Prohibition], ...] = ()
+    """CR 602.5: what each permanent (by board index) forbids to activate."""
 
     def count(self, source: PermanentState, flt: Filter) -> int:
         """How many permanents ``flt``, written on ``source``, names."""
@@ -231,6 +237,7 @@ def _ability(
         text.problem,
         frozenset(p.kind for p in cost),
         text.conditions,
+        tuple(n for p in cost if (n := read_need(p, name)) is not None),
     )
 
 
@@ -363,7 +370,59 @@ def read_board(board: Board) -> BoardState:
         states.append(
             PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], abilities, haste, j in lost)
         )
-    return BoardState(board, tuple(states), replacements, triggers, tuple(warnings))
+    warnings.extend(_need_warnings(board, states))
+    prohibitions = tuple(
+        (i, x) for i, f in enumerate(faces) if i not in lost for x in read_prohibitions(f.oracle_text, f.name)
+    )
+    for i, x in prohibitions:
+        if x.by_name and perms[i].chosen.card_name is None:
+            warnings.append(
+                Warning(
+                    perms[i].id, x.text, "no card name chosen (`chosen.card_name`): it forbids nothing here"
+                )
+            )
+    return BoardState(board, tuple(states), replacements, triggers, tuple(warnings), prohibitions)
+
+
+def _need_warnings(board: Board, states: list[PermanentState]) -> list[Warning]:
+    """ "Nothing silent" for activation costs: a count the board does not state is taken as 0 (API 1.1)
+    and said; a cost part not read makes its mana ability unused by payments, and is said too."""
+    out: list[Warning] = []
+    for st in states:
+        for ab in st.abilities:
+            if not ab.is_mana_ability:
+                continue
+            for need in ab.needs:
+                if need.kind == "unknown":
+                    out.append(
+                        Warning(
+                            st.id,
+                            need.text,
+                            "an activation cost this reader does not understand: payments do not use the "
+                            "ability (CR 118.3)",
+                        )
+                    )
+                elif need.kind == "remove_counters" and need.amount and not st.permanent.knows("counters"):
+                    out.append(
+                        Warning(
+                            st.id,
+                            need.text,
+                            f"its {need.counter} counters are not stated: taken as 0, so the cost can't "
+                            "be paid (CR 118.3)",
+                        )
+                    )
+                elif need.kind in {"discard", "exile_cards"} and need.zone is not None:
+                    player = board.player(st.controller)
+                    if not player.knows(need.zone):
+                        out.append(
+                            Warning(
+                                st.id,
+                                need.text,
+                                f"the {need.zone} of player '{st.controller}' is not stated: taken as empty, "
+                                "so the cost can't be paid (CR 118.3)",
+                            )
+                        )
+    return out
 
 
 def _grant_applies(
@@ -449,18 +508,89 @@ def activation_reasons(board: Board, state: PermanentState, ability: Ability) ->
     return tuple(reasons)
 
 
+def picks(board_state: BoardState, state: PermanentState, pick: Pick) -> list[PermanentState]:
+    """The permanents ``state``'s controller controls that ``pick`` names (CR 701.21a: one sacrifices,
+    taps or returns only what one controls)."""
+    out = []
+    for s in board_state.states:
+        if s.controller != state.controller:
+            continue
+        for flt, colors in pick.alternatives:
+            if s.matches(flt, state.permanent) and all(c in s.face.color_set for c in colors):
+                out.append(s)
+                break
+    return out
+
+
+def candidates(
+    board_state: BoardState, state: PermanentState, ability: Ability, need: Need
+) -> list[PermanentState]:
+    """What can pay one ``need`` of ``ability``: for "Tap N untapped ...", the untapped ones other than a
+    source that {T} taps itself (a permanent is tapped once, CR 118.3); for a sacrifice or a return, any."""
+    if need.pick is None:
+        return []
+    found = picks(board_state, state, need.pick)
+    if need.kind == "tap":
+        found = [s for s in found if not s.permanent.tapped and not (ability.has_tap and s.id == state.id)]
+    return found
+
+
 def sacrifice_reasons(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
-    """CR 118.3: a "Sacrifice a <permanent>" cost needs such a permanent under the player's control."""
+    """CR 118.3, 602.2b: each non-mana part of the activation cost needs the resources it consumes:
+    counters on the permanent, permanents to tap, sacrifice or return, cards in hand or graveyard; an
+    ability whose cost moves the card out of a zone works only in that zone (CR 113.6m). Counts the board
+    does not state are 0 (``read_board`` warns)."""
     reasons = []
-    for part in ability.cost:
-        flt = part.filter
-        if (
-            part.kind == "sacrifice"
-            and part.amount != -1  # "Sacrifice X Goats": X may be 0
-            and flt is not None
-            and not any(s.matches(flt, state.permanent) for s in board_state.states)
-        ):
-            reasons.append(Reason("118.3", f"nothing to pay '{part.text}' with"))
+    player = board_state.board.player(state.controller)
+    name = state.face.name
+    for need in ability.needs:
+        if need.kind == "remove_counters" and need.amount:
+            have = state.permanent.counter(need.counter or "") if state.permanent.knows("counters") else 0
+            if have < need.amount:
+                reasons.append(
+                    Reason(
+                        "118.3",
+                        f"'{need.text}' needs {need.amount} {need.counter} counter"
+                        f"{'s' if need.amount > 1 else ''} on {name}; it has {have}",
+                    )
+                )
+        elif need.kind in {"tap", "sacrifice", "return", "exile"}:
+            if need.pick is None:
+                continue
+            have = len(candidates(board_state, state, ability, need))
+            if have < need.amount:
+                what = {
+                    "tap": "untapped permanents to tap",
+                    "sacrifice": "permanents to sacrifice",
+                    "exile": "permanents to exile",
+                }.get(need.kind, "permanents to return")
+                reasons.append(
+                    Reason(
+                        "118.3",
+                        f"'{need.text}' needs {need.amount}; {state.controller} has {have} such {what}",
+                    )
+                )
+        elif need.kind in {"discard", "exile_cards"} and need.zone is not None:
+            if need.zone == "hand":
+                have = player.cards_in_hand if player.knows("hand") else 0
+            else:
+                have = len(player.graveyard) if player.knows("graveyard") else 0
+            if have < need.amount:
+                reasons.append(
+                    Reason(
+                        "118.3",
+                        f"'{need.text}' needs {need.amount} card{'s' if need.amount > 1 else ''} in the "
+                        f"{need.zone} of player '{state.controller}'; there are {have}",
+                    )
+                )
+        elif need.kind == "exile_self":
+            reasons.append(
+                Reason(
+                    "113.6m",
+                    f"'{need.text}' moves the card out of the {need.zone}: the ability works only while "
+                    f"{name} is in its owner's {need.zone}, not on the battlefield",
+                )
+            )
     return tuple(reasons)
 
 
@@ -582,10 +712,33 @@ def condition_reasons(board_state: BoardState, state: PermanentState, ability: A
     return tuple(reasons)
 
 
+def prohibition_reasons(
+    board_state: BoardState, state: PermanentState, ability: Ability
+) -> tuple[Reason, ...]:
+    """CR 602.5: the permanents on the board whose prohibitions reach this ability, each named."""
+    reasons = []
+    names = tuple(dict.fromkeys((state.face.name, state.permanent.card.name)))
+    for i, x in board_state.prohibitions:
+        forbidder = board_state.board.permanents[i]
+        if forbids(
+            x,
+            forbidder.chosen.card_name,
+            forbidder.controller,
+            types=state.types,
+            names=names,
+            controller=state.controller,
+            is_mana_ability=ability.is_mana_ability,
+        ):
+            reasons.append(Reason("602.5", f"{forbidder.name} ({forbidder.id}): {x.text}"))
+    return tuple(reasons)
+
+
 def check_activation(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
-    """All the reasons of ``activation_reasons``, ``sacrifice_reasons`` and ``condition_reasons``."""
+    """All the reasons of ``activation_reasons``, ``sacrifice_reasons``, ``condition_reasons`` and
+    ``prohibition_reasons``."""
     return (
         activation_reasons(board_state.board, state, ability)
         + sacrifice_reasons(board_state, state, ability)
         + condition_reasons(board_state, state, ability)
+        + prohibition_reasons(board_state, state, ability)
     )

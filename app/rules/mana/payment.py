@@ -3,8 +3,8 @@
 Public API, verify / can / do: ``PaymentSources`` (sources prepared once, for many costs) and the
 one-cost functions: ``verify_payment`` raises ``UnpayableError`` (an ``IllegalError``) with the
 reason, ``can_pay`` answers a bool, ``plan_payment`` returns a ``PaymentPlan`` (every activation, in
-order, what it adds and what each symbol was paid with), ``shortfall`` the least part of the cost that
-cannot be paid.
+order, what it adds and what each symbol was paid with), ``shortfall`` the least mana that, added to the
+pool, would pay it.
 
 Semantics (what a plan may do, and what the brute-force reference in ``tests/rules`` enumerates):
 
@@ -45,8 +45,9 @@ Algorithm (exact, not an enumeration of mana combinations):
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, product
 from typing import Final
@@ -54,14 +55,34 @@ from typing import Final
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.mana.flow import Transport, max_transport
 from app.rules.values.costs import ManaCost
-from app.rules.values.symbols import MANA_TYPES, ManaSymbol, SymbolKind, generic_symbol
+from app.rules.values.symbols import MANA_TYPES, ManaSymbol, SymbolKind
 
 _BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
 _ANY: Final = (1 << len(MANA_TYPES)) - 1
 _LIFE: Final = 1 << len(MANA_TYPES)
 _SPELL_ONLY: Final = 1 << (len(MANA_TYPES) + 1)  # a unit's mask bit: restricted mana (CR 106.6)
+_WILD: Final = 1 << (len(MANA_TYPES) + 2)  # a unit of any type, so it pays only what any mana pays
 _SPELL_POS: Final = 1 << 30
 _LIFE_PER_SYMBOL: Final = 2  # CR 107.4f
+
+
+@dataclass(frozen=True, slots=True)
+class Consumed:
+    """What an activation uses beside its own {T}/{Q} and mana (CR 118.3, 602.2b), as a plan step shows it:
+    permanents it sacrifices, taps or returns (ids), counters it removes from its own permanent (kind,
+    count), cards it exiles or discards (names)."""
+
+    sacrifices: tuple[str, ...] = ()
+    taps: tuple[str, ...] = ()
+    returns: tuple[str, ...] = ()
+    removes: tuple[tuple[str, int], ...] = ()
+    exiles: tuple[str, ...] = ()
+    discards: tuple[str, ...] = ()
+
+
+TAP: Final = "tap:"
+LEAVES: Final = "leaves:"
+CARD: Final = "card:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +93,14 @@ class ManaSource:
     paid to activate it (a filter land's {W/U}); ``uses_permanent``: it has {T} or {Q} in its cost;
     ``spell_only``: its mana has a spending restriction (CR 106.6) the spell being paid for meets, so it
     pays the spell's cost but never another mana ability's activation cost.
+
+    ``tokens`` are the resources the activation uses beside its own permanent's {T}: ``tap:<id>`` (a
+    permanent it taps, CR 118.3: once), ``leaves:<id>`` (a permanent it sacrifices or returns; convoke and
+    improvise carry it too, as they need the permanent still there at CR 601.2h), ``card:<zone>:<i>`` (a
+    card it exiles or discards). Two activations sharing a token are never both in a plan; a source with
+    ``uses_permanent`` holds ``tap:<permanent>``. ``activation`` tells apart the listings of one ability
+    (its repeated activations, or the alternatives of which resources it uses); ``consumes`` is what the
+    plan step shows.
     """
 
     permanent: str
@@ -82,6 +111,13 @@ class ManaSource:
     snow: bool = False
     uses_permanent: bool = True
     spell_only: bool = False
+    tokens: frozenset[str] = frozenset()
+    activation: int = 0
+    consumes: Consumed = Consumed()
+
+    @property
+    def all_tokens(self) -> frozenset[str]:
+        return self.tokens | {TAP + self.permanent} if self.uses_permanent else self.tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +129,7 @@ class PlanStep:
     adds: tuple[str, ...]
     activation_cost: ManaCost | None = None
     life_paid: int = 0
+    consumes: Consumed = Consumed()
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +186,11 @@ class PaymentSources:
     ) -> None:
         self._prepared = _Prepared(sources, pool, life)
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the solver could not prove (a cluster of shared resources cut at its bound)."""
+        return tuple(self._prepared.notes)
+
     def plan(self, cost: ManaCost) -> PaymentPlan:
         """A plan paying ``cost``, with the least life; raises ``UnpayableError`` when there is none."""
         found = self._prepared.solve(_check_cost(cost), best_life=True)
@@ -166,7 +208,7 @@ class PaymentSources:
             raise self._unpayable(cost)
 
     def shortfall(self, cost: ManaCost) -> ManaCost:
-        """The least part of ``cost`` that cannot be paid (``shortfall``)."""
+        """The least mana that, added to the pool, would pay ``cost`` (``shortfall``)."""
         return self._prepared.shortfall(cost)
 
     def _unpayable(self, cost: ManaCost) -> UnpayableError:
@@ -198,13 +240,12 @@ def verify_payment(
 def shortfall(
     cost: ManaCost, sources: Sequence[ManaSource], *, pool: ManaCost | None = None, life: int = 20
 ) -> ManaCost:
-    """The least part of ``cost`` that cannot be paid; ``{0}`` when the whole cost can be paid.
+    """The least mana that, added to the pool, would make ``cost`` payable; ``{0}`` when it is payable.
 
-    Precisely: among the sub-multisets R of the cost's symbols (generic mana counted one by one) such that
-    ``cost`` minus R can be paid, one of least mana value (CR 202.3, half mana counting .5); {∞} is always
-    in R. Ties go to the R removing the most generic mana, then the most of each symbol in the order the
-    cost lists them, so the answer names missing colored symbols only when generic mana would not do.
-    Adding mana that pays R to the pool makes the cost payable.
+    API 1.1: fewest mana, then fewest that must be of a particular type, written as mana: the mana that may
+    be of any type as one generic number, then ``{W}`` ``{U}`` ``{B}`` ``{R}`` ``{G}`` ``{C}`` (``{S}``:
+    mana of any type from a snow source, CR 107.4h). Never a hybrid or Phyrexian symbol: a missing
+    ``{B/P}`` is ``{B}``, a ``{2/W}`` half paid is ``{1}``. ``{∞}`` is kept, as nothing pays it.
     """
     return PaymentSources(sources, pool=pool, life=life).shortfall(cost)
 
@@ -277,6 +318,8 @@ def _compatible(smask: int, ssnow: bool, spos: int, dmask: int, dsnow: bool, dpo
     positions from ``relax`` on are not yet ordered: any of them pays any other, never itself."""
     if not smask & dmask & ~_SPELL_ONLY or (dsnow and not ssnow):
         return False
+    if smask & _WILD and dmask & _ANY != _ANY:
+        return False  # ``shortfall``'s mana of any type: it pays a slot only if every type would
     if smask & _SPELL_ONLY and dpos != _SPELL_POS:
         return False  # CR 106.6: restricted mana pays only the spell that meets the restriction
     return spos < dpos or (spos >= relax and dpos >= relax and spos != dpos)
@@ -293,6 +336,12 @@ class _Option:
     source: int  # index into the sources list (for a merged option: of its first source)
     by_type: tuple[tuple[str, int], ...]  # flexible single-unit options: which source adds each type
     fixed: tuple[str, ...] | None  # the exact alternative, when the source's alternatives are not a product
+    tokens: frozenset[str] = frozenset()
+    parts: tuple[_Option, ...] = ()  # a cluster's option: the activations it combines, in order
+    snows: tuple[bool, ...] = ()  # a combined option's units: each one's snow (``snow``: any of them)
+
+    def unit_snow(self, i: int) -> bool:
+        return self.snows[i] if self.snows else self.snow
 
     @property
     def costed(self) -> bool:
@@ -304,7 +353,15 @@ class _Option:
 
     @property
     def sig(self) -> tuple[object, ...]:
-        return (self.units, self.snow, str(self.cost) if self.costed else "", self.life, self.fixed)
+        return (
+            self.units,
+            self.snow,
+            str(self.cost) if self.costed else "",
+            self.life,
+            self.fixed,
+            tuple(p.sig for p in self.parts),
+            self.snows,
+        )
 
     @property
     def cost_masks(self) -> tuple[int, ...]:
@@ -341,6 +398,57 @@ class _Found:
     ordered: list[tuple[int, _Option]]
     life: int
     monos: tuple[int, ...]
+
+
+CLUSTER_BOUND: Final = 512
+"""The most combinations of one cluster of sources sharing resources (``_Prepared._clusters``)."""
+
+
+def _clash(used: frozenset[str], picks: list[tuple[int, _Option]]) -> bool:
+    """Whether ``picks`` use a token twice, among themselves or with ``used``."""
+    seen = set(used)
+    for _g, o in picks:
+        if o.tokens & seen:
+            return True
+        seen |= o.tokens
+    return False
+
+
+def _combinations(groups: list[list[_Option]], bound: int) -> tuple[list[_Option], bool]:
+    """Every non-empty choice of at most one option per group using no token twice, combined; and whether
+    the list was cut at ``bound``."""
+    combos: list[_Option] = []
+
+    def walk(k: int, used: frozenset[str], picked: tuple[_Option, ...]) -> bool:
+        if k == len(groups):
+            if picked:
+                if len(combos) >= bound:
+                    return False
+                combos.append(_combine(picked))
+            return True
+        for o in groups[k]:
+            if not o.tokens & used and not walk(k + 1, used | o.tokens, (*picked, o)):
+                return False
+        return walk(k + 1, used, picked)
+
+    complete = walk(0, frozenset(), ())
+    return combos, not complete
+
+
+def _combine(parts: tuple[_Option, ...]) -> _Option:
+    """One option made of several activations (each keeps its own provenance, for the plan)."""
+    if len(parts) == 1:
+        return parts[0]
+    cost: ManaCost | None = None
+    for p in parts:
+        if p.costed:
+            assert p.cost is not None
+            cost = p.cost if cost is None else cost + p.cost
+    units = tuple(u for p in parts for u in p.units)
+    snows = tuple(p.unit_snow(i) for p in parts for i in range(len(p.units)))
+    tokens = frozenset().union(*(p.tokens for p in parts))
+    life = sum(p.life for p in parts)
+    return _Option(units, any(snows), cost, life, parts[0].source, (), None, tokens, parts, snows)
 
 
 def _is_product(outputs: tuple[tuple[str, ...], ...]) -> tuple[int, int] | None:
@@ -380,15 +488,19 @@ class _Prepared:
         self.sources = tuple(sources)
         self.life = max(life, 0)  # CR 119.4: at 0 or less life, no life can be paid
         self.pool_units: tuple[str, ...] = _pool_units(pool)
-        by_group: dict[tuple[str, int | None], list[int]] = {}
+        by_group: dict[tuple[str, int | None, int], list[int]] = {}
         for idx, src in enumerate(self.sources):
             _validate_source(src)
-            key = (src.permanent, None if src.uses_permanent else src.ability)
+            key = (
+                (src.permanent, None, 0)
+                if src.uses_permanent
+                else (src.permanent, src.ability, src.activation)
+            )
             by_group.setdefault(key, []).append(idx)
+        self.notes: list[str] = []
         self.groups: list[list[_Option]] = []
         self.flex: list[int] = []
-        for members in by_group.values():
-            options = self._options(members)
+        for options in self._clusters([self._options(m) for m in by_group.values()]):
             if not options:
                 continue
             mask = 0
@@ -397,14 +509,25 @@ class _Prepared:
                     mask |= u
             self.flex.append(_popcount(mask & _ANY) + (1 if any(o.snow for o in options) else 0))
             self.groups.append(options)
-        # Base: groups with one free option. Batches: identical groups with a real choice.
+        # Tokens held by two groups or more are contested: the search keeps each used once (CR 118.3).
+        holders: Counter[str] = Counter()
+        for options in self.groups:
+            for t in frozenset().union(*(o.tokens for o in options)):
+                holders[t] += 1
+        self.contested = frozenset(t for t, n in holders.items() if n > 1)
+        self.group_tokens: list[frozenset[str]] = [
+            frozenset().union(*(o.tokens for o in options)) & self.contested for options in self.groups
+        ]
+        # Base: groups with one free option and no contested token. Batches: identical groups with a real
+        # choice (a group with contested tokens is a batch of its own: its tokens tell it apart).
         self.base: list[int] = []
         batches: dict[tuple[object, ...], list[int]] = {}
         for g, options in enumerate(self.groups):
-            if len(options) == 1 and options[0].free:
+            if len(options) == 1 and options[0].free and not self.group_tokens[g]:
                 self.base.append(g)
             else:
-                batches.setdefault(tuple(o.sig for o in options), []).append(g)
+                bkey = (tuple(o.sig for o in options), self.group_tokens[g])
+                batches.setdefault(bkey, []).append(g)
         # Batches with most mana first: their decisions move the bound the most.
         self.batches = sorted(
             batches.values(), key=lambda gs: (-max(len(o.units) for o in self.groups[gs[0]]), gs[0])
@@ -415,8 +538,8 @@ class _Prepared:
             self.base_sup[pkey] = self.base_sup.get(pkey, 0) + 1
         for g in self.base:
             opt = self.groups[g][0]
-            for u in opt.units:
-                ukey = (u, opt.snow, 0)
+            for ui, u in enumerate(opt.units):
+                ukey = (u, opt.unit_snow(ui), 0)
                 self.base_sup[ukey] = self.base_sup.get(ukey, 0) + 1
         # The relaxed contribution of each batch member: its most mana, of any type it can add, for free.
         self.relaxed: list[tuple[int, int, bool]] = []
@@ -464,6 +587,53 @@ class _Prepared:
             cap = caps[tm] = max(gains) * len(gs)
         return cap
 
+    def _clusters(self, groups: list[list[_Option]]) -> list[list[_Option]]:
+        """A group that makes a permanent leave and that permanent's groups with an activation cost become
+        one group, whose options are every combination of at most one option of each with no token used
+        twice (CR 118.3: a permanent is tapped once, leaves once; a card moves once). A combination count
+        above ``CLUSTER_BOUND`` is cut there and said in ``notes``."""
+        parent = list(range(len(groups)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        costed_of: dict[str, list[int]] = {}  # a permanent's groups with an activation cost
+        for g, options in enumerate(groups):
+            for o in options:
+                if o.costed:
+                    costed_of.setdefault(self.sources[o.source].permanent, []).append(g)
+        # A permanent that leaves can't be activated after, so the mana of what makes it leave can't pay
+        # its own activation costs: the two are solved together, where a combination's mana never pays the
+        # combination's own costs. (Other shared resources are kept apart by the search, ``_contested``.)
+        for g, options in enumerate(groups):
+            for o in options:
+                for t in o.tokens:
+                    if t.startswith(LEAVES):
+                        for other in costed_of.get(t[len(LEAVES) :], ()):
+                            if other != g:
+                                parent[find(g)] = find(other)
+        members: dict[int, list[int]] = {}
+        for g in range(len(groups)):
+            members.setdefault(find(g), []).append(g)
+        out: list[list[_Option]] = []
+        for gs in members.values():
+            if len(gs) == 1:
+                out.append(groups[gs[0]])
+                continue
+            combos, cut = _combinations([groups[g] for g in gs], CLUSTER_BOUND)
+            if cut:
+                names = sorted({self.sources[o.source].permanent for g in gs for o in groups[g]})
+                self.notes.append(
+                    f"{', '.join(names)} share permanents or cards that their costs use: only the first "
+                    f"{CLUSTER_BOUND} ways of sharing them were tried"
+                )
+            combos.sort(key=lambda o: (not o.free, -o.net, o.life, o.source))
+            out.append(combos)
+        return out
+
     def _options(self, members: list[int]) -> list[_Option]:
         options: list[_Option] = []
         simple: dict[tuple[bool, bool], dict[str, int]] = {}
@@ -475,7 +645,8 @@ class _Prepared:
                 continue
             prod = _is_product(src.outputs)
             free = (cost is None or cost.is_zero) and src.life_cost == 0
-            if prod is not None and prod[0] == 1 and free:
+            tokens = src.all_tokens
+            if prod is not None and prod[0] == 1 and free and not src.tokens:
                 table = simple.setdefault((src.snow, src.spell_only), {})
                 for t in _types_of(prod[1]):
                     table.setdefault(t, idx)
@@ -483,7 +654,9 @@ class _Prepared:
             if prod is not None:
                 n, mask = prod
                 by_type = tuple((t, idx) for t in _types_of(mask))
-                options.append(_Option((mask | only,) * n, src.snow, cost, src.life_cost, idx, by_type, None))
+                options.append(
+                    _Option((mask | only,) * n, src.snow, cost, src.life_cost, idx, by_type, None, tokens)
+                )
                 continue
             seen: set[tuple[str, ...]] = set()
             for alt in src.outputs:
@@ -492,7 +665,7 @@ class _Prepared:
                     continue
                 seen.add(key)
                 units = tuple(_BIT[t] | only for t in key)
-                options.append(_Option(units, src.snow, cost, src.life_cost, idx, (), alt))
+                options.append(_Option(units, src.snow, cost, src.life_cost, idx, (), alt, tokens))
         merged = []
         for (snow, spell_only), table in sorted(simple.items()):
             mask = _SPELL_ONLY if spell_only else 0
@@ -500,7 +673,8 @@ class _Prepared:
                 mask |= _BIT[t]
             first = min(table.values())
             by_type = tuple((t, table[t]) for t in MANA_TYPES if t in table)
-            merged.append(_Option((mask,), snow, None, 0, first, by_type, None))
+            tokens = frozenset().union(*(self.sources[i].all_tokens for i in table.values()))
+            merged.append(_Option((mask,), snow, None, 0, first, by_type, None, tokens))
         # Option order is the branching order: free first, then the most net mana, then least life.
         all_options = merged + options
         all_options.sort(
@@ -578,8 +752,8 @@ class _Prepared:
                 p = pos
                 assert opt.cost is not None
                 _add_cost(opt.cost, p, dem, monos)
-            for u in opt.units:
-                key = (u, opt.snow, p)
+            for ui, u in enumerate(opt.units):
+                key = (u, opt.unit_snow(ui), p)
                 sup[key] = sup.get(key, 0) + 1
         if life < 0:
             return None
@@ -649,7 +823,10 @@ class _Prepared:
                 return
             groups = self.batches[b]
             options = self.groups[groups[0]]
-            allow_unused = not any(o.free for o in options)
+            contested = self.group_tokens[groups[0]]
+            # unused: when no option is free, or when using one takes a resource another may need
+            allow_unused = bool(contested) or not any(o.free for o in options)
+            used = frozenset().union(*(o.tokens for _g, o in chosen)) & self.contested if contested else None
             k = len(options) + (1 if allow_unused else 0)
             for comp in _compositions(len(groups), k):
                 picks: list[tuple[int, _Option]] = []
@@ -660,6 +837,8 @@ class _Prepared:
                         member += 1
                         if oi < len(options):
                             picks.append((g, self.groups[g][oi]))
+                if used is not None and _clash(used, picks):
+                    continue  # CR 118.3: that permanent or card is already used
                 dfs(b + 1, chosen + picks)
                 if done():
                     return
@@ -698,7 +877,28 @@ class _Prepared:
 
     # -- shortfall -----------------------------------------------------------------------------------
 
+    def _plus(self, extra: dict[_Key, int]) -> _Prepared:
+        """These sources with ``extra`` mana added to the pool (the batches and their memo tables shared:
+        they depend on the sources only)."""
+        other = copy.copy(self)
+        sup = dict(self.base_sup)
+        for key, n in extra.items():
+            if n:
+                sup[key] = sup.get(key, 0) + n
+        other.base_sup = sup
+        return other
+
     def shortfall(self, cost: ManaCost) -> ManaCost:
+        """API 1.1 ``short``: the least mana that, added to the pool, makes ``cost`` payable (fewest mana,
+        then fewest that must be of a particular type), written as mana: mana of any type as one generic
+        number, then the typed symbols in W U B R G C order ({S}: any type, from a snow source, for what
+        only snow mana pays, CR 107.4h). Never a hybrid or Phyrexian symbol; {∞} stays (never payable).
+
+        Each question is "payable with this much more in the pool?", which only gets easier with more or
+        more flexible mana, so every count is found by bisection: the fewest units that may each be any
+        type (and snow), then the most of those that may be left as "any type" (``_WILD``: a unit that
+        pays only what any mana pays), then type by type how many of the rest may be of that type.
+        """
         cost = _check_cost(cost)
         infinite = tuple(s for s in cost.others if s.kind is SymbolKind.INFINITY)
         finite = ManaCost(
@@ -706,57 +906,55 @@ class _Prepared:
         )
         if self.solve(finite, best_life=False) is not None:
             return ManaCost((), 0, infinite)
-        # Symbol classes: generic first (one unit at a time), then each distinct symbol in cost order.
-        classes: list[tuple[ManaSymbol, int, int]] = []  # (symbol, count, half value)
-        if finite.generic:
-            classes.append((generic_symbol(1), finite.generic, 2))
-        counts = Counter(s.text for s in finite.others)
-        seen: set[str] = set()
-        for s in finite.others:
-            if s.text not in seen:
-                seen.add(s.text)
-                assert s.half_value is not None
-                classes.append((s, counts[s.text], s.half_value))
-        total = sum(c * h for _s, c, h in classes)
-        start = self._shortfall_floor(finite, classes)
-        for level in range(start, total + 1):
-            candidates = sorted(_vectors(classes, level), key=lambda v: tuple(-x for x in v))
-            for vec in candidates:
-                rest_generic = finite.generic
-                removed: list[ManaSymbol] = list(infinite)
-                remaining: list[ManaSymbol] = []
-                taken = dict(zip((s.text for s, _c, _h in classes), vec, strict=True))
-                for s, _c, _h in classes:
-                    if s.kind is SymbolKind.GENERIC:
-                        rest_generic -= taken[s.text]
-                for s in finite.others:
-                    if taken.get(s.text, 0) > 0:
-                        taken[s.text] -= 1
-                        removed.append(s)
-                    else:
-                        remaining.append(s)
-                if self.solve(ManaCost((), rest_generic, tuple(remaining)), best_life=False) is not None:
-                    return ManaCost((), finite.generic - rest_generic, tuple(removed))
-        raise AssertionError("the empty cost is always payable")  # pragma: no cover
+        rainbow: _Key = (_ANY, True, 0)
+        wild: _Key = (_ANY | _WILD, False, 0)
 
-    def _shortfall_floor(self, cost: ManaCost, classes: list[tuple[ManaSymbol, int, int]]) -> int:
-        """A lower bound on the shortfall's half value: the units the relaxed flow cannot place, each
-        removed at no less than the cheapest half value per unit of any symbol class."""
-        sup = dict(self.base_sup)
-        for b, gs in enumerate(self.batches):
-            n, mask, snow = self.relaxed[b]
-            sup[(mask, snow, 0)] = sup.get((mask, snow, 0), 0) + n * len(gs)
-        dem: dict[_Key, int] = {}
-        monos: dict[tuple[int, int], int] = {}
-        _add_cost(cost, _SPELL_POS, dem, monos)
-        for (_cmask, pos), count in monos.items():
-            # Relaxed: one slot of any type (it is really one of its color or two of any type).
-            dem[(_ANY, False, pos)] = dem.get((_ANY, False, pos), 0) + count
-        sup_list, dem_list, adj, late = _graph(sup, dem, self.life // _LIFE_PER_SYMBOL, 1)
-        placed, _life, _flow = max_transport(sup_list, dem_list, adj, late=late)
-        missing = sum(dem_list) - placed
-        per_unit = min((h for _s, _c, h in classes), default=2)
-        return max(1, missing * per_unit)
+        def pays(extra: dict[_Key, int]) -> bool:
+            return self._plus(extra).solve(finite, best_life=False) is not None
+
+        def most(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
+            """The largest n in [lo, hi] with ok(n), given ok(lo) and ok falling as n grows."""
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if ok(mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            return lo
+
+        # Fewest units: a unit of any type from a snow source pays any one symbol (a {2/W} with one {W}),
+        # so the cost's symbol count is enough.
+        hi = finite.generic + len(finite.others)
+        lo = 1
+        while lo < hi and not pays({rainbow: lo}):
+            lo = min(hi, 2 * lo)
+        total = lo if pays({rainbow: lo}) else hi
+        prev = lo // 2 if lo > 1 else 0
+        while prev + 1 < total:  # the least count in (prev, total] that pays
+            mid = (prev + total) // 2
+            if pays({rainbow: mid}):
+                total = mid
+            else:
+                prev = mid
+        generic = most(0, total, lambda g: pays({wild: g, rainbow: total - g}))
+        left = total - generic
+        typed: dict[_Key, int] = {wild: generic}
+        symbols: list[ManaSymbol] = []
+        for t in MANA_TYPES:
+            if not left:
+                break
+            key: _Key = (_BIT[t], False, 0)
+
+            def with_type(n: int, key: _Key = key, left: int = left) -> bool:
+                return pays({**typed, key: n, rainbow: left - n})
+
+            n = most(0, left, with_type)
+            if n:
+                typed[key] = n
+                left -= n
+                symbols.extend([ManaSymbol.parse("{" + t + "}")] * n)
+        symbols.extend([ManaSymbol.parse("{S}")] * left)
+        return ManaCost((), generic, (*symbols, *infinite))
 
     # -- building the plan ---------------------------------------------------------------------------
 
@@ -797,7 +995,7 @@ class _Prepared:
             # (it is tapped for all of them) before a source adding one.
             rank = 16 * self.flex[g] - min(len(opt.units), 15)
             for ui, u in enumerate(opt.units):
-                units.setdefault((u, opt.snow, pos, rank), []).append((step, ui))
+                units.setdefault((u, opt.unit_snow(ui), pos, rank), []).append((step, ui))
         slots: dict[_Key, list[tuple[str, int | None]]] = {}
         monos: list[tuple[str, int | None, int, int]] = []
         payers = [(cost, None, _SPELL_POS)] + [
@@ -833,36 +1031,111 @@ class _Prepared:
         self, cost: ManaCost, acts: list[tuple[int, _Option]], n_free: int, paid: list[_Paid]
     ) -> PaymentPlan:
         chosen_types: dict[tuple[int, int], str] = {}
+        spent_units: set[tuple[int, int]] = set()
         for p in paid:
             if p.step is not None and p.step >= 0 and p.mana is not None:
                 chosen_types[(p.step, p.unit)] = p.mana
+                spent_units.add((p.step, p.unit))
         steps: list[PlanStep] = []
-        for step, (_g, opt) in enumerate(acts):
-            types = [chosen_types.get((step, ui)) or _types_of(u)[0] for ui, u in enumerate(opt.units)]
-            src_idx = opt.source
-            if opt.by_type and len(opt.units) == 1:
-                src_idx = dict(opt.by_type)[types[0]]
-            src = self.sources[src_idx]
-            want = Counter(types)
-            adds = next(o for o in src.outputs if Counter(o) == want)
-            steps.append(
-                PlanStep(
-                    src.permanent,
-                    src.ability,
-                    adds,
-                    src.activation_cost if opt.costed else None,
-                    src.life_cost,
+        step_sources: list[ManaSource] = []
+        where: dict[tuple[int, int], int] = {}  # (act, unit) -> the step that adds it
+        cost_step: dict[int, int] = {}  # act -> the step whose activation cost its payments pay
+        for act, (_g, opt) in enumerate(acts):
+            parts = opt.parts or (opt,)
+            first = 0
+            for part in parts:
+                span = range(first, first + len(part.units))
+                first += len(part.units)
+                if (
+                    len(parts) > 1
+                    and not part.costed
+                    and part.life == 0
+                    and not any((act, ui) in spent_units for ui in span)
+                ):
+                    continue  # a combined activation whose mana nobody spends is left out
+                types = [chosen_types.get((act, ui)) or _types_of(opt.units[ui])[0] for ui in span]
+                src_idx = part.source
+                if part.by_type and len(part.units) == 1:
+                    src_idx = dict(part.by_type)[types[0]]
+                src = self.sources[src_idx]
+                want = Counter(types)
+                adds = next(o for o in src.outputs if Counter(o) == want)
+                for ui in span:
+                    where[(act, ui)] = len(steps)
+                if part.costed and act not in cost_step:
+                    cost_step[act] = len(steps)
+                step_sources.append(src)
+                steps.append(
+                    PlanStep(
+                        src.permanent,
+                        src.ability,
+                        adds,
+                        src.activation_cost if part.costed else None,
+                        src.life_cost,
+                        src.consumes,
+                    )
                 )
+        records = [
+            SymbolPayment(
+                p.symbol,
+                None if p.target is None else cost_step[p.target],
+                p.mana,
+                where[(p.step, p.unit)] if p.step is not None and p.step >= 0 else None,
             )
+            for p in paid
+        ]
+        order = _carry_out_order(steps, step_sources, records)
+        at = {old: new for new, old in enumerate(order)}
+        steps = [steps[i] for i in order]
         payments = tuple(
-            SymbolPayment(p.symbol, p.target, p.mana, p.step if p.step is not None and p.step >= 0 else None)
-            for p in sorted(paid, key=lambda p: (p.target is not None, p.target or 0))
+            sorted(
+                (
+                    SymbolPayment(
+                        r.symbol,
+                        None if r.target is None else at[r.target],
+                        r.mana,
+                        None if r.step is None else at[r.step],
+                    )
+                    for r in records
+                ),
+                key=lambda p: (p.target is not None, p.target or 0),
+            )
         )
         life_paid = sum(s.life_paid for s in steps) + _LIFE_PER_SYMBOL * sum(
             1 for p in paid if p.mana is None
         )
         from_pool = tuple(p.mana for p in paid if p.step == -1 and p.mana is not None)
         return PaymentPlan(cost, tuple(steps), payments, life_paid, from_pool)
+
+
+def _carry_out_order(
+    steps: list[PlanStep], sources: list[ManaSource], paid: list[SymbolPayment]
+) -> list[int]:
+    """An order of the steps that can be carried out (a stable topological order): mana is added before it
+    pays an activation cost (CR 605.3a); a permanent's own activations come before one that makes it leave
+    the battlefield (it may tap for mana and then be sacrificed, never the other way round, CR 701.21a);
+    mana abilities first, then convoke and improvise taps and delve (CR 601.2g before 601.2h)."""
+    n = len(steps)
+    after: list[set[int]] = [set() for _ in range(n)]  # after[j]: steps that must come before j
+    for p in paid:
+        if p.step is not None and p.target is not None and p.step != p.target:
+            after[p.target].add(p.step)
+    for j, src in enumerate(sources):
+        gone = {t[len(LEAVES) :] for t in src.tokens if t.startswith(LEAVES)}
+        for i, other in enumerate(steps):
+            if i != j and other.permanent in gone:
+                after[j].add(i)
+        if src.ability < 0:  # CR 601.2h: while paying, after every mana ability
+            after[j].update(i for i, s in enumerate(steps) if s.ability >= 0)
+    order: list[int] = []
+    placed: set[int] = set()
+    while len(order) < n:
+        ready = next((j for j in range(n) if j not in placed and after[j] <= placed), None)
+        if ready is None:  # a cycle (never for sources the board lists): keep the solver's order
+            return list(range(n))
+        order.append(ready)
+        placed.add(ready)
+    return order
 
 
 @dataclass(frozen=True, slots=True)
@@ -1008,23 +1281,6 @@ def _feasible_monos(
         else:
             hi = mid
     return attempt(hi)
-
-
-def _vectors(classes: list[tuple[ManaSymbol, int, int]], level: int) -> Iterator[tuple[int, ...]]:
-    """Every choice of how many of each class to remove whose half values sum to ``level``."""
-
-    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
-        if i == len(classes):
-            if left == 0:
-                yield ()
-            return
-        _s, count, h = classes[i]
-        top = min(count, left // h) if h else 0
-        for x in range(top, -1, -1):
-            for rest in rec(i + 1, left - x * h):
-                yield (x, *rest)
-
-    yield from rec(0, level)
 
 
 def _pool_units(pool: ManaCost | None) -> tuple[str, ...]:

@@ -18,14 +18,16 @@ used only then (otherwise a warning says so).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.mana.abilities import Warning, check_activation
-from app.rules.mana.payment import ManaSource
+from app.rules.mana.abilities import Ability, PermanentState, Warning, candidates, check_activation
+from app.rules.mana.payment import CARD, LEAVES, TAP, Consumed, ManaSource
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.restrictions import spell_meets
-from app.rules.values.board import Board
+from app.rules.text.activation import Need
+from app.rules.values.board import Board, Player
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.symbols import SymbolKind
@@ -78,9 +80,9 @@ def payment_inputs(
     if spell is None:
         return bare_payment_inputs(board, player, analysis)
     skipped: list[Warning] = []
-    sources = list(_mana_sources(board, player, analysis, spell, skipped))
     warnings = _analysis_warnings(analysis, player)
-    keywords = {k.casefold() for k in (*spell.keywords, *granted)}  # granted: CR 613.1f
+    # granted: CR 613.1f; from the text: a keyword line the data's keyword list lacks (CR 702.1)
+    keywords = {k.casefold() for k in (*spell.keywords, *granted, *text_keywords(spell))}
     wanted = [k for k in ("convoke", "improvise", "delve") if k in keywords]
     if wanted and any(sym.kind in _GENERIC_ONLY_UNSAFE for sym in cost.others):
         skipped.append(
@@ -91,18 +93,45 @@ def payment_inputs(
             )
         )
         wanted = []
+    # Convoke and improvise tap the permanent while the cost is paid (CR 601.2h), after every mana ability:
+    # it must still be there (``LEAVES``), and not have been tapped (its own {T}).
+    extra: list[ManaSource] = []
     for st in analysis.state.states:
         if st.controller != player or st.permanent.tapped:
             continue
+        gone = frozenset({LEAVES + st.id})
         if "convoke" in wanted and st.is_creature:  # CR 702.51a; summoning sickness does not matter
             colors = st.face.color_set
-            sources.append(ManaSource(st.id, CONVOKE, tuple((c,) for c in (*colors, "C")), spell_only=True))
+            extra.append(
+                ManaSource(st.id, CONVOKE, tuple((c,) for c in (*colors, "C")), spell_only=True, tokens=gone)
+            )
         if "improvise" in wanted and "Artifact" in st.types:  # CR 702.126a
-            sources.append(ManaSource(st.id, IMPROVISE, (("C",),), spell_only=True))
-    if "delve" in wanted:  # CR 702.66a
+            extra.append(ManaSource(st.id, IMPROVISE, (("C",),), spell_only=True, tokens=gone))
+    if "delve" in wanted:  # CR 702.66a: a card exiled from the graveyard (once, as any other exile)
         for i, _card in enumerate(board.player(player).graveyard):
-            sources.append(ManaSource(f"{GRAVEYARD_PREFIX}{i}", DELVE, (("C",),), spell_only=True))
+            extra.append(
+                ManaSource(
+                    f"{GRAVEYARD_PREFIX}{i}",
+                    DELVE,
+                    (("C",),),
+                    spell_only=True,
+                    tokens=frozenset({f"{CARD}graveyard:{i}"}),
+                )
+            )
+    busy = frozenset(s.permanent for s in extra if s.ability != DELVE)
+    sources = [*_mana_sources(board, player, analysis, spell, skipped, busy=busy), *extra]
     return PaymentInputs(tuple(sources), tuple(warnings + skipped))
+
+
+_KEYWORD_LINE: Final = re.compile(
+    r"^(convoke|improvise|delve)\b(?:\s*\([^)]*\))?\s*$", re.IGNORECASE | re.MULTILINE
+)
+
+
+def text_keywords(face: Face) -> tuple[str, ...]:
+    """Convoke, improvise and delve written as keyword lines of the card's text (CR 702.51, 702.126,
+    702.66), for cards whose data lists no keywords."""
+    return tuple(m.group(1).casefold() for m in _KEYWORD_LINE.finditer(face.oracle_text))
 
 
 def bare_payment_inputs(board: Board, player: str, analysis: BoardAnalysis | None = None) -> PaymentInputs:
@@ -129,10 +158,19 @@ def _analysis_warnings(analysis: BoardAnalysis, player: str) -> list[Warning]:
 
 
 def _mana_sources(
-    board: Board, player: str, analysis: BoardAnalysis | None, spell: Face | None, skipped: list[Warning]
+    board: Board,
+    player: str,
+    analysis: BoardAnalysis | None,
+    spell: Face | None,
+    skipped: list[Warning],
+    *,
+    busy: frozenset[str] = frozenset(),
 ) -> tuple[ManaSource, ...]:
+    """The player's mana abilities as sources. ``busy``: permanents that have another use in this payment
+    (convoke, improvise), so tapping or sacrificing them for a cost is a choice to solve, not free."""
     analysis = analysis if analysis is not None else analyze_board(board)
-    out: list[ManaSource] = []
+    plain: list[ManaSource] = []
+    consuming: list[tuple[PermanentState, Ability, tuple[tuple[tuple[str, ...], ...], bool]]] = []
     for state in analysis.state.states:
         if state.controller != player:
             continue
@@ -155,23 +193,273 @@ def _mana_sources(
                 if not meets:
                     continue
                 spell_only = True
-            if any(p.kind not in _PAYABLE_PARTS for p in ability.cost):
-                continue
+            kinds = {n.kind for n in ability.needs}
+            if kinds - _PAYABLE_NEEDS:
+                if kinds & {"exile"}:
+                    skipped.append(
+                        Warning(
+                            state.id,
+                            next(n.text for n in ability.needs if n.kind == "exile"),
+                            "a cost that exiles a permanent: payments do not use this ability",
+                        )
+                    )
+                continue  # "unknown" parts are in the analysis warnings; exile_self works off the battlefield
             outputs = analysis.produces.get((state.id, ability.index))
             if not outputs or check_activation(analysis.state, state, ability):
                 continue
+            listed = tuple(m.as_tuple(LISTED_BOUND) for m in outputs)
+            if kinds - _OWN_NEEDS:
+                consuming.append((state, ability, (listed, spell_only)))
+                continue
+            plain.append(_source(state, ability, listed, spell_only))
+    if not consuming:
+        return tuple(plain)
+    busy_tap = set(busy) | {s.permanent for s in plain if s.uses_permanent}
+    busy_leave = set(busy) | {t[len(LEAVES) :] for s in plain for t in s.tokens if t.startswith(LEAVES)}
+    claimed: set[str] = set()
+    out = list(plain)
+    for state, ability, (listed, spell_only) in consuming:
+        out.extend(
+            _consuming(analysis, state, ability, listed, spell_only, busy_tap, busy_leave, claimed, skipped)
+        )
+    return tuple(out)
+
+
+_PAYABLE_NEEDS: Final = frozenset(
+    {
+        "life",
+        "sacrifice_self",
+        "return_self",
+        "remove_counters",
+        "tap",
+        "sacrifice",
+        "return",
+        "discard",
+        "discard_hand",
+        "exile_cards",
+    }
+)
+NOTHING: Final = Consumed()
+_OWN_NEEDS: Final = frozenset({"life", "sacrifice_self", "return_self"})
+"""Needs that use nothing but the permanent itself and life: one source, no choice."""
+
+ALTERNATIVES_BOUND: Final = 8
+"""The most alternatives listed for which permanents one activation taps or sacrifices; beyond, the first
+are listed and a warning says the others were not tried."""
+REPEAT_BOUND: Final = 40
+"""The most activations listed of one ability that can be activated repeatedly (an Altar)."""
+
+
+def _source(
+    state: PermanentState,
+    ability: Ability,
+    listed: tuple[tuple[str, ...], ...],
+    spell_only: bool,
+    *,
+    tokens: frozenset[str] = frozenset(),
+    activation: int = 0,
+    consumes: Consumed = NOTHING,
+) -> ManaSource:
+    own = frozenset(LEAVES + state.id for n in ability.needs if n.kind in {"sacrifice_self", "return_self"})
+    return ManaSource(
+        permanent=state.id,
+        ability=ability.index,
+        outputs=listed,
+        activation_cost=ability.mana_cost,
+        life_cost=ability.life_cost,
+        snow=state.is_snow,
+        uses_permanent=ability.has_tap or ability.has_untap,
+        spell_only=spell_only,
+        tokens=tokens | own,
+        activation=activation,
+        consumes=consumes,
+    )
+
+
+def _consuming(
+    analysis: BoardAnalysis,
+    state: PermanentState,
+    ability: Ability,
+    listed: tuple[tuple[str, ...], ...],
+    spell_only: bool,
+    busy_tap: set[str],
+    busy_leave: set[str],
+    claimed: set[str],
+    skipped: list[Warning],
+) -> list[ManaSource]:
+    """The sources of one ability whose cost uses counters, other permanents or cards (CR 118.3).
+
+    Counters and cards are interchangeable: activation k takes the k-th ones. Permanents are not (one may
+    make mana of its own): a "free" one (no use of its own in this payment) is taken first, and it is
+    exact to do so; when an activation must use a busy one, each choice is listed as an alternative (the
+    solver then decides, tokens keeping each permanent used once), up to ``ALTERNATIVES_BOUND``. An
+    ability without {T}/{Q} or a self-sacrifice can be activated again while its resources last; each
+    activation is listed (at most ``REPEAT_BOUND``)."""
+    board = analysis.state.board
+    player = board.player(state.controller)
+    once = (
+        ability.has_tap
+        or ability.has_untap
+        or any(n.kind in {"sacrifice_self", "return_self", "discard_hand"} for n in ability.needs)
+    )
+    limit = 1 if once else REPEAT_BOUND
+    if ability.life_cost:
+        limit = min(limit, max(player.life, 0) // ability.life_cost)
+    counters: list[tuple[str, int]] = []
+    cards: list[tuple[str, int, tuple[str, ...]]] = []  # (zone, per activation, names)
+    picks: list[tuple[Need, list[PermanentState]]] = []
+    discard_all: tuple[str, ...] | None = None
+    for need in ability.needs:
+        if need.kind == "remove_counters" and need.amount:
+            have = state.permanent.counter(need.counter or "") if state.permanent.knows("counters") else 0
+            counters.append((need.counter or "", need.amount))
+            limit = min(limit, have // need.amount)
+        elif need.kind in {"discard", "exile_cards"} and need.zone is not None:
+            names = _zone_cards(player, need.zone)
+            cards.append((need.zone, need.amount, names))
+            limit = min(limit, len(names) // need.amount)
+        elif need.kind == "discard_hand":
+            discard_all = _zone_cards(player, "hand")
+        elif need.kind in {"tap", "sacrifice", "return"}:
+            found = candidates(analysis.state, state, ability, need)
+            picks.append((need, found))
+            if once:
+                limit = min(limit, len(found) // max(need.amount, 1))
+    if limit <= 0:
+        return []
+    # Which permanents each activation uses: per activation, its alternatives.
+    notes: list[str] = []
+    if once:
+        alternatives: list[tuple[PermanentState, ...]] = [()]
+        for need, found in picks:
+            alternatives = [
+                old + new
+                for old in alternatives
+                for new in _once_choices(need, found, busy_tap, busy_leave, claimed, notes)
+            ]
+        choices = [alternatives]
+    elif picks:
+        if len(picks) > 1:
+            skipped.append(
+                Warning(state.id, ability.cost_text, "a cost using two kinds of permanents: not used")
+            )
+            return []
+        need, found = picks[0]
+        busy = busy_tap if need.kind == "tap" else busy_leave
+        pool = [c for c in found if c.id not in busy] + [c for c in found if c.id in busy]
+        n = max(need.amount, 1)
+        # n == 1: each activation uses a different one, one listing each (the solver picks among them);
+        # n > 1: consecutive groups, free ones first; the grouping is chosen, not searched (said if so)
+        lists = [tuple(pool[k : k + n]) for k in range(0, len(pool) - n + 1, n)]
+        if n > 1 and len(pool) > n and not _alike([c for c in pool if c.id in busy]):
+            notes.append(need.text)
+        choices = [[one] for one in lists[:limit]]
+    else:
+        choices = [[()] for _ in range(limit)]
+    if not once and len(choices) == REPEAT_BOUND:
+        skipped.append(
+            Warning(state.id, ability.cost_text, f"only the first {REPEAT_BOUND} activations are considered")
+        )
+    for text in notes:
+        skipped.append(
+            Warning(
+                state.id,
+                text,
+                "which permanents pay this cost was chosen, not searched: a plan using others may exist",
+            )
+        )
+    out: list[ManaSource] = []
+    serial = 0
+    for k, alts in enumerate(choices):
+        for alt in alts:
+            tokens: set[str] = set()
+            consumed: dict[str, list[str]] = {"sacrifices": [], "taps": [], "returns": []}
+            slot = 0
+            for need, _found in picks:
+                n = max(need.amount, 1)
+                group = alt[slot : slot + n]
+                slot += n
+                for c in group:
+                    if need.kind == "tap":
+                        tokens.add(TAP + c.id)
+                        consumed["taps"].append(c.id)
+                    else:
+                        tokens.add(LEAVES + c.id)
+                        consumed["sacrifices" if need.kind == "sacrifice" else "returns"].append(c.id)
+            exiles: list[str] = []
+            discards: list[str] = []
+            for zone, per_act, names in cards:
+                for i in range(k * per_act, (k + 1) * per_act):
+                    tokens.add(f"{CARD}{zone}:{i}")
+                    (discards if zone == "hand" and _is_discard(ability) else exiles).append(names[i])
+            if discard_all is not None:
+                discards.extend(discard_all)
+                tokens.update(f"{CARD}hand:{i}" for i in range(len(discard_all)))
+            consumes = Consumed(
+                sacrifices=tuple(consumed["sacrifices"]),
+                taps=tuple(consumed["taps"]),
+                returns=tuple(consumed["returns"]),
+                removes=tuple(counters),
+                exiles=tuple(exiles),
+                discards=tuple(discards),
+            )
             out.append(
-                ManaSource(
-                    permanent=state.id,
-                    ability=ability.index,
-                    outputs=tuple(m.as_tuple(LISTED_BOUND) for m in outputs),
-                    activation_cost=ability.mana_cost,
-                    life_cost=ability.life_cost,
-                    snow=state.is_snow,
-                    uses_permanent=ability.has_tap
-                    or ability.has_untap
-                    or any(p.kind == "sacrifice_self" for p in ability.cost),
-                    spell_only=spell_only,
+                _source(
+                    state,
+                    ability,
+                    listed,
+                    spell_only,
+                    tokens=frozenset(tokens),
+                    activation=serial,
+                    consumes=consumes,
                 )
             )
-    return tuple(out)
+            serial += 1
+    return out
+
+
+def _once_choices(
+    need: Need,
+    found: list[PermanentState],
+    busy_tap: set[str],
+    busy_leave: set[str],
+    claimed: set[str],
+    notes: list[str],
+) -> list[tuple[PermanentState, ...]]:
+    """The alternatives for one activation's "tap/sacrifice N ...": free ones when there are enough (any
+    free one is as good as another, and taking one costs no mana); else each busy one as an alternative
+    (n = 1, up to ``ALTERNATIVES_BOUND``) or the first n (chosen, and said)."""
+    busy = busy_tap if need.kind == "tap" else busy_leave
+    n = max(need.amount, 1)
+    free = [c for c in found if c.id not in busy and c.id not in claimed]
+    if len(free) >= n:
+        claimed.update(c.id for c in free[:n])
+        return [tuple(free[:n])]
+    rest = [c for c in found if c not in free]
+    if n == 1:
+        if len(rest) > ALTERNATIVES_BOUND and not _alike(rest):
+            notes.append(need.text)
+        return [(c,) for c in rest[:ALTERNATIVES_BOUND]]
+    pool = free + rest
+    if len(pool) > n and not _alike(rest):
+        notes.append(need.text)
+    return [tuple(pool[:n])]
+
+
+def _alike(states: list[PermanentState]) -> bool:
+    """Permanents of one card, untapped alike: which of them a cost uses makes no difference."""
+    return len({(s.face.name, s.permanent.controlled_since_turn_began) for s in states}) <= 1
+
+
+def _is_discard(ability: Ability) -> bool:
+    return any(n.kind == "discard" for n in ability.needs)
+
+
+def _zone_cards(player: Player, zone: str) -> tuple[str, ...]:
+    """The cards of a zone by name ("a card" for a hand stated by its size only); none when not stated."""
+    if not player.knows(zone):
+        return ()
+    if zone == "hand":
+        listed = tuple(c.name for c in player.hand)
+        return listed + ("a card",) * (player.cards_in_hand - len(listed))
+    return tuple(c.name for c in (player.graveyard if zone == "graveyard" else player.exile))

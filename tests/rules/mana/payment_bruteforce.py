@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from functools import cache
-from itertools import product
+from itertools import combinations_with_replacement
 
 from app.rules.mana.payment import ManaSource, PaymentPlan
 from app.rules.values.costs import ManaCost
@@ -96,8 +96,13 @@ def brute_min_life(
     deadline: float | None = None,
 ) -> int | None:
     """The least life any way of paying ``cost`` needs, or None when no way pays it."""
+    return _min_life_from(cost, sources, tuple(sorted(_pool(pool))), life, deadline)
+
+
+def _min_life_from(
+    cost: ManaCost, sources: tuple[ManaSource, ...], start: Pool, life: int, deadline: float | None
+) -> int | None:
     reqs = _requirements(cost)
-    start: Pool = tuple(sorted(_pool(pool)))
 
     @cache
     def explore(p: Pool, used: frozenset[int], life_left: int) -> int | None:
@@ -106,9 +111,12 @@ def brute_min_life(
         best: int | None = None
         for _left, paid in _pay(reqs, p, life_left):
             best = paid if best is None else min(best, paid)
-        busy = {sources[i].permanent for i in used if sources[i].uses_permanent}
+        # CR 118.3: a permanent taps once, leaves once; a card moves once (the sources' tokens)
+        busy = {t for i in used for t in _tokens(sources[i])}
+        # a permanent that has left does nothing more (CR 701.21a: it is in the graveyard)
+        gone = {t.removeprefix("leaves:") for t in busy if t.startswith("leaves:")}
         for i, s in enumerate(sources):
-            if i in used or (s.uses_permanent and s.permanent in busy) or s.life_cost > life_left:
+            if i in used or _tokens(s) & busy or s.life_cost > life_left or s.permanent in gone:
                 continue
             after_life = life_left - s.life_cost
             act = _requirements(s.activation_cost, spell=False) if s.activation_cost is not None else ()
@@ -126,6 +134,11 @@ def brute_min_life(
     return explore(start, frozenset(), life)
 
 
+def _tokens(s: ManaSource) -> frozenset[str]:
+    """The resources an activation uses: its own {T} (``uses_permanent``) and its ``tokens``."""
+    return s.tokens | {"tap:" + s.permanent} if s.uses_permanent else s.tokens
+
+
 def brute_can_pay(cost: ManaCost, sources: tuple[ManaSource, ...], **kw: object) -> bool:
     return brute_min_life(cost, sources, **kw) is not None  # type: ignore[arg-type]
 
@@ -136,22 +149,45 @@ def _pool(pool: ManaCost | None) -> list[Unit]:
     return [("C" if s.kind is SymbolKind.COLORLESS else s.colors[0], False) for s in pool.others]
 
 
-def brute_shortfall_half_value(
+def brute_short_size(
     cost: ManaCost, sources: tuple[ManaSource, ...], *, pool: ManaCost | None = None, life: int = 20
-) -> int:
-    """The least half value of a sub-multiset R of the (finite) cost with ``cost - R`` payable."""
-    symbols = [ManaSymbol.parse("{1}")] * cost.generic + list(cost.others)
-    best: int | None = None
-    for mask in product((0, 1), repeat=len(symbols)):
-        removed = [s for s, m in zip(symbols, mask, strict=True) if m]
-        hv = sum(s.half_value or 0 for s in removed)
-        if best is not None and hv >= best:
-            continue
-        kept = [s for s, m in zip(symbols, mask, strict=True) if not m]
-        if brute_can_pay(ManaCost.from_symbols(kept), sources, pool=pool, life=life):
-            best = hv
-    assert best is not None
-    return best
+) -> tuple[int, int]:
+    """API 1.1 ``short``, by trying every multiset of mana added to the pool, fewest first: (how many
+    mana, how many of them must be of a particular type). A unit left "of any type" must pay whatever
+    type it is: every type is tried for it."""
+    finite = ManaCost((), cost.generic, tuple(s for s in cost.others if s.kind is not SymbolKind.INFINITY))
+    types = [(t, False) for t in MANA_TYPES] + [("S", True)]
+
+    def pays(extra: tuple[Unit, ...], wild: int) -> bool:
+        base = pool.others if pool is not None else ()
+        for filler in MANA_TYPES if wild else ("C",):
+            added = extra + tuple((filler, False) for _ in range(wild))
+            if not _can_pay_with(finite, sources, tuple(sorted(_pool_of(base) + list(added))), life):
+                return False
+        return True
+
+    for total in range(len(finite.others) + finite.generic + 1):
+        for wild in range(total, -1, -1):
+            for combo in combinations_with_replacement(types, total - wild):
+                extra = tuple(("C" if t == "S" else t, snow) for t, snow in combo)
+                if any(t == "S" for t, _ in combo):
+                    # {S}: mana of any type from a snow source; every type of it must do
+                    if all(
+                        pays(tuple((u if t == "S" else t, snow) for t, snow in combo), wild)
+                        for u in MANA_TYPES
+                    ):
+                        return total, total - wild
+                elif pays(extra, wild):
+                    return total, total - wild
+    raise AssertionError("adding every symbol's mana pays")
+
+
+def _pool_of(symbols: tuple[ManaSymbol, ...]) -> list[Unit]:
+    return [("C" if s.kind is SymbolKind.COLORLESS else s.colors[0], False) for s in symbols]
+
+
+def _can_pay_with(cost: ManaCost, sources: tuple[ManaSource, ...], start: Pool, life: int) -> bool:
+    return _min_life_from(cost, sources, start, life, None) is not None
 
 
 # -- replaying a plan -------------------------------------------------------------------------------
@@ -183,20 +219,29 @@ def check_plan(
     of a right type that was in the pool or added by an earlier step, each mana spent once; life within
     ``life`` (CR 119.4)."""
     assert plan.cost == cost
-    by_key = {(s.permanent, s.ability): s for s in sources}
-    tapped: set[str] = set()
-    seen: set[tuple[str, int]] = set()
+    unused = list(sources)
+    tokens_used: set[str] = set()
     step_sources: list[ManaSource] = []
-    for step in plan.steps:
+    for n, step in enumerate(plan.steps):
         key = (step.permanent, step.ability)
-        assert key in by_key, f"no such source {key}"
-        assert key not in seen, f"{key} used twice"
-        seen.add(key)
-        src = by_key[key]
-        if src.uses_permanent:
-            assert src.permanent not in tapped, f"{src.permanent} tapped twice"
-            tapped.add(src.permanent)
-        assert Counter(step.adds) in [Counter(o) for o in src.outputs], f"{key} cannot add {step.adds}"
+        src = next(
+            (
+                s
+                for s in unused
+                if (s.permanent, s.ability) == key
+                and s.consumes == step.consumes
+                and not _tokens(s) & tokens_used
+                and Counter(step.adds) in [Counter(o) for o in s.outputs]
+            ),
+            None,
+        )
+        assert src is not None, f"no unused source {key} adding {step.adds} with {step.consumes}"
+        unused.remove(src)
+        tokens_used |= _tokens(src)
+        # it may tap for its own mana and then leave, never act after it has left (CR 701.21a)
+        gone = {t.removeprefix("leaves:") for t in src.tokens if t.startswith("leaves:")}
+        later = {s.permanent for s in plan.steps[n + 1 :]}
+        assert not gone & later, f"{gone & later} acts after leaving"
         assert step.life_paid == src.life_cost
         step_sources.append(src)
     # Mana spent from each step and from the pool.

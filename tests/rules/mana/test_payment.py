@@ -108,7 +108,8 @@ def test_life_payment_needs_enough_life() -> None:
     assert not can_pay(ManaCost.parse("{W/P}{W/P}"), [], life=3)
     with pytest.raises(UnpayableError) as err:
         verify_payment(ManaCost.parse("{W/P}"), [], life=1)
-    assert err.value.short == ManaCost.parse("{W/P}")
+    # API 1.1 ``short`` is mana, never the Phyrexian symbol: one {W} added to the pool pays it.
+    assert err.value.short == ManaCost.parse("{W}")
     assert err.value.rule == "601.2h"
     # A source's life cost comes out of the same total.
     pain = [src("pain", "C"), src("pain", "W", "B", ability=1, life_cost=1)]
@@ -183,7 +184,8 @@ def test_half_mana_takes_a_whole_mana_of_its_color() -> None:
     assert can_pay(ManaCost.parse("{HW}"), [basic("plains", "W")])
     assert not can_pay(ManaCost.parse("{HW}"), [basic("forest", "G")])
     assert can_pay(ManaCost.parse("{½}"), [basic("forest", "G")])
-    assert shortfall(ManaCost.parse("{HW}{G}"), [basic("forest", "G")]) == ManaCost.parse("{HW}")
+    # no half mana is ever added (CR 107.4 half symbols are Un-cards'): a whole {W} pays {HW}
+    assert shortfall(ManaCost.parse("{HW}{G}"), [basic("forest", "G")]) == ManaCost.parse("{W}")
 
 
 def test_zero_cost_needs_nothing() -> None:
@@ -199,6 +201,21 @@ def test_shortfall_prefers_generic_and_is_least() -> None:
     assert shortfall(ManaCost.parse("{U}{U}"), sources) == ManaCost.parse("{U}{U}")
     assert shortfall(ManaCost.parse("{1000000}"), sources) == ManaCost.parse("{999998}")
     assert shortfall(ManaCost.parse("{G}"), sources) == ManaCost.zero()
+
+
+def test_short_is_mana_never_hybrid_nor_phyrexian() -> None:
+    """API 1.1: the fewest mana added to the pool that pays, then the fewest of a particular type."""
+    forest = [basic("forest", "G")]
+    # {2/W} with a Forest: one more mana of any type makes two for the {2} half (CR 107.4e).
+    assert shortfall(ManaCost.parse("{2/W}"), forest) == ManaCost.parse("{1}")
+    assert shortfall(ManaCost.parse("{2/W}"), []) == ManaCost.parse("{W}")
+    # {B/P} at 1 life (CR 119.4: 2 life can't be paid): one {B}.
+    assert shortfall(ManaCost.parse("{B/P}"), [], life=1) == ManaCost.parse("{B}")
+    assert shortfall(ManaCost.parse("{R/P}{1}"), forest, life=0) == ManaCost.parse("{R}")
+    # a hybrid needs one of its colors: written as its first color, never {W/U}
+    assert shortfall(ManaCost.parse("{W/U}"), forest) == ManaCost.parse("{W}")
+    # {C} needs colorless mana in particular
+    assert shortfall(ManaCost.parse("{C}{1}"), forest) == ManaCost.parse("{C}")
 
 
 def test_most_flexible_sources_stay_untapped() -> None:

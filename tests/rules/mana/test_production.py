@@ -240,7 +240,18 @@ def test_payment_sources_only_activatable_understood_unrestricted() -> None:
         perm("snow", "Snow-Covered Forest"),
     )
     got = {(s.permanent, s.ability): s for s in payment_sources(b, "you")}
-    assert set(got) == {("f", 0), ("conf", 0), ("petal", 0), ("bluffs", 0), ("bluffs", 1), ("snow", 0)}
+    # Lion's Eye Diamond: "Discard your hand, Sacrifice ~" is paid from the board (an empty hand too)
+    assert set(got) == {
+        ("f", 0),
+        ("conf", 0),
+        ("petal", 0),
+        ("bluffs", 0),
+        ("bluffs", 1),
+        ("snow", 0),
+        ("led", 0),
+    }
+    led = got.pop(("led", 0))
+    assert not led.uses_permanent and led.tokens == {"leaves:led"}  # no {T}: it leaves, once
     assert got[("f", 0)].outputs == (("G", "G"),)  # Heartbeat of Spring
     assert got[("conf", 0)].life_cost == 1 and len(got[("conf", 0)].outputs) == 5
     assert str(got[("bluffs", 1)].activation_cost) == "{U/R}"

@@ -1,0 +1,286 @@
+"""Payment coverage sweep (issue 24): every permanent of the bundled catalogue with a mana ability, paid.
+
+For each mana ability of each permanent face (alone on a board, with a chosen color and creature type):
+
+1. **given**: the board holds the least its cost needs (counters, untapped permanents of the kind it taps
+   or sacrifices, cards in hand or graveyard, mana in the pool for a mana cost), and ``payments/plan``'s
+   solver is asked to pay one mana of each type the ability could add: payable, or warned;
+2. **one taken away** (one counter, permanent, card or the pool's mana fewer; the permanent tapped for a
+   bare {T}): the ability's own types are asked again, where no other ability of the permanent adds
+   them: not payable, or warned.
+
+A check is **right** (as expected, no warning), **warned** (``warnings`` name the permanent: the service
+said it did not understand something) or **silent** (wrong with no warning: the goal is 0). A face counts
+by its worst check. Abilities that work only from another zone (CR 113.6m) and costs whose resources this
+script cannot build are counted apart (``other``). Baseline: none (a coverage figure).
+Target: 0 silent, at least 95% right.
+
+    .venv/bin/python bench/payment_coverage.py [CARDS_JSON(.gz)] [--list silent|warned] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.rules.errors import RulesError  # noqa: E402
+from app.rules.mana.abilities import Ability, PermanentState, check_activation  # noqa: E402
+from app.rules.mana.payment import PaymentSources  # noqa: E402
+from app.rules.mana.production import analyze_board  # noqa: E402
+from app.rules.mana.sources import bare_payment_inputs  # noqa: E402
+from app.rules.text.activation import Need  # noqa: E402
+from app.rules.values.board import Board, Choices, Permanent, Player  # noqa: E402
+from app.rules.values.cards import Card, Face  # noqa: E402
+from app.rules.values.costs import ManaCost  # noqa: E402
+from app.rules.values.creature_types import CREATURE_TYPE_LIST  # noqa: E402
+from app.rules.values.symbols import MANA_TYPES, SymbolKind  # noqa: E402
+from app.rules.values.types import TypeLine  # noqa: E402
+from app.services.card_formats import BadCardRecord, card_from_scryfall  # noqa: E402
+
+BUNDLED = ROOT / "app" / "data" / "cards.json.gz"
+PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
+LAND_SUBTYPES = {"Forest", "Island", "Mountain", "Plains", "Swamp", "Desert", "Gate", "Cave", "Lair", "Locus"}
+_FIXTURE = "fixture"
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        data: list[dict[str, Any]] = json.load(fh)
+    return data
+
+
+def _resource_card(need: Need, k: int) -> Card | None:
+    """An inline permanent the ``pick`` of ``need`` names (its first alternative); None if not built."""
+    assert need.pick is not None
+    flt, colors = need.pick.alternatives[0]
+    if flt.keyword or flt.min_power or flt.named or flt.counter or flt.all_subtypes or flt.not_types:
+        return None
+    types = list(flt.types)
+    subtypes = list(flt.subtypes[:1])
+    if not types:
+        if not subtypes:
+            return None
+        sub = subtypes[0]
+        types = (
+            ["Land"] if sub in LAND_SUBTYPES else ["Creature"] if sub in CREATURE_TYPE_LIST else ["Artifact"]
+        )
+    line = " ".join([*flt.supertypes, *types]) + (" — " + " ".join(subtypes) if subtypes else "")
+    cost = ManaCost.parse("".join("{" + c + "}" for c in colors)) if colors else None
+    name = f"Resource {k}"
+    return Card(name, (Face(name, cost, TypeLine.parse(line), "", power="1", toughness="1"),))
+
+
+def _pool_for(cost: ManaCost | None, asked: str) -> ManaCost | None:
+    """Typed mana paying ``cost`` from the pool (a pool holds types, CR 106.4), its generic part of a type
+    other than ``asked`` (so the pool cannot pay the mana asked of the ability itself)."""
+    if cost is None or cost.is_zero:
+        return None
+    filler = "{C}" if asked != "C" else "{W}"
+    out = [filler] * cost.generic
+    for s in cost.others:
+        if s.kind is SymbolKind.COLORLESS or not s.colors:
+            out.append(filler)
+        else:  # a hybrid's other half when the first is the type asked
+            colors = [c for c in s.colors if c != asked] or list(s.colors)
+            out.append("{" + colors[0] + "}")
+    return ManaCost.parse("".join(out))
+
+
+def board_for(
+    card: Card, face: Face, ability: Ability, *, less: str | None, asked: str = "C"
+) -> Board | None:
+    """The board with the least ``ability``'s cost needs; ``less``: which resource has one fewer."""
+    counters: dict[str, int] = {}
+    extra: list[Permanent] = []
+    hand: list[Card] = []
+    graveyard: list[Card] = []
+    for i, need in enumerate(ability.needs):
+        if need.kind == "remove_counters" and need.amount:
+            counters[need.counter or ""] = need.amount - (1 if less == f"need{i}" else 0)
+        elif need.kind in {"tap", "sacrifice", "return"}:
+            n = need.amount - (1 if less == f"need{i}" else 0)
+            for k in range(n):
+                made = _resource_card(need, k)
+                if made is None:
+                    return None
+                extra.append(Permanent(f"r{i}-{k}", made, "you"))
+        elif need.kind in {"discard", "exile_cards"}:
+            n = need.amount - (1 if less == f"need{i}" else 0)
+            cards = [
+                Card(f"Card {k}", (Face(f"Card {k}", None, TypeLine.parse("Instant")),)) for k in range(n)
+            ]
+            (hand if need.zone == "hand" else graveyard).extend(cards)
+        elif need.kind in {"exile_self", "unknown", "exile"}:
+            return None
+    subtypes = [s for s in face.type_line.subtypes if face.type_line.has_creature_types]
+    chosen = Choices(creature_type=subtypes[0] if subtypes else "Elf", color="G")
+    perm = Permanent(
+        "card",
+        card,
+        "you",
+        face=None if face is card.front else face.name,
+        chosen=chosen,
+        tapped=(less == "tap") != ability.has_untap,  # {Q} needs it tapped (CR 107.6)
+        counters=tuple(counters.items()),
+        given=frozenset({"counters"}),
+    )
+    pool = None if less == "pool" else _pool_for(ability.mana_cost, asked)
+    you = Player("you", hand=tuple(hand), graveyard=tuple(graveyard), given=frozenset({"hand", "graveyard"}))
+    pools = (("you", pool),) if pool is not None else ()
+    return Board((perm, *extra), (you, Player("opponent")), mana_pool=pools)
+
+
+def _answer(board: Board, mana: str) -> tuple[bool, bool]:
+    """(payable, warned about the permanent) for one ``mana``."""
+    cost = ManaCost.parse("{" + mana + "}")
+    analysis = analyze_board(board)
+    inputs = bare_payment_inputs(board, "you", analysis)
+    warned = any(w.permanent == "card" for w in inputs.warnings)
+    payer = PaymentSources(inputs.sources, pool=board.pool_of("you"), life=board.player("you").life)
+    return payer.can(cost), warned
+
+
+def _verdict(expected: bool, got: bool, warned: bool) -> str:
+    if got is expected:
+        return "right" if not warned else "warned"
+    return "warned" if warned else "silent"
+
+
+def check_face(card: Card, face: Face) -> tuple[str, list[str]]:
+    """The face's worst verdict and the texts of its silent or warned checks."""
+    base = Board(
+        (Permanent("card", card, "you", given=frozenset({"counters"})),), (Player("you"), Player("opponent"))
+    )
+    state = analyze_board(base).state.states[0]
+    mana = [a for a in state.abilities if a.is_mana_ability and a.mana is not None]
+    if not mana:
+        return "none", []
+    verdicts: list[tuple[str, str]] = []
+    for ability in mana:
+        board = board_for(card, face, ability, less=None)
+        if board is None:
+            verdicts.append(("other", ability.cost_text))
+            continue
+        analysis = analyze_board(board)
+        here = analysis.state.states[0]
+        same = [a for a in here.abilities if a.index == ability.index and a.text == ability.text]
+        if not same:
+            verdicts.append(("other", ability.cost_text))  # the fixture changed its abilities
+            continue
+        if any(r.rule == "602.5b" for r in check_activation(analysis.state, here, same[0])):
+            verdicts.append(("other", ability.cost_text))  # an "Activate only if" this board does not meet
+            continue
+        produced = analysis.produces.get(("card", ability.index)) or ()
+        own = {t for m in produced for t in m.as_tuple(8)}
+        if not own:
+            verdicts.append(("other", ability.cost_text))  # adds nothing on this board (a count of 0)
+            continue
+        for t in sorted(own, key=MANA_TYPES.index):
+            asked = board_for(card, face, ability, less=None, asked=t)
+            assert asked is not None
+            payable, warned = _answer(asked, t)
+            verdicts.append((_verdict(True, payable, warned), f"{ability.text} [{t}]"))
+        # one resource taken away
+        others = {
+            t
+            for a in state.abilities
+            if a.index != ability.index and a.is_mana_ability
+            for m in (analysis.produces.get(("card", a.index)) or ())
+            for t in m.as_tuple(8)
+        }
+        lonely = sorted(own - others, key=MANA_TYPES.index)
+        removals = [
+            f"need{i}"
+            for i, n in enumerate(ability.needs)
+            if n.amount and n.kind in _COUNTED and not (n.pick and _names_itself(here, n))
+        ]
+        if ability.mana_cost is not None and not ability.mana_cost.is_zero and not others:
+            removals.append("pool")  # (another mana ability of it could pay the cost instead)
+        if ability.has_tap and not removals:
+            removals.append("tap")
+        for less in removals:
+            smaller = board_for(card, face, ability, less=less, asked=lonely[0] if lonely else "C")
+            if smaller is None or not lonely or lonely[0] in _types(smaller.pool_of("you")):
+                continue  # (mana of that type in the pool would pay it with no ability at all)
+            payable, warned = _answer(smaller, lonely[0])
+            verdicts.append(
+                (_verdict(False, payable, warned), f"{ability.text} [{lonely[0]}, one {less} fewer]")
+            )
+    kinds = {v for v, _t in verdicts}
+    worst = next((k for k in ("silent", "warned", "right", "other") if k in kinds), "none")
+    return worst, [f"{v}: {t}" for v, t in verdicts if v in {"silent", "warned"}]
+
+
+def _types(pool: ManaCost) -> set[str]:
+    return {"C" if s.kind is SymbolKind.COLORLESS else s.colors[0] for s in pool.others}
+
+
+def _names_itself(state: PermanentState, need: Need) -> bool:
+    """The permanent itself can pay this part ("Tap an untapped creature you control" on a creature)."""
+    assert need.pick is not None
+    return any(state.matches(flt, state.permanent) for flt, _colors in need.pick.alternatives)
+
+
+_COUNTED = frozenset({"remove_counters", "tap", "sacrifice", "return", "discard", "exile_cards"})
+
+
+def sweep(path: Path, *, listing: str | None = None, limit: int = 60) -> tuple[Counter[str], list[str]]:
+    totals: Counter[str] = Counter()
+    listed: list[str] = []
+    for obj in records(path):
+        if obj.get("layout") in {"token", "double_faced_token", "emblem", "art_series", "planar", "scheme"}:
+            continue
+        if "Add" not in (obj.get("oracle_text") or "") and not obj.get("card_faces"):
+            continue
+        try:
+            card = card_from_scryfall(obj)
+        except BadCardRecord:
+            continue
+        for face in card.faces:
+            if not any(t in face.type_line.types for t in PERMANENT_TYPES) or "Add" not in face.oracle_text:
+                continue
+            try:
+                verdict, lines = check_face(card, face)
+            except RulesError as exc:
+                verdict, lines = "warned", [f"rules error: {exc}"]
+            except Exception as exc:  # a crash is the worst silence: counted and shown
+                verdict, lines = "silent", [f"crash: {type(exc).__name__}: {exc}"]
+            if verdict == "none":
+                continue
+            totals[verdict] += 1
+            if listing == verdict and len(listed) < limit:
+                listed.extend(f"{face.name}: {line}" for line in lines)
+    return totals, listed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cards", nargs="?", default=str(BUNDLED))
+    parser.add_argument("--list", choices=("silent", "warned", "other"), default=None)
+    parser.add_argument("--limit", type=int, default=60)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    totals, listed = sweep(Path(args.cards), listing=args.list, limit=args.limit)
+    elapsed = time.perf_counter() - start
+    for line in listed[: args.limit]:
+        print(" ", line)
+    n = sum(totals.values())
+    checked = n - totals["other"]
+    print(f"{n} permanent faces with a mana ability ({elapsed:.1f} s); {checked} checked")
+    for kind in ("right", "warned", "silent", "other"):
+        share = 100 * totals[kind] / max(checked if kind != "other" else n, 1)
+        print(f"  {kind:<7} {totals[kind]:>6}  {share:6.2f} %")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Activation costs paid from the board (API 1.2): plans that sacrifice, tap others, remove counters,
+discard; analysis that says what is missing; prohibitions (CR 602.5). Over HTTP, bundled catalogue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+
+def perm(pid: str, card: str | dict[str, Any], **kw: Any) -> dict[str, Any]:
+    return {"id": pid, "card": card, **kw}
+
+
+def pay(client: TestClient, permanents: list[dict[str, Any]], cost: str, **board: Any) -> Any:
+    r = client.post("/v1/payments/plan", json={"board": {"permanents": permanents, **board}, "cost": cost})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def abilities(client: TestClient, permanents: list[dict[str, Any]], pid: str, **board: Any) -> Any:
+    r = client.post("/v1/boards/analyze", json={"board": {"permanents": permanents, **board}})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    return next(p for p in body["permanents"] if p["id"] == pid)["abilities"], body["warnings"]
+
+
+def steps(body: Any) -> list[dict[str, Any]]:
+    return [{k: v for k, v in s.items() if v is not None and k != "life_paid"} for s in body["plan"]]
+
+
+def test_ashnods_altar_sacrifices_the_bears(client: TestClient) -> None:
+    """Ashnod's Altar: "Sacrifice a creature: Add {C}{C}." (API 1.2's own example)."""
+    body = pay(client, [perm("altar", "Ashnod's Altar"), perm("bears", "Grizzly Bears")], "{C}{C}")
+    assert body["payable"] is True
+    assert steps(body) == [{"permanent": "altar", "ability": 0, "adds": "{C}{C}", "sacrifices": ["bears"]}]
+
+
+def test_an_elf_taps_for_mana_then_is_sacrificed_never_the_reverse(client: TestClient) -> None:
+    """CR 701.21a: a sacrificed permanent is gone; Llanowar Elves may tap for {G} first."""
+    board = [perm("altar", "Ashnod's Altar"), perm("elf", "Llanowar Elves")]
+    body = pay(client, board, "{G}{C}{C}")
+    assert [s["permanent"] for s in body["plan"]] == ["elf", "altar"]
+    assert body["plan"][1]["sacrifices"] == ["elf"]
+    # it leaves once: one creature is one {C}{C}
+    assert pay(client, board, "{G}{C}{C}{C}{C}")["payable"] is False
+
+
+def test_springleaf_drum_taps_a_creature_that_just_came_under_control(client: TestClient) -> None:
+    """Springleaf Drum "{T}, Tap an untapped creature you control": no {T} of the creature is paid, so CR
+    302.6 does not stop an Ornithopter that came under control this turn."""
+    board = [perm("drum", "Springleaf Drum"), perm("orn", "Ornithopter", controlled_since_turn_began=False)]
+    body = pay(client, board, "{B}")
+    assert steps(body) == [{"permanent": "drum", "ability": 0, "adds": "{B}", "taps": ["orn"]}]
+    alone = pay(client, [perm("drum", "Springleaf Drum")], "{B}")
+    assert alone["payable"] is False and alone["short"] == "{B}"
+
+
+def test_a_permanent_taps_once_drum_or_its_own_mana(client: TestClient) -> None:
+    """Llanowar Elves can tap for {G} or be tapped for the Drum, not both (CR 118.3)."""
+    board = [perm("drum", "Springleaf Drum"), perm("elf", "Llanowar Elves")]
+    assert pay(client, board, "{B}")["payable"] is True
+    assert pay(client, board, "{G}")["payable"] is True
+    both = pay(client, board, "{B}{G}")
+    assert both["payable"] is False and both["short"] == "{B}"
+
+
+def test_counters_removed_are_shown_and_counted(client: TestClient) -> None:
+    """Vivid Crag "{T}, Remove a charge counter from Vivid Crag: Add one mana of any color."; Pentad Prism
+    (no {T}) once per counter."""
+    crag = pay(client, [perm("crag", "Vivid Crag", counters={"charge": 1})], "{U}")
+    assert steps(crag) == [{"permanent": "crag", "ability": 1, "adds": "{U}", "removes": {"charge": 1}}]
+    prism = [perm("prism", "Pentad Prism", counters={"charge": 2})]
+    assert len(pay(client, prism, "{W}{U}")["plan"]) == 2
+    one = pay(client, [perm("prism", "Pentad Prism", counters={"charge": 1})], "{W}{U}")
+    assert one["payable"] is False and one["short"] == "{W}"
+
+
+def test_unstated_counters_are_zero_with_a_warning(client: TestClient) -> None:
+    """API 1.1: a count the board does not state is 0, and the answer says so."""
+    body = pay(client, [perm("crag", "Vivid Crag")], "{U}")
+    assert body["payable"] is False
+    assert any("not stated" in w["message"] for w in body["warnings"])
+    abs_, warnings = abilities(client, [perm("crag", "Vivid Crag")], "crag")
+    assert abs_[1]["can_activate"] is False and abs_[1]["reasons"][0]["rule"] == "118.3"
+    assert any(w["permanent"] == "crag" and "not stated" in w["reason"] for w in warnings)
+
+
+def test_analysis_names_what_is_missing(client: TestClient) -> None:
+    rangers, _w = abilities(client, [perm("r", "Birchlore Rangers")], "r")
+    assert rangers[0]["can_activate"] is False
+    assert rangers[0]["reasons"][0]["rule"] == "118.3" and "needs 2" in rangers[0]["reasons"][0]["text"]
+    two = [perm("r", "Birchlore Rangers"), perm("e", "Llanowar Elves", controlled_since_turn_began=False)]
+    assert abilities(client, two, "r")[0][0]["can_activate"] is True  # CR 302.6: no {T} of theirs
+    kaleidoscope, _w = abilities(client, [perm("k", "Diamond Kaleidoscope")], "k")
+    assert kaleidoscope[1]["can_activate"] is False and "Prism" in kaleidoscope[1]["reasons"][0]["text"]
+    guide, _w = abilities(client, [perm("esg", "Elvish Spirit Guide")], "esg")
+    assert guide[0]["can_activate"] is False and guide[0]["reasons"][0]["rule"] == "113.6m"
+
+
+def test_lions_eye_diamond_discards_the_hand(client: TestClient) -> None:
+    board = [perm("led", "Lion's Eye Diamond")]
+    body = pay(client, board, "{R}{R}{R}", players={"you": {"hand": ["Lightning Bolt"]}})
+    assert steps(body) == [
+        {"permanent": "led", "ability": 0, "adds": "{R}{R}{R}", "discards": ["Lightning Bolt"]}
+    ]
+
+
+def test_stony_silence_forbids_sol_ring(client: TestClient) -> None:
+    """Stony Silence: "Activated abilities of artifacts can't be activated." (CR 602.5)"""
+    board = [perm("sol", "Sol Ring"), perm("silence", "Stony Silence")]
+    body = pay(client, board, "{2}")
+    assert body["payable"] is False and body["short"] == "{2}"
+    abs_, _w = abilities(client, board, "sol")
+    assert abs_[0]["can_activate"] is False
+    assert abs_[0]["reasons"] == [
+        {
+            "rule": "602.5",
+            "text": "Stony Silence (silence): Activated abilities of artifacts can't be activated.",
+        }
+    ]
+
+
+def test_cursed_totem_and_pithing_needle(client: TestClient) -> None:
+    totem = [perm("elf", "Llanowar Elves"), perm("totem", "Cursed Totem")]
+    assert pay(client, totem, "{G}")["payable"] is False
+    # Pithing Needle spares mana abilities; Phyrexian Revoker does not
+    needle = [perm("sol", "Sol Ring"), perm("n", "Pithing Needle", chosen={"card_name": "Sol Ring"})]
+    assert pay(client, needle, "{2}")["payable"] is True
+    revoker = [perm("sol", "Sol Ring"), perm("r", "Phyrexian Revoker", chosen={"card_name": "sol ring"})]
+    assert pay(client, revoker, "{2}")["payable"] is False
+    abs_, _w = abilities(client, revoker, "sol")
+    assert abs_[0]["reasons"][0]["rule"] == "602.5" and "(r)" in abs_[0]["reasons"][0]["text"]
+    unnamed = [perm("sol", "Sol Ring"), perm("r", "Phyrexian Revoker")]
+    _abs, warnings = abilities(client, unnamed, "sol")
+    assert any(w["permanent"] == "r" and "no card name chosen" in w["reason"] for w in warnings)
+
+
+def test_linvala_forbids_only_opponents_creatures(client: TestClient) -> None:
+    board = [
+        perm("elf", "Llanowar Elves"),
+        perm("linvala", "Linvala, Keeper of Silence", controller="opponent"),
+    ]
+    assert pay(client, board, "{G}")["payable"] is False
+    mine = [perm("elf", "Llanowar Elves"), perm("linvala", "Linvala, Keeper of Silence")]
+    assert pay(client, mine, "{G}")["payable"] is True

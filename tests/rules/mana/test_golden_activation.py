@@ -1,0 +1,108 @@
+"""Golden activation-cost cases (``tests/golden/activation_costs.yaml``): real cards whose mana abilities
+cost more than {T} and mana, and prohibitions (CR 602.2b, 118.3, 602.5). Each case quotes its deciding
+sentence and names its rule; expectations are worked out by hand from them.
+
+Every plan found is replayed by ``payment_bruteforce.check_plan`` (each source used as listed, resources
+once, nothing acting after it left, every symbol paid with mana of the right type that was there), so a
+golden "payable" proves the plan, not only the answer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from app.rules.mana.abilities import check_activation
+from app.rules.mana.payment import PaymentSources, UnpayableError
+from app.rules.mana.production import analyze_board
+from app.rules.mana.sources import bare_payment_inputs
+from app.rules.values.board import Board, Choices, Permanent, Player
+from app.rules.values.cards import Card, Face
+from app.rules.values.costs import ManaCost
+from app.rules.values.types import TypeLine
+from tests.rules.mana.payment_bruteforce import check_plan
+from tests.rules.mana.test_golden_mana import _card
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "activation_costs.yaml"
+CASES = yaml.safe_load(GOLDEN.read_text(encoding="utf-8"))["cases"]
+
+
+def _inline(spec: dict[str, Any]) -> Card:
+    face = Face(spec["name"], None, TypeLine.parse(spec["type_line"]), spec.get("oracle_text", ""))
+    return Card(spec["name"], (face,))
+
+
+def _perm(spec: dict[str, Any]) -> Permanent:
+    card = _inline(spec["card"]) if isinstance(spec["card"], dict) else _card(spec["card"])
+    counters = tuple((str(k), int(v)) for k, v in (spec.get("counters") or {}).items())
+    return Permanent(
+        spec["id"],
+        card,
+        spec.get("controller", "you"),
+        tapped=spec.get("tapped", False),
+        controlled_since_turn_began=spec.get("since_turn_began", True),
+        chosen=Choices(**(spec.get("chosen") or {})),
+        counters=counters,
+        given=frozenset({"counters"}) if "counters" in spec else frozenset(),
+    )
+
+
+def _board(case: dict[str, Any]) -> Board:
+    given = {"hand"} if "hand" in case else set()
+    you = Player(
+        "you",
+        life=case.get("life", 20),
+        hand=tuple(_card(n) for n in case.get("hand", ())),
+        given=frozenset(given),
+    )
+    return Board(tuple(_perm(s) for s in case["board"]), (you, Player("opp")))
+
+
+def test_at_least_sixty_real_cards() -> None:
+    names = {p["card"] for c in CASES for p in c["board"] if isinstance(p["card"], str)}
+    assert len(CASES) >= 60 and len(names) >= 50
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_golden_activation(case: dict[str, Any]) -> None:
+    assert case.get("rule") and case.get("quote"), "every case quotes its sentence and names its rule"
+    board = _board(case)
+    analysis = analyze_board(board)
+    if "check" in case:
+        check = case["check"]
+        state = analysis.state.state(check["permanent"])
+        ability = state.abilities[check["ability"]]
+        reasons = check_activation(analysis.state, state, ability)
+        assert (not reasons) is check["can_activate"], reasons
+        if not check["can_activate"]:
+            assert case["rule"] in {r.rule for r in reasons}, reasons
+    if case.get("warns"):
+        assert any(w.permanent == case["check"]["permanent"] for w in analysis.warnings)
+    if "cost" not in case:
+        return
+    cost = ManaCost.parse(case["cost"])
+    inputs = bare_payment_inputs(board, "you", analysis)
+    payer = PaymentSources(inputs.sources, life=board.player("you").life)
+    if not case["payable"]:
+        with pytest.raises(UnpayableError) as err:
+            payer.plan(cost)
+        assert str(err.value.short) == case["short"]
+        return
+    plan = payer.plan(cost)
+    check_plan(plan, cost, inputs.sources, life=board.player("you").life)
+    if "order" in case:
+        order = [s.permanent for s in plan.steps if s.permanent in case["order"]]
+        assert order == case["order"], plan.steps
+    for kind, want in (case.get("uses") or {}).items():
+        if kind == "removes":
+            got: Any = Counter()
+            for s in plan.steps:
+                got.update(dict(s.consumes.removes))
+            assert dict(got) == {str(k): v for k, v in want.items()}
+        else:
+            got = sorted(x for s in plan.steps for x in getattr(s.consumes, kind))
+            assert got == sorted(want), plan.steps
