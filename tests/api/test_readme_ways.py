@@ -35,7 +35,8 @@ def test_readme_ways_examples(client: TestClient) -> None:
     kicked, flashback, convoke = answers
     # Academy Drake {2}{U}, kicked ({4}, CR 702.33a), under Sphere of Resistance ({1} more): {7}{U}
     assert kicked["total_cost"] == "{7}{U}"
-    assert {"method": "normal", "optional_costs": [], "total_cost": "{3}{U}"} in kicked["ways"]
+    normal = {"method": "normal", "rule": "601.2f", "optional_costs": [], "total_cost": "{3}{U}", "other_costs": []}
+    assert normal in kicked["ways"]
     # Deep Analysis from the graveyard: its flashback cost {1}{U} and 3 life (CR 702.34a)
     assert flashback["total_cost"] == "{1}{U}"
     assert flashback["other_costs"] == [{"text": "Pay 3 life", "life": 3}]

@@ -325,7 +325,15 @@ def test_flashback_from_the_graveyard_is_its_only_cost(client: TestClient) -> No
     body = r.json()
     assert body["total_cost"] == "{1}{U}" and body["method"] == "flashback"
     assert body["other_costs"] == [{"text": "Pay 3 life", "life": 3}]
-    assert body["ways"] == [{"method": "flashback", "optional_costs": [], "total_cost": "{1}{U}"}]
+    assert body["ways"] == [
+        {
+            "method": "flashback",
+            "rule": "702.34a",
+            "optional_costs": [],
+            "total_cost": "{1}{U}",
+            "other_costs": [{"text": "Pay 3 life", "life": 3}],
+        }
+    ]
     assert body["steps"][0]["kind"] == "alternative" and body["steps"][0]["rule"] == "702.34a"
     from_hand = post(client, {"spell": {"card": DEEP_ANALYSIS}}).json()
     assert from_hand["total_cost"] == "{3}{U}" and from_hand["other_costs"] == []
@@ -338,8 +346,14 @@ def test_kicker_and_the_ways_it_offers(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     assert r.json()["total_cost"] == "{7}{U}{U}"
     assert r.json()["ways"] == [
-        {"method": "normal", "optional_costs": [], "total_cost": "{2}{U}{U}"},
-        {"method": "normal", "optional_costs": [{"keyword": "kicker"}], "total_cost": "{7}{U}{U}"},
+        {"method": "normal", "rule": "601.2f", "optional_costs": [], "total_cost": "{2}{U}{U}", "other_costs": []},
+        {
+            "method": "normal",
+            "rule": "601.2f",
+            "optional_costs": [{"keyword": "kicker"}],
+            "total_cost": "{7}{U}{U}",
+            "other_costs": [],
+        },
     ]
 
 

@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Final
+from typing import Final, NoReturn
 
 from app.rules.casting.cost_registry import cost_effects
 from app.rules.casting.effects import (
@@ -34,9 +34,11 @@ from app.rules.casting.effects import (
 )
 from app.rules.casting.mental_magic import verify_cast_as
 from app.rules.casting.party import PARTY_ROLES, party, party_roles
-from app.rules.casting.ways import OtherCost, Way, WayKind, keyword_rule, ways_of
+from app.rules.casting.permissions import Permission, PermissionKind
+from app.rules.casting.ways import CardWays, OtherCost, Way, WayKind, keyword_rule, ways_of
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex, matches
+from app.rules.text.ways_text import read_granted, spell_kind
 from app.rules.values.board import Board, Choices, Permanent
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
@@ -90,6 +92,10 @@ class WayTotal:
     method: str
     optional_costs: tuple[OptionalChoice, ...]
     total_cost: ManaCost
+    which: int | None = None  # which alternative cost written in the text (method "alternative")
+    granted_by: str | None = None  # the permanent or effect that grants the way (CR 601.2b, 613)
+    rule: str = "601.2f"
+    other_costs: tuple[OtherCost, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +121,8 @@ class SpellToCast:
     targets: tuple[str, ...] = ()
     method: str | None = None
     optional_costs: tuple[OptionalChoice, ...] = ()
+    which: int | None = None  # which of several alternative costs (method "alternative")
+    granted_by: str | None = None  # the id of the permanent or effect whose grant is used
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +172,9 @@ class CostResult:
     other_costs: tuple[OtherCost, ...] = ()
     ways: tuple[WayTotal, ...] = ()
     granted: tuple[str, ...] = ()  # ways to pay granted by permanents (convoke, improvise, delve)
+    which: int | None = None
+    granted_by: str | None = None
+    way_rule: str = "601.2f"
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +191,7 @@ class PreparedBoard:
     sources: tuple[_Source, ...]
     warnings: tuple[CostWarning, ...]
     grants: tuple[tuple[Permanent, KeywordGrant], ...] = ()
+    permissions: tuple[tuple[Permanent, Permission], ...] = ()  # granted ways to cast (CR 601.2b, 613)
 
 
 _BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects]] = {}
@@ -249,7 +261,21 @@ def prepare_board(board: Board) -> PreparedBoard:
             warnings.append(
                 CostWarning(perm.id, perm.card.name, u.text, f"not understood, given no effect: {u.reason}")
             )
-    return PreparedBoard(board, tuple(sources), tuple(warnings), tuple(grants))
+    permissions: list[tuple[Permanent, Permission]] = []
+    for perm, is_effect in itertools.chain(
+        ((p, False) for p in board.permanents), ((e, True) for e in board.effects)
+    ):
+        face = perm.characteristics
+        granted = read_granted(face.name, face.oracle_text)
+        # a trigger's grant to its target (Snapcaster Mage) holds only as a stated effect, not for the
+        # permanent standing on the battlefield (its trigger may never have resolved)
+        permissions.extend((perm, p) for p in granted.permissions if is_effect or not p.named_card)
+        for text in granted.not_read:
+            message = (
+                "a permission or cost for casting spells that is not understood, given no effect (CR 601.3)"
+            )
+            warnings.append(CostWarning(perm.id, perm.card.name, text, message))
+    return PreparedBoard(board, tuple(sources), tuple(warnings), tuple(grants), tuple(permissions))
 
 
 # -- the spell's face and characteristics ---------------------------------------------------------------
@@ -924,6 +950,10 @@ def base_cost(
         alt = _way_mana(way)
         alt_rule, alt_label = way.rule, f"{way.keyword} cost, paid rather than the mana cost"
         run.other_costs.extend(way.other_costs)
+        if way.life_for_mana:  # "pay life equal to its mana value rather than pay its mana cost" (118.9)
+            life = _mana_value(chars.mv_cost, 0, 0, 0, on_stack=False)
+            paid = int(life) if isinstance(life, int | float) else 0
+            run.other_costs.append(OtherCost(f"Pay {paid} life", paid))
     elif way is not None:
         run.other_costs.extend(way.other_costs)
     has_x = bool(mana_cost is not None and mana_cost.variables)
@@ -1289,50 +1319,229 @@ def _has_aftermath(face: Face) -> bool:
     return any(w.keyword == "aftermath" for w in ways_of(face).ways)
 
 
-def chosen_way(
-    board: Board, caster: str, spell: SpellToCast, chars: CastCharacteristics, run: CostRun
-) -> Way | None:
-    """CR 601.2b: the way to cast announced, read from the card's own text (CR 702 keywords).
+_NEEDS_PERMISSION: Final = ("graveyard", "library")
 
-    No ``method``: the normal way, except from a zone where the card's text offers its own ways (a card
-    with flashback cast from a graveyard has only its flashback cost, 702.34a): the first of them. A
-    method the card lacks, or that does not apply from ``cast_from``, is illegal under its keyword's rule.
+
+def _zone(zone: str) -> str:
+    """ "the graveyard", "exile", "the top of the library" as a sentence says it."""
+    return {"exile": "exile", "library": "the top of the library"}.get(zone, f"the {zone}")
+
+
+def _covered(board: Board, caster: str, source: Permanent, perm: Permission, face: Face, card: Card) -> bool:
+    """Whether ``perm`` of ``source`` reaches this spell: its controller's spells ("you may cast", any
+    player's for "any player may cast"), of the kind described, the named card for a trigger's target."""
+    if source.controller != caster and not perm.any_player:
+        return False
+    if perm.named_card and (
+        source.chosen.card_name is None
+        or fold_name(source.chosen.card_name) not in (fold_name(card.name), fold_name(face.name))
+    ):
+        return False
+    return perm.spells.covers(face)
+
+
+def offered_ways(
+    prepared: PreparedBoard, caster: str, cast_from: str, face: Face, card: Card
+) -> list[Way | None]:
+    """Every way to cast ``face`` from ``cast_from`` on this board (CR 601.2b, 601.3, 118.9), in order:
+
+    - the normal way (None from the hand or the command zone; from another zone, one per permission to cast
+      from there for the normal costs: the card's own "You may cast ~ from your graveyard", or a permanent's
+      or effect's, ``granted_by`` it);
+    - the card's keyword ways that apply from that zone (702.x; "using its mutate ability" adds a zone);
+    - the alternative costs written in its text (118.9), wherever it may be cast from;
+    - the ways permanents grant: alternative costs (Omniscience, Leyline of Mutation), life for mana
+      (Bolas's Citadel), escape and flashback (Underworld Breach, Past in Flames, a Snapcaster's target).
     """
-    own = ways_of(chars.face)
-    here = [w for w in own.ways if spell.cast_from in w.zones]
-    method = spell.method
-    if method is None or method == "normal":
-        if chars.cast_as is None and _has_aftermath(chars.face) and spell.cast_from != "graveyard":
-            raise IllegalError(
-                f"{chars.face.name} has aftermath: it is cast only from a graveyard", rule="702.127a"
+    board = prepared.board
+    own = ways_of(face)
+    out: list[Way | None] = []
+    zone_open = cast_from in ("hand", "command")
+    if zone_open:
+        out.append(None)
+    for p in own.permissions:
+        if p.zone == cast_from:
+            out.append(
+                Way("normal", p.rule, WayKind.WITH_MANA_COST, (p.zone,), None, (), p.condition, p.text)
             )
-        if spell.cast_from in ("graveyard", "exile") and here:
-            if method == "normal":
-                raise IllegalError(
-                    f"from the {spell.cast_from}, {chars.face.name} is cast by its {here[0].keyword} "
-                    f"(CR {here[0].rule}), not normally",
-                    rule=here[0].rule,
-                )
-            way = here[0]
-            run.choices.append(f"cast from the {spell.cast_from} by its {way.keyword} (CR {way.rule})")
-        else:
-            return None
+            zone_open = True
+    granted: list[Way] = []
+    alternatives: list[Way] = []  # granted alternative costs: only where the card may be cast (601.3)
+    for source, perm in prepared.permissions:
+        if cast_from not in perm.zones or not _covered(board, caster, source, perm, face, card):
+            continue
+        if perm.kind is PermissionKind.ZONE and perm.life_for_mana:
+            granted.append(_granted_way(source, perm, "alternative", WayKind.ALTERNATIVE, ManaCost.zero()))
+        elif perm.kind is PermissionKind.ZONE:
+            out.append(_granted_way(source, perm, "normal", WayKind.WITH_MANA_COST))
+            zone_open = True
+        elif perm.kind is PermissionKind.KEYWORD and perm.keyword is not None:
+            granted.append(_granted_way(source, perm, perm.keyword, WayKind.WITH_MANA_COST))
+        elif perm.kind is PermissionKind.ALTERNATIVE:
+            alternatives.append(_granted_way(source, perm, "alternative", WayKind.ALTERNATIVE, perm.cost))
+    extra = {kw for kw, zone in own.extra_zones if zone == cast_from}
+    for way in own.ways:
+        if way.keyword == "alternative":
+            if cast_from in way.zones and (zone_open or way.rule == "601.3"):
+                out.append(way)
+        elif cast_from in way.zones or way.keyword in extra:
+            out.append(way)
+    if zone_open:
+        granted.extend(alternatives)
+    out.extend(granted)
+    return out
+
+
+def _granted_way(
+    source: Permanent, perm: Permission, keyword: str, kind: WayKind, cost: ManaCost | None = None
+) -> Way:
+    """A way ``source`` grants: its permission's rule, zones and text, its keyword's extra costs."""
+    return Way(
+        keyword,
+        perm.rule,
+        kind,
+        perm.zones,
+        cost,
+        perm.other_costs,
+        None,
+        perm.text,
+        granted_by=source.id,
+        life_for_mana=perm.life_for_mana,
+    )
+
+
+def _matches(way: Way | None, method: str, which: int | None, granted_by: str | None) -> bool:
+    keyword = "normal" if way is None else way.keyword
+    if keyword != method:
+        return False
+    if which is not None and (way is None or way.which != which):
+        return False
+    return granted_by is None or (way is not None and way.granted_by == granted_by)
+
+
+def chosen_way(
+    prepared: PreparedBoard, caster: str, spell: SpellToCast, chars: CastCharacteristics, run: CostRun
+) -> Way | None:
+    """CR 601.2b: the way to cast announced, among the ways ``offered_ways`` finds on this board.
+
+    No ``method``: the normal way from the hand; from another zone, the card's own way there first (a card
+    with flashback cast from a graveyard has only its flashback cost, 702.34a), then a permission's. A method
+    the card lacks and no permanent grants, or that does not apply from ``cast_from``, is illegal under its
+    rule; casting from a graveyard or a library needs a permission (601.3).
+    """
+    board = prepared.board
+    if chars.cast_as is not None:  # Mental Magic casts from the hand as another card's characteristics
+        offered: list[Way | None] = [None]
     else:
-        named = own.way(method)
-        if named is None:
-            rule = keyword_rule(method) or "601.2b"
-            raise IllegalError(f"{chars.face.name} has no {method} in its text", rule=rule)
-        way = named
-        if spell.cast_from not in way.zones:
-            zones = " or ".join(way.zones)
-            raise IllegalError(
-                f"{method} applies when the card is cast from the {zones}, not from the {spell.cast_from}",
-                rule=way.rule,
-            )
+        offered = offered_ways(prepared, caster, spell.cast_from, chars.face, spell.card)
+    own = ways_of(chars.face)
+    zone = spell.cast_from
+    method = spell.method
+    if chars.cast_as is None and _has_aftermath(chars.face) and zone != "graveyard":
+        raise IllegalError(
+            f"{chars.face.name} has aftermath: it is cast only from a graveyard", rule="702.127a"
+        )
+    way: Way | None
+    if method is None:
+        if spell.granted_by is None and None in offered:
+            return None  # the normal way, from the hand or the command zone
+        pool = [w for w in offered if w is not None and spell.granted_by in (None, w.granted_by)]
+        own_keyword = [w for w in pool if w.granted_by is None and w.keyword not in ("normal", "alternative")]
+        normal = [w for w in pool if w.keyword == "normal"]
+        granted_keyword = [w for w in pool if w.granted_by is not None and w.keyword != "normal"]
+        pick = own_keyword or normal or granted_keyword or pool
+        if not pick:
+            if spell.granted_by is not None:
+                raise IllegalError(
+                    f"{spell.granted_by} does not let {chars.face.name} be cast from {_zone(zone)}",
+                    rule="601.3",
+                )
+            _no_permission(zone, chars.face.name, run)
+            return None
+        way = pick[0]
+        by = f" granted by {way.granted_by}" if way.granted_by else ""
+        label = "normal costs" if way.keyword == "normal" else way.keyword
+        run.choices.append(f"cast from {_zone(zone)} by its {label}{by} (CR {way.rule})")
+    else:
+        found = [w for w in offered if _matches(w, method, spell.which, spell.granted_by)]
+        if not found:
+            _refuse(method, spell, chars.face, own, offered)
+        way = found[0]
+        if len(found) > 1 and spell.which is None and spell.granted_by is None and way is not None:
+            run.choices.append(f"{method}: the first of {len(found)} ways offered (give which or granted_by)")
+        if way is None:
+            return None
     if spell.alternative_cost is not None and way.kind is not WayKind.WITH_MANA_COST:
         raise IllegalError("only one alternative cost can be applied to a spell", rule="118.9a")
     _check_way_condition(board, caster, way, chars.face.name, run)
     return way
+
+
+def _no_permission(zone: str, name: str, run: CostRun) -> None:
+    """CR 601.3: a card is cast from a zone other than the hand only where a rule or effect allows it."""
+    if zone in _NEEDS_PERMISSION:
+        raise IllegalError(
+            f"nothing allows {name} to be cast from {_zone(zone)}: neither its text nor a permanent or "
+            "effect on this board (CR 601.3)",
+            rule="601.3",
+        )
+    message = (
+        f"nothing in its text or on the board allows casting it from {_zone(zone)} (CR 601.3); costed as "
+        "if an effect did"
+    )
+    run.warnings.append(CostWarning(None, name, zone, message))
+
+
+def _refuse(
+    method: str, spell: SpellToCast, face: Face, own: CardWays, offered: list[Way | None]
+) -> NoReturn:
+    """The 422 for a way not offered: why, with its rule."""
+    zone = spell.cast_from
+    if method == "normal":
+        here = [w for w in offered if w is not None and w.granted_by is None and w.keyword != "alternative"]
+        if here:
+            raise IllegalError(
+                f"from {_zone(zone)}, {face.name} is cast by its {here[0].keyword} (CR {here[0].rule}), "
+                "not normally",
+                rule=here[0].rule,
+            )
+        if spell.granted_by is not None:
+            raise IllegalError(
+                f"{spell.granted_by} does not let {face.name} be cast from {_zone(zone)}", rule="601.3"
+            )
+        raise IllegalError(
+            f"nothing allows {face.name} to be cast from {_zone(zone)} for its normal costs (CR 601.3)",
+            rule="601.3",
+        )
+    if method == "alternative":
+        mine = [w for w in own.ways if w.keyword == "alternative"]
+        if spell.which is not None and mine and not any(w.which == spell.which for w in mine):
+            raise InvalidChoiceError(
+                f"{face.name} has {len(mine)} alternative cost(s) in its text, not a cost {spell.which}",
+                field="which",
+            )
+        if mine:
+            raise IllegalError(
+                f"{face.name}'s alternative cost applies only where it may be cast; nothing allows "
+                f"casting it from {_zone(zone)} (CR 601.3)",
+                rule="601.3",
+            )
+        by = f" and {spell.granted_by} grants none" if spell.granted_by else " and no permanent grants one"
+        raise IllegalError(f"{face.name} has no alternative cost in its text{by} (CR 118.9)", rule="118.9")
+    rule = keyword_rule(method) or "601.2b"
+    named = own.way(method)
+    if named is not None:
+        zones = " or ".join(named.zones)
+        raise IllegalError(
+            f"{method} applies when the card is cast from the {zones}, not from {_zone(zone)}",
+            rule=named.rule,
+        )
+    if spell.granted_by is not None:
+        raise IllegalError(f"{spell.granted_by} does not give {face.name} {method} here", rule=rule)
+    raise IllegalError(
+        f"{face.name} has no {method} in its text and no permanent or effect on this board grants it",
+        rule=rule,
+    )
 
 
 def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: CostRun) -> None:
@@ -1359,10 +1568,36 @@ def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: Co
             "creature is not an input: taken as no reduction"
         )
     elif way.condition is not None:
+        held = _controls_condition(board, caster, way.condition)
+        if held is True:
+            return
+        if held is False:
+            raise IllegalError(
+                f"{name}'s {way.keyword} cost holds only {way.condition[0].lower()}{way.condition[1:]}: "
+                "not so on this board",
+                rule=way.rule,
+            )
         message = f"{way.keyword} needs that {way.condition}: not checked, assumed so"
     else:
         return
     run.warnings.append(CostWarning(None, name, way.text, message))
+
+
+def _controls_condition(board: Board, caster: str, condition: str) -> bool | None:
+    """ "If you control a Swamp", "as long as you control a Giant": whether the caster controls a permanent
+    of that kind on this board (CR 109.5); None for any other condition (not checked)."""
+    low = condition.lower()
+    for prefix in ("if you control ", "as long as you control "):
+        if low.startswith(prefix):
+            what = low[len(prefix) :]
+            break
+    else:
+        return None
+    try:
+        kind = spell_kind(what)
+    except ValueError:
+        return None
+    return any(kind.covers(p.characteristics) for p in board.permanents if p.controller == caster)
 
 
 def way_characteristics(chars: CastCharacteristics, way: Way | None, card: Card) -> CastCharacteristics:
@@ -1435,14 +1670,17 @@ def ways_to_cast(
     characters: CharacterIndex | None = None,
     known: CostResult | None = None,
 ) -> tuple[WayTotal, ...]:
-    """Each way the card offers from ``cast_from`` (normal where it applies, then its keywords), alone and
-    with each optional cost it offers, and its total on this board (CR 601.2b, 601.2f).
+    """Each way to cast the card from ``cast_from`` on this board (``offered_ways``: the normal way where it
+    applies, its keywords, the alternative costs in its text, the ways permanents grant), alone and with
+    each optional cost it offers, and its total (CR 601.2b, 601.2f). An alternative cost is one at a time
+    (118.9a): each way is listed alone; optional costs combine with it.
 
     ``known``: ``total_cost`` of ``spell`` itself on this board; when ``spell`` is cast the normal way with
     no optional or alternative cost, the normal way's total is its total (not computed again)."""
     plain = (
         known is not None
         and known.method == "normal"
+        and known.granted_by is None
         and spell.method in (None, "normal")
         and not spell.optional_costs
         and spell.alternative_cost is None
@@ -1451,27 +1689,39 @@ def ways_to_cast(
     face = _cast_face(spell.card, spell.face, spell.cast_from)[0] if spell.cast_as is None else None
     if face is None:
         return ()
+    if _has_aftermath(face) and spell.cast_from != "graveyard":
+        return ()
     own = ways_of(face)
-    methods = [w.keyword for w in own.ways if spell.cast_from in w.zones]
-    if (spell.cast_from not in ("graveyard", "exile") or not methods) and not _has_aftermath(face):
-        methods.insert(0, "normal")
+    offered = offered_ways(prepared, caster, spell.cast_from, face, spell.card)
     options: list[tuple[OptionalChoice, ...]] = [()]
     for opt in own.optional:
         options.extend((OptionalChoice(opt.keyword, which),) for which in range(1, len(opt.costs) + 1))
     out: list[WayTotal] = []
-    for method in methods:
+    for way in offered:
+        method = "normal" if way is None else way.keyword
+        which = None if way is None else way.which
+        granted_by = None if way is None else way.granted_by
         for chosen in options:
-            if plain and method == "normal" and not chosen:
+            if plain and way is None and not chosen:
                 assert known is not None
-                # chosen_way gave no way for spell (method None or "normal"), so it gives none here either
-                out.append(WayTotal(method, chosen, known.total_cost))
+                out.append(WayTotal(method, chosen, known.total_cost, other_costs=known.other_costs))
                 continue
-            variant = replace(spell, method=method, optional_costs=chosen, alternative_cost=None)
+            variant = replace(
+                spell,
+                method=method,
+                which=which,
+                granted_by=granted_by,
+                optional_costs=chosen,
+                alternative_cost=None,
+            )
             try:
                 result = total_cost(prepared, caster, variant, characters=characters)
             except (IllegalError, InvalidChoiceError):
                 continue
-            out.append(WayTotal(method, chosen, result.total_cost))
+            rule = "601.2f" if way is None else way.rule
+            out.append(
+                WayTotal(method, chosen, result.total_cost, which, granted_by, rule, result.other_costs)
+            )
     return tuple(out)
 
 
@@ -1493,9 +1743,15 @@ def total_cost(
     prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
     run = CostRun(ManaCost.zero(), [], list(prepared.warnings), [])
     chars = cast_characteristics(prepared.board, caster, spell, run.choices)
-    way = chosen_way(prepared.board, caster, spell, chars, run)
+    way = chosen_way(prepared, caster, spell, chars, run)
     chars = way_characteristics(chars, way, spell.card)
     v = base_cost(spell, chars, run, way)
+    for unread in ways_of(chars.face).not_read:  # nothing silent: a casting line not read is said
+        run.warnings.append(
+            CostWarning(
+                None, chars.face.name, unread.text, f"not understood, given no effect: {unread.reason}"
+            )
+        )
     if way is not None and way.x_at_least_one and v.x == 0:  # the card's own restriction (601.2b)
         raise IllegalError(f"{chars.face.name}: X can't be 0 when cast by its {way.keyword}", rule="601.2b")
     additional_costs(spell, v, run)
@@ -1532,6 +1788,9 @@ def total_cost(
         method=way.keyword if way is not None else "normal",
         other_costs=tuple(run.other_costs),
         granted=granted,
+        which=way.which if way is not None else None,
+        granted_by=way.granted_by if way is not None else None,
+        way_rule=way.rule if way is not None else "601.2f",
     )
 
 
@@ -1560,7 +1819,24 @@ def _own_effects(face: Face, run: CostRun) -> list[tuple[Permanent | None, CostE
         run.warnings.append(
             CostWarning(None, face.name, u.text, f"not understood, given no effect: {u.reason}")
         )
-    return [(None, e) for e in own.own]
+    found: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [(None, e) for e in own.own]
+    if face.has_keyword("Undaunted") or any(
+        line.strip().split(" (", 1)[0] == "Undaunted" for line in face.oracle_text.split("\n")
+    ):
+        found.append((None, _UNDAUNTED))
+    return found
+
+
+# CR 702.125a: "Undaunted" means "This spell costs {1} less to cast for each opponent you have."
+_UNDAUNTED: Final = CostEffect(
+    Direction.REDUCTION,
+    ManaCost.of(1),
+    SpellFilter(),
+    "702.125a",
+    "Undaunted",
+    Count(CountKind.OPPONENTS, "opponent", whose=Who.OPPONENTS),
+    own=True,
+)
 
 
 def _var_note(cost: ManaCost, x: int, y: int, z: int) -> str | None:
