@@ -40,15 +40,28 @@ _COND: Final = r"(?:(?P<cond>(?:if|as long as) [^,]{1,120}), )?"
 OWN_ALTERNATIVE = WAYS.add(
     "own-alternative-cost",
     rf"^{_ABILITY_WORD}{_COND}you may (?P<cost>[^.]{{1,200}}?) rather than pay "
-    r"(?:this spell's|~'s) mana cost\.?$",
+    r"(?:this spell's|~'s) mana cost(?: (?P<cond2>if [^.]{1,120}))?\.?$",
     rule="118.9",
     examples=(
         "you may pay 1 life and exile a blue card from your hand rather than pay this spell's mana cost.",
         "you may return an island you control to its owner's hand rather than pay this spell's mana cost.",
         "if you control a swamp, you may pay 4 life rather than pay this spell's mana cost.",
         "you may sacrifice two mountains rather than pay this spell's mana cost.",
+        "you may pay {b} rather than pay this spell's mana cost if there are thirteen or more creatures on "
+        "the battlefield.",
     ),
     yields="a Way (method alternative): the cost paid rather than the mana cost, and its other costs",
+)
+OWN_ALTERNATIVE_FIRST = WAYS.add(
+    "own-alternative-cost-rather-first",
+    r"^(?:(?P<cond>(?:if|as long as) [^,]{1,120}), )?rather than pay this spell's mana cost, you may "
+    r"(?P<cost>[^.]{1,200})\.?$",
+    rule="118.9",
+    examples=(
+        "if you control a forest, rather than pay this spell's mana cost, you may have each other player "
+        "gain 6 life.",
+    ),
+    yields="a Way (method alternative), as own-alternative-cost",
 )
 OWN_ZONE_USING = WAYS.add(
     "own-zone-using-keyword",
@@ -74,14 +87,28 @@ OWN_ZONE_PAYING = WAYS.add(
     ),
     yields="an OwnPermission with an alternative cost from that zone",
 )
+OWN_ZONE_ADDITIONAL = WAYS.add(
+    "own-zone-with-additional-cost",
+    r"^(?:[a-z' -]{1,30} — )?you may cast ~ from your (?P<zone>graveyard|exile) by (?P<cost>[^.]{1,200}?) in "
+    r"addition to paying its other costs\.?$",
+    rule="601.3",
+    examples=(
+        "you may cast ~ from your graveyard by paying 3 life and discarding a card in addition to paying its "
+        "other costs.",
+        "you may cast ~ from your graveyard by discarding two cards in addition to paying its other costs.",
+    ),
+    yields="an OwnPermission: the normal costs plus these, from that zone",
+)
 OWN_ZONE = WAYS.add(
     "own-zone",
-    r"^(?:(?P<cond1>(?:if|as long as) [^,]{1,120}), )?you may cast ~ from your (?P<zone>graveyard|exile)"
-    r"(?: (?P<cond>as long as [^.]{1,120}|if [^.]{1,120}))?\.?$",
+    r"^(?:(?P<cond1>(?:if|as long as) [^,]{1,120}), )?you may cast ~ from (?:your )?(?P<zone>graveyard|exile)"
+    r"(?P<both> or from exile)?(?: (?P<cond>as long as [^.]{1,120}|if [^.]{1,120}))?\.?$",
     rule="601.3",
     examples=(
         "you may cast ~ from your graveyard as long as you control a zombie.",
         "you may cast ~ from your graveyard.",
+        "you may cast ~ from exile.",
+        "you may cast ~ from your graveyard or from exile.",
     ),
     yields="an OwnPermission: the normal costs, from that zone",
 )
@@ -90,9 +117,13 @@ OWN_ZONE = WAYS.add(
 
 GRANT_FROM_HAND_FREE = WAYS.add(
     "grant-from-hand-without-paying",
-    r"^you may cast (?P<what>[a-z ,0-9]{0,80}?)spells from your hand without paying their mana costs\.?$",
+    r"^(?:until end of turn, )?you may cast (?P<what>[a-z ,0-9]{0,80}?)spells from your hand without paying "
+    r"their mana costs\.?$",
     rule="118.9",
-    examples=("you may cast spells from your hand without paying their mana costs.",),
+    examples=(
+        "you may cast spells from your hand without paying their mana costs.",
+        "until end of turn, you may cast spells from your hand without paying their mana costs.",
+    ),
     yields="a Permission (alternative {0}) for spells cast from the hand",
 )
 GRANT_FREE = WAYS.add(
@@ -110,14 +141,29 @@ GRANT_FREE = WAYS.add(
 )
 GRANT_PAY_RATHER = WAYS.add(
     "grant-pay-rather-than-mana-cost",
-    r"^you may pay (?P<cost>(?:\{[^{}]{1,5}\}){1,10}) rather than pay the mana cost for "
-    r"(?P<what>[a-z ,0-9]{0,80}?)spells (?:that )?you cast\.?$",
+    r"^(?P<once>once each turn, )?you may pay (?P<cost>(?:\{[^{}]{1,5}\}){1,10}) rather than pay the "
+    r"mana cost for (?P<what>[a-z ,0-9]{0,80}?)spells? (?:that )?you cast(?P<hand> from your hand)?\.?$",
     rule="118.9",
     examples=(
         "you may pay {w}{u}{b}{r}{g} rather than pay the mana cost for spells that you cast.",
         "you may pay {0} rather than pay the mana cost for zombie creature spells you cast.",
+        "once each turn, you may pay {0} rather than pay the mana cost for a colorless spell that you cast "
+        "from your hand.",
     ),
     yields="a Permission (alternative cost) for the spells described, from the hand",
+)
+GRANT_LIFE_ALTERNATIVE = WAYS.add(
+    "grant-life-alternative",
+    r"^(?P<once>once during each of your turns, )?you may cast (?P<what>[a-z ,0-9]{1,80}?) "
+    r"(?:from your hand )?by paying life equal to its mana value rather than paying its mana cost\.?$",
+    rule="118.9",
+    examples=(
+        "once during each of your turns, you may cast a spell from your hand by paying life equal to its "
+        "mana value rather than paying its mana cost.",
+        "once during each of your turns, you may cast an enchantment spell by paying life equal to its mana "
+        "value rather than paying its mana cost.",
+    ),
+    yields="a Permission (alternative): life equal to the mana value rather than the mana cost",
 )
 GRANT_ZONE = WAYS.add(
     "grant-cast-from-zone",
@@ -184,7 +230,15 @@ KEYWORD_COST_IS_MANA_COST = WAYS.add(
 )
 
 _OWN_TEMPLATES: Final = frozenset(
-    t.name for t in (OWN_ALTERNATIVE, OWN_ZONE_USING, OWN_ZONE_PAYING, OWN_ZONE)
+    t.name
+    for t in (
+        OWN_ALTERNATIVE,
+        OWN_ALTERNATIVE_FIRST,
+        OWN_ZONE_USING,
+        OWN_ZONE_PAYING,
+        OWN_ZONE_ADDITIONAL,
+        OWN_ZONE,
+    )
 )
 
 # Sentences that speak of casting this card, or of casting spells for other costs: when no template reads
@@ -195,6 +249,11 @@ _OWN_CASTING: Final = re.compile(
 _GRANTED_CASTING: Final = re.compile(
     r"rather than pay(?:ing)? (?:the|its|their) mana costs?|without paying their mana costs|"
     r"\bmay (?:play lands and )?cast [a-z ,0-9]*spells? from\b|card in your graveyard (?:has|gains) \w"
+)
+# One-shot effects on particular objects ("cast a spell from among them", "cast the copy"): no standing
+# permission for the spells a request costs; casting such a card from exile is warned about where it is cast.
+_ONE_SHOT: Final = re.compile(
+    r"from among|the cop(?:y|ies)|that card|those cards|the exiled card|it this turn"
 )
 _TRIGGER: Final = re.compile(r"^(?:when|whenever|at the beginning|at end)\b|^[^\"]{0,80}?: ")
 _REMINDER: Final = re.compile(r"\([^()]*\)")
@@ -210,7 +269,9 @@ _VERBS: Final = {
     "removing": "remove",
     "revealing": "reveal",
 }
-_COST_VERBS: Final = frozenset({"pay", "sacrifice", "exile", "discard", "return", "tap", "remove", "reveal"})
+_COST_VERBS: Final = frozenset(
+    {"pay", "sacrifice", "exile", "discard", "return", "tap", "remove", "reveal", "have"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,9 +402,9 @@ def _own(
     alternatives: list[Way],
     permissions: list[OwnPermission],
 ) -> None:
-    if template is OWN_ALTERNATIVE:
+    if template in (OWN_ALTERNATIVE, OWN_ALTERNATIVE_FIRST):
         mana, others = cost_phrase(_original(s, m, "cost"))
-        cond = _condition(s, m, "cond")
+        cond = _condition(s, m, "cond", "cond2")
         alternatives.append(
             Way(
                 "alternative",
@@ -366,10 +427,16 @@ def _own(
                 m["zone"], "601.3", s.text, cost=mana, other_costs=others, condition=_condition(s, m, "cond")
             )
         )
+    elif template is OWN_ZONE_ADDITIONAL:
+        mana, others = cost_phrase(_original(s, m, "cost"))
+        if mana != ManaCost.zero():
+            raise _Unreadable("mana added to the costs is not read")
+        permissions.append(OwnPermission(m["zone"], "601.3", s.text, other_costs=others))
     else:
-        permissions.append(
-            OwnPermission(m["zone"], "601.3", s.text, condition=_condition(s, m, "cond1", "cond"))
-        )
+        cond = _condition(s, m, "cond1", "cond")
+        permissions.append(OwnPermission(m["zone"], "601.3", s.text, condition=cond))
+        if m["both"]:
+            permissions.append(OwnPermission("exile", "601.3", s.text, condition=cond))
 
 
 # -- granted ----------------------------------------------------------------------------------------------
@@ -390,6 +457,22 @@ _CREATURE_TYPES: Final = {t.casefold(): t for t in CREATURE_TYPE_LIST}
 _LAND_TYPES: Final = {
     t.casefold(): t
     for t in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Desert", "Gate", "Cave", "Locus", "Town")
+}
+# CR 205.3g-h, 205.3j: artifact, enchantment and spell subtypes a permission names ("an Aura or Equipment")
+_OTHER_SUBTYPES: Final = {
+    t.casefold(): t
+    for t in (
+        "Aura",
+        "Equipment",
+        "Vehicle",
+        "Saga",
+        "Class",
+        "Shrine",
+        "Food",
+        "Arcane",
+        "Lesson",
+        "Adventure",
+    )
 }
 
 
@@ -429,7 +512,7 @@ def spell_kind(text: str) -> SpellKind:
     colorless = permanent = nonland = False
     for raw in t.split():
         word = _singular(raw)
-        if word in ("spell", "card", ""):
+        if word in ("spell", "card", "", "a", "an", "one"):
             continue
         if word in _TYPE_WORDS:
             types.append(_TYPE_WORDS[word])
@@ -443,6 +526,8 @@ def spell_kind(text: str) -> SpellKind:
             subtypes.append(_CREATURE_TYPES[word])
         elif raw in _LAND_TYPES or word in _LAND_TYPES:
             subtypes.append(_LAND_TYPES.get(raw) or _LAND_TYPES[word])
+        elif word in _OTHER_SUBTYPES:
+            subtypes.append(_OTHER_SUBTYPES[word])
         else:
             raise _Unreadable(f"the spells described ({text!r}) are not read")
     if types and len(types) > 1:
@@ -463,6 +548,7 @@ def read_granted(name: str, oracle_text: str) -> GrantedText:
         if found is None or found[0].name in _OWN_TEMPLATES:
             if (
                 _GRANTED_CASTING.search(s.low)
+                and not _ONE_SHOT.search(s.low)
                 and not _TRIGGER.match(s.low)
                 and "~" not in s.low.split(" from ")[0]
             ):
@@ -498,17 +584,33 @@ def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permis
             Permission(
                 PermissionKind.ALTERNATIVE,
                 kind,
-                ("hand",),
+                ALL_ZONES,
                 "118.9",
                 s.text,
                 ManaCost.zero(),
                 any_player=m["who"] == "any player",
             )
         )
+    elif template is GRANT_LIFE_ALTERNATIVE:
+        out.append(
+            Permission(
+                PermissionKind.ALTERNATIVE,
+                spell_kind(m["what"]),
+                ALL_ZONES if "from your hand" not in s.low else ("hand",),
+                "118.9",
+                s.text,
+                ManaCost.zero(),
+                life_for_mana=True,
+                once_per_turn=bool(m["once"]),
+            )
+        )
     elif template is GRANT_PAY_RATHER:
         cost = _mana(_original(s, m, "cost"))
+        zones = ("hand",) if m["hand"] else ALL_ZONES
+        once = bool(m["once"])
+        kind = spell_kind(m["what"])
         out.append(
-            Permission(PermissionKind.ALTERNATIVE, spell_kind(m["what"]), ("hand",), "118.9", s.text, cost)
+            Permission(PermissionKind.ALTERNATIVE, kind, zones, "118.9", s.text, cost, once_per_turn=once)
         )
     elif template is GRANT_ZONE:
         zone = "graveyard" if m["zone"] == "your graveyard" else "library"
