@@ -1362,7 +1362,16 @@ def offered_ways(
     for p in own.permissions:
         if p.zone == cast_from:
             out.append(
-                Way("normal", p.rule, WayKind.WITH_MANA_COST, (p.zone,), None, (), p.condition, p.text)
+                Way(
+                    "normal",
+                    p.rule,
+                    WayKind.WITH_MANA_COST,
+                    (p.zone,),
+                    None,
+                    p.other_costs,
+                    p.condition,
+                    p.text,
+                )
             )
             zone_open = True
     granted: list[Way] = []
@@ -1458,7 +1467,15 @@ def chosen_way(
                 )
             _no_permission(zone, chars.face.name, run)
             return None
-        way = pick[0]
+        # the first way offered whose condition holds on this board ("as long as you control a Zombie")
+        way = next(
+            (
+                w
+                for w in pick
+                if w.condition is None or _controls_condition(board, caster, w.condition) is not False
+            ),
+            pick[0],
+        )
         by = f" granted by {way.granted_by}" if way.granted_by else ""
         label = "normal costs" if way.keyword == "normal" else way.keyword
         run.choices.append(f"cast from {_zone(zone)} by its {label}{by} (CR {way.rule})")

@@ -63,6 +63,17 @@ OWN_ALTERNATIVE_FIRST = WAYS.add(
     ),
     yields="a Way (method alternative), as own-alternative-cost",
 )
+OWN_WITHOUT_PAYING = WAYS.add(
+    "own-without-paying",
+    r"^(?:(?P<cond>(?:if|as long as) [^,]{1,160}), )?you may cast (?:this spell|~) without paying its mana "
+    r"cost\.?$",
+    rule="118.9",
+    examples=(
+        "if an opponent controls an island and you control a mountain, you may cast this spell without "
+        "paying its mana cost.",
+    ),
+    yields="a Way (method alternative) of {0}",
+)
 OWN_ZONE_USING = WAYS.add(
     "own-zone-using-keyword",
     r"^you may cast ~ from your (?P<zone>graveyard|exile) using its (?P<kw>[a-z -]{1,30}) ability\.?$",
@@ -234,6 +245,7 @@ _OWN_TEMPLATES: Final = frozenset(
     for t in (
         OWN_ALTERNATIVE,
         OWN_ALTERNATIVE_FIRST,
+        OWN_WITHOUT_PAYING,
         OWN_ZONE_USING,
         OWN_ZONE_PAYING,
         OWN_ZONE_ADDITIONAL,
@@ -248,7 +260,8 @@ _OWN_CASTING: Final = re.compile(
 )
 _GRANTED_CASTING: Final = re.compile(
     r"rather than pay(?:ing)? (?:the|its|their) mana costs?|without paying their mana costs|"
-    r"\bmay (?:play lands and )?cast [a-z ,0-9]*spells? from\b|card in your graveyard (?:has|gains) \w"
+    r"\bmay (?:play lands and )?cast [a-z ,0-9]*spells? from\b|card in your graveyard (?:has|gains) \w|"
+    r"can't (?:play lands or )?cast spells from"
 )
 # One-shot effects on particular objects ("cast a spell from among them", "cast the copy"): no standing
 # permission for the spells a request costs; casting such a card from exile is warned about where it is cast.
@@ -418,6 +431,11 @@ def _own(
                 which=len(alternatives) + 1,
             )
         )
+    elif template is OWN_WITHOUT_PAYING:
+        cond = _condition(s, m, "cond")
+        n = len(alternatives) + 1
+        way = Way("alternative", "118.9", WayKind.WITHOUT_MANA, ALL_ZONES, None, (), cond, s.text, which=n)
+        alternatives.append(way)
     elif template is OWN_ZONE_USING:
         permissions.append(OwnPermission(m["zone"], "601.3", s.text, keyword=m["kw"].strip()))
     elif template is OWN_ZONE_PAYING:
