@@ -34,8 +34,8 @@ from app.rules.casting.effects import (
 )
 from app.rules.casting.mental_magic import verify_cast_as
 from app.rules.casting.party import PARTY_ROLES, party, party_roles
-from app.rules.casting.permissions import Permission, PermissionKind
-from app.rules.casting.ways import CardWays, OtherCost, Way, WayKind, keyword_rule, ways_of
+from app.rules.casting.permissions import KeywordCostChange, Permission, PermissionKind
+from app.rules.casting.ways import CardWays, OtherCost, Way, WayKind, keyword_rule, modal_keyword, ways_of
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex, matches
 from app.rules.text.ways_text import read_granted, spell_kind
@@ -192,6 +192,7 @@ class PreparedBoard:
     warnings: tuple[CostWarning, ...]
     grants: tuple[tuple[Permanent, KeywordGrant], ...] = ()
     permissions: tuple[tuple[Permanent, Permission], ...] = ()  # granted ways to cast (CR 601.2b, 613)
+    keyword_costs: tuple[tuple[Permanent, KeywordCostChange], ...] = ()  # "Buyback costs cost {2} less."
 
 
 _BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects]] = {}
@@ -262,6 +263,7 @@ def prepare_board(board: Board) -> PreparedBoard:
                 CostWarning(perm.id, perm.card.name, u.text, f"not understood, given no effect: {u.reason}")
             )
     permissions: list[tuple[Permanent, Permission]] = []
+    keyword_costs: list[tuple[Permanent, KeywordCostChange]] = []
     for perm, is_effect in itertools.chain(
         ((p, False) for p in board.permanents), ((e, True) for e in board.effects)
     ):
@@ -270,12 +272,16 @@ def prepare_board(board: Board) -> PreparedBoard:
         # a trigger's grant to its target (Snapcaster Mage) holds only as a stated effect, not for the
         # permanent standing on the battlefield (its trigger may never have resolved)
         permissions.extend((perm, p) for p in granted.permissions if is_effect or not p.named_card)
+        if not is_effect:
+            keyword_costs.extend((perm, k) for k in granted.keyword_costs)
         for text in granted.not_read:
             message = (
                 "a permission or cost for casting spells that is not understood, given no effect (CR 601.3)"
             )
             warnings.append(CostWarning(perm.id, perm.card.name, text, message))
-    return PreparedBoard(board, tuple(sources), tuple(warnings), tuple(grants), tuple(permissions))
+    return PreparedBoard(
+        board, tuple(sources), tuple(warnings), tuple(grants), tuple(permissions), tuple(keyword_costs)
+    )
 
 
 # -- the spell's face and characteristics ---------------------------------------------------------------
@@ -1579,6 +1585,11 @@ def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: Co
                 return
             raise IllegalError("surge needs another spell cast this turn", rule=way.rule)
         message = "whether another spell was cast this turn was not given (this_turn.spells_cast): assumed so"
+    elif way.keyword == "offering":  # CR 702.48a: the difference in mana costs with the sacrificed one
+        message = (
+            "the offering cost is the mana cost reduced by the sacrificed permanent's mana cost, color "
+            "included (CR 702.48a); which permanent is not an input: taken as no reduction"
+        )
     elif way.keyword == "emerge":  # CR 702.119a: reduced by the sacrificed creature's mana value
         message = (
             "the emerge cost is reduced by the sacrificed creature's mana value (CR 702.119a); which "
@@ -1637,6 +1648,18 @@ def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -
     the card lacks, paid twice, or paid more than once when it is not repeatable, is illegal."""
     own = ways_of(face)
     seen: set[tuple[str, int]] = set()
+    modal = modal_keyword(own)
+    if modal is not None:
+        chosen_modes = sum(1 for c in spell.optional_costs if c.keyword == modal.keyword)
+        if modal.keyword == "tiered" and chosen_modes > 1:
+            raise IllegalError("tiered: exactly one of its additional costs is chosen", rule=modal.rule)
+        if not chosen_modes:
+            message = (
+                f"{modal.keyword}: at least one mode and its + cost is chosen as the spell is cast (CR "
+                f"{modal.rule}); none was, so the base cost alone is shown: add an optional cost "
+                f"{modal.keyword} with which n for each mode"
+            )
+            run.warnings.append(CostWarning(None, face.name, modal.text, message))
     for choice in spell.optional_costs:
         opt = own.optional_cost(choice.keyword)
         if opt is None:
@@ -1710,7 +1733,8 @@ def ways_to_cast(
         return ()
     own = ways_of(face)
     offered = offered_ways(prepared, caster, spell.cast_from, face, spell.card)
-    options: list[tuple[OptionalChoice, ...]] = [()]
+    # a spree or tiered spell is cast with at least one mode chosen (CR 702.172a, 702.183a): never bare
+    options: list[tuple[OptionalChoice, ...]] = [] if modal_keyword(own) is not None else [()]
     for opt in own.optional:
         options.extend((OptionalChoice(opt.keyword, which),) for which in range(1, len(opt.costs) + 1))
     out: list[WayTotal] = []
@@ -1786,6 +1810,10 @@ def total_cost(
     candidates.extend(_own_effects(chars.face, run))
     if way is not None and way.reduction is not None:  # "costs {X} less to cast this way" (CR 601.2f)
         candidates.append((None, way.reduction))
+    if way is not None and way.keyword == "harmonize":
+        candidates.extend(_harmonize(prepared.board, caster, chars.face.name, run))
+    if spell.optional_costs:
+        candidates.extend(_keyword_cost_changes(prepared, spell, chars.face))
     reds, totals = cost_increases(ctx, candidates, run)
     cost_reductions(reds, run)
     effects_on_total(totals, run)
@@ -1809,6 +1837,56 @@ def total_cost(
         granted_by=way.granted_by if way is not None else None,
         way_rule=way.rule if way is not None else "601.2f",
     )
+
+
+def _harmonize(
+    board: Board, caster: str, name: str, run: CostRun
+) -> list[tuple[Permanent | None, CostEffect | MinimumTotal]]:
+    """CR 702.180a: casting it by harmonize, its controller may tap an untapped creature they control to
+    reduce the cost by {X}, X that creature's power. The cheapest choice: the greatest power (its stated
+    power, else the printed one, CR 208.3)."""
+    creatures = [
+        p
+        for p in board.permanents
+        if p.controller == caster and not p.tapped and "Creature" in p.characteristics.type_line.types
+    ]
+    if not creatures:
+        return []
+    best = max(creatures, key=lambda p: p.current("power"))
+    power = best.current("power")
+    if power <= 0:
+        return []
+    run.choices.append(
+        f"harmonize: taps {best.id} (power {power}) to reduce the cost by {{{power}}} (CR 702.180a)"
+    )
+    if best.power is None:
+        message = "its power was not stated: its printed power with its counters is used (CR 208.3)"
+        run.warnings.append(CostWarning(best.id, best.card.name, "power", message))
+    effect = CostEffect(
+        Direction.REDUCTION, ManaCost.of(power), SpellFilter(), "702.180a", "Harmonize: tap a creature"
+    )
+    return [(best, effect)]
+
+
+def _keyword_cost_changes(
+    prepared: PreparedBoard, spell: SpellToCast, face: Face
+) -> list[tuple[Permanent | None, CostEffect | MinimumTotal]]:
+    """ "Buyback costs cost {2} less." (Memory Crystal): a reduction of the generic mana of that optional
+    cost when it is paid (CR 118.7a, 601.2f): at most the generic mana that cost has, each time it is paid."""
+    out: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = []
+    own = ways_of(face)
+    for source, change in prepared.keyword_costs:
+        for choice in spell.optional_costs:
+            opt = own.optional_cost(choice.keyword)
+            if choice.keyword != change.keyword or opt is None or not 1 <= choice.which <= len(opt.costs):
+                continue
+            generic = opt.costs[choice.which - 1][0].generic
+            amount = min(change.amount, generic) * choice.times
+            effect = CostEffect(
+                Direction.REDUCTION, ManaCost.of(amount), SpellFilter(), "118.7a", change.text
+            )
+            out.append((source, effect))
+    return out
 
 
 def granted_keywords(

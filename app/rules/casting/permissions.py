@@ -99,15 +99,27 @@ class OwnPermission:
 
 
 @dataclass(frozen=True, slots=True)
+class KeywordCostChange:
+    """ "Buyback costs cost {2} less." (Memory Crystal): generic mana off an optional cost's keyword cost,
+    each time it is paid (CR 118.7a)."""
+
+    keyword: str
+    amount: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class GrantedText:
     """What a permanent's or an effect's text grants, and its casting sentences that were not understood."""
 
     permissions: tuple[Permission, ...] = ()
     not_read: tuple[str, ...] = ()
+    keyword_costs: tuple[KeywordCostChange, ...] = ()
 
 
 __all__ = [
     "GrantedText",
+    "KeywordCostChange",
     "OwnPermission",
     "Permission",
     "PermissionKind",

@@ -104,6 +104,17 @@ _WAYS: Final[tuple[_WayDef, ...]] = (
     _WayDef(
         "mayhem", "702.187a", WayKind.ALTERNATIVE, ("graveyard",), condition="you discarded it this turn"
     ),
+    # Sneak (Teenage Mutant Ninja Turtles, after the 2026-01-16 rules): "You may cast this spell for [cost]
+    # if you also return an unblocked attacker you control to hand during the declare blockers step": an
+    # alternative cost (118.9) with a condition and a return.
+    _WayDef(
+        "sneak",
+        "118.9",
+        WayKind.ALTERNATIVE,
+        ("hand",),
+        condition="it is the declare blockers step and you control an unblocked attacker",
+        adds="Return an unblocked attacker you control to its owner's hand",
+    ),
     _WayDef(
         "web-slinging",
         "702.188a",
@@ -522,7 +533,75 @@ def _read_text(text: str) -> CardWays:
             optional.append(found)
         elif isinstance(found, NotRead):
             not_read.append(found)
+    modal = _modal_costs(text)
+    if isinstance(modal, OptionalCost):
+        optional.append(modal)
+    elif modal is not None:
+        not_read.append(modal)
+    offering = _offering(text)
+    if offering is not None:
+        ways.append(offering)
     return CardWays(tuple(ways), tuple(optional), tuple(not_read), tuple(mandatory))
+
+
+# CR 702.172a spree ("Choose one or more modes"; each mode's "+ [cost] —" is an additional cost paid when it
+# is chosen, 700.2h) and 702.183a tiered (choose one of them): each mode is a form of the optional cost,
+# chosen by ``which`` (one entry per chosen mode).
+_MODAL: Final = {"spree": "702.172a", "tiered": "702.183a"}
+
+
+def _modal_costs(text: str) -> OptionalCost | NotRead | None:
+    lines = [_strip_reminder(x) for x in text.split("\n")]
+    keyword = next((k for k in _MODAL if any(x.casefold() == k for x in lines)), None)
+    if keyword is None:
+        return None
+    forms: list[tuple[ManaCost, tuple[OtherCost, ...]]] = []
+    for line in lines:
+        if not line.startswith("+ "):
+            continue
+        cost, sep, _effect = line[2:].partition(" — ")
+        if not sep:
+            return NotRead(line, f"a {keyword} mode whose cost is not read")
+        try:
+            forms.append(_cost(cost))
+        except _Unreadable as exc:
+            return NotRead(line, str(exc))
+    if not forms:
+        return NotRead(keyword.capitalize(), f"{keyword} with no mode read")
+    sentence = f"{keyword.capitalize()}: " + "; ".join(
+        str(m) + "".join(f", {o.text}" for o in others) for m, others in forms
+    )
+    return OptionalCost(keyword, _MODAL[keyword], tuple(forms), False, sentence)
+
+
+def modal_keyword(card_ways: CardWays) -> OptionalCost | None:
+    """The card's spree or tiered cost, when it has one: at least one mode must be chosen."""
+    return next((o for o in card_ways.optional if o.keyword in _MODAL), None)
+
+
+def _offering(text: str) -> Way | None:
+    """CR 702.48a: "[Quality] offering" lets the card be cast any time an instant could be, by sacrificing a
+    [quality] permanent and paying the difference in mana costs (the total is reduced by the sacrificed
+    permanent's mana cost, including color)."""
+    for raw in text.split("\n"):
+        line = _strip_reminder(raw)
+        words = line.split(" ")
+        if 2 <= len(words) <= 3 and words[-1].casefold() == "offering" and line[0].isupper():
+            quality = " ".join(words[:-1])
+            if quality.casefold() in ("artifact", "creature", "enchantment", "land", "planeswalker"):
+                quality = quality.casefold()  # a card type is written in lowercase in a cost (CR 205.2a)
+            article = "an" if quality[0].casefold() in "aeiou" else "a"
+            return Way(
+                "offering",
+                "702.48a",
+                WayKind.WITH_MANA_COST,
+                ("hand",),
+                None,
+                (OtherCost(f"Sacrifice {article} {quality}"),),
+                None,
+                line,
+            )
+    return None
 
 
 @lru_cache(maxsize=8192)
@@ -604,6 +683,7 @@ __all__ = [
     "WayKind",
     "is_way_reduction",
     "keyword_rule",
+    "modal_keyword",
     "optional_keywords",
     "way_keywords",
     "ways_of",

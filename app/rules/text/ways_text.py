@@ -22,7 +22,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from app.rules.casting.permissions import GrantedText, OwnPermission, Permission, PermissionKind, SpellKind
+from app.rules.casting.permissions import (
+    GrantedText,
+    KeywordCostChange,
+    OwnPermission,
+    Permission,
+    PermissionKind,
+    SpellKind,
+)
 from app.rules.casting.ways import OtherCost, Way, WayKind, number_word
 from app.rules.errors import RulesError
 from app.rules.text.templates import Template, registry
@@ -238,6 +245,14 @@ KEYWORD_COST_IS_MANA_COST = WAYS.add(
         "the escape cost is equal to the card's mana cost plus exile three other cards from your graveyard.",
     ),
     yields="the cost of the keyword granted by the sentence before",
+)
+
+KEYWORD_COST_LESS = WAYS.add(
+    "keyword-costs-cost-less",
+    r"^(?P<kw>buyback|kicker|flashback|entwine|multikicker|replicate) costs cost \{(?P<n>\d{1,2})\} less\.?$",
+    rule="118.7a",
+    examples=("buyback costs cost {2} less.",),
+    yields="a KeywordCostChange: that optional cost reduced by {N} each time it is paid",
 )
 
 _OWN_TEMPLATES: Final = frozenset(
@@ -559,10 +574,15 @@ def read_granted(name: str, oracle_text: str) -> GrantedText:
     about casting spells that was not read."""
     out: list[Permission] = []
     not_read: list[str] = []
+    keyword_costs: list[KeywordCostChange] = []
     for s in sentences(name, oracle_text):
         if len(s.low) > _MAX_SENTENCE:
             continue
         found = WAYS.match(s.low)
+        if found is not None and found[0] is KEYWORD_COST_LESS:
+            m = found[1]
+            keyword_costs.append(KeywordCostChange(m["kw"], int(m["n"]), s.text))
+            continue
         if found is None or found[0].name in _OWN_TEMPLATES:
             if (
                 _GRANTED_CASTING.search(s.low)
@@ -576,7 +596,7 @@ def read_granted(name: str, oracle_text: str) -> GrantedText:
             _granted(found[0], s, found[1], out)
         except _Unreadable:
             not_read.append(s.text)
-    return GrantedText(tuple(out), tuple(not_read))
+    return GrantedText(tuple(out), tuple(not_read), tuple(keyword_costs))
 
 
 def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
