@@ -18,6 +18,7 @@ from app.rules.casting.cost_registry import heralds_horn_reveal as rules_heralds
 from app.rules.casting.engine import (
     CastAs,
     CostResult,
+    CostWarning,
     OptionalChoice,
     PreparedBoard,
     SpellToCast,
@@ -114,8 +115,11 @@ def compute(
         prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)  # once for both
         result = total_cost(prepared, caster, spell, characters=character_index())
         if not result.ways:
-            ways = ways_to_cast(prepared, caster, spell, characters=character_index(), known=result)
-            result = dataclasses.replace(result, ways=ways)
+            refused: list[CostWarning] = []
+            ways = ways_to_cast(
+                prepared, caster, spell, characters=character_index(), known=result, refused=refused
+            )
+            result = dataclasses.replace(result, ways=ways, warnings=(*result.warnings, *refused))
         return result
     except RulesError as exc:
         field = getattr(exc, "field", None)

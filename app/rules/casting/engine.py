@@ -1338,6 +1338,8 @@ def _covered(board: Board, caster: str, source: Permanent, perm: Permission, fac
     player's for "any player may cast"), of the kind described, the named card for a trigger's target."""
     if source.controller != caster and not perm.any_player:
         return False
+    if perm.your_turn and board.active_player != source.controller:  # "during your turn" (CR 500)
+        return False
     if perm.named_card and (
         source.chosen.card_name is None
         or fold_name(source.chosen.card_name) not in (fold_name(card.name), fold_name(face.name))
@@ -1709,6 +1711,7 @@ def ways_to_cast(
     *,
     characters: CharacterIndex | None = None,
     known: CostResult | None = None,
+    refused: list[CostWarning] | None = None,
 ) -> tuple[WayTotal, ...]:
     """Each way to cast the card from ``cast_from`` on this board (``offered_ways``: the normal way where it
     applies, its keywords, the alternative costs in its text, the ways permanents grant), alone and with
@@ -1716,7 +1719,9 @@ def ways_to_cast(
     (118.9a): each way is listed alone; optional costs combine with it.
 
     ``known``: ``total_cost`` of ``spell`` itself on this board; when ``spell`` is cast the normal way with
-    no optional or alternative cost, the normal way's total is its total (not computed again)."""
+    no optional or alternative cost, the normal way's total is its total (not computed again). ``refused``
+    receives a warning for each way the text or the board offers that this board does not allow (a
+    condition it does not meet), with the rule: nothing is left out unsaid."""
     plain = (
         known is not None
         and known.method == "normal"
@@ -1757,7 +1762,11 @@ def ways_to_cast(
             )
             try:
                 result = total_cost(prepared, caster, variant, characters=characters)
-            except (IllegalError, InvalidChoiceError):
+            except (IllegalError, InvalidChoiceError) as exc:
+                if refused is not None and not chosen and way is not None:
+                    rule = getattr(exc, "rule", None) or way.rule
+                    message = f"{method} is not available on this board: {exc} (CR {rule})"
+                    refused.append(CostWarning(way.granted_by, face.name, way.text, message))
                 continue
             rule = "601.2f" if way is None else way.rule
             out.append(

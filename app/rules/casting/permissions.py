@@ -43,12 +43,15 @@ class SpellKind:
     nonland: bool = False
     max_mana_value: int | None = None
     alternatives: tuple[SpellKind, ...] = ()
+    not_types: tuple[str, ...] = ()  # "noncreature"
 
     def covers(self, face: Face) -> bool:
         if self.alternatives and not any(a.covers(face) for a in self.alternatives):
             return False
         tl = face.type_line
         if self.types and not any(t in tl.types for t in self.types):
+            return False
+        if any(t in tl.types for t in self.not_types):
             return False
         if any(not (tl.has_subtype(s) or face.has_creature_type(s)) for s in self.subtypes):
             return False
@@ -81,6 +84,7 @@ class Permission:
     once_per_turn: bool = False  # "once during each of your turns", "one ... spell": a limit, not checked
     any_player: bool = False  # "any player may cast" (Aluren): not only the source's controller
     named_card: bool = False  # only the card named by the source's chosen card_name (a trigger's target)
+    your_turn: bool = False  # "as long as it's your turn", "during your turn": only on its controller's turn
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,7 +160,8 @@ GRANT_FREE = WAYS.add(
 GRANT_PAY_RATHER = WAYS.add(
     "grant-pay-rather-than-mana-cost",
     r"^(?P<once>once each turn, )?you may pay (?P<cost>(?:\{[^{}]{1,5}\}){1,10}) rather than pay the "
-    r"mana cost for (?P<what>[a-z ,0-9]{0,80}?)spells? (?:that )?you cast(?P<hand> from your hand)?\.?$",
+    r"mana cost for (?P<what>[a-z ,0-9]{0,80}?)spells? (?:that )?you cast"
+    r"(?P<hand> from your hand| from exile)?\.?$",
     rule="118.9",
     examples=(
         "you may pay {w}{u}{b}{r}{g} rather than pay the mana cost for spells that you cast.",
@@ -185,9 +186,11 @@ GRANT_LIFE_ALTERNATIVE = WAYS.add(
 )
 GRANT_ZONE = WAYS.add(
     "grant-cast-from-zone",
-    r"^(?P<when>until end of turn, |once during each of your turns, |during each of your turns, )?you may "
-    r"(?:play (?:lands|a land) and )?cast (?P<what>[a-z ,0-9]{1,120}?) from (?P<zone>your graveyard|the top "
-    r"of your library)\.?$",
+    r"^(?:as long as ~ is on the battlefield, )?(?P<turn>during your turn, )?"
+    r"(?P<when>until end of turn, |once during each of your turns, |during each of your turns, "
+    r"|once each turn, )?you may (?:play (?:lands|a land) and )?cast (?P<what>[a-z ,0-9-]{1,120}?) from "
+    r"(?P<zone>your graveyard|the top of your library)"
+    r"(?: by (?P<extra>[^.]{1,120}?) in addition to (?:paying )?(?:its|their) other costs)?\.?$",
     rule="601.3",
     examples=(
         "until end of turn, you may play lands and cast spells from your graveyard.",
@@ -198,8 +201,12 @@ GRANT_ZONE = WAYS.add(
         "you may cast creature spells from the top of your library.",
         "during each of your turns, you may play a land and cast a permanent spell of each permanent type "
         "from your graveyard.",
+        "once during each of your turns, you may cast an instant or sorcery spell from your graveyard by "
+        "sacrificing a creature in addition to paying its other costs.",
+        "once each turn, you may cast an instant or sorcery spell from the top of your library.",
     ),
-    yields="a Permission (zone): the spells described may be cast from that zone for their costs",
+    yields="a Permission (zone): the spells described may be cast from that zone for their costs (and the "
+    "extra costs it names)",
 )
 GRANT_LIFE = WAYS.add(
     "grant-life-rather-than-mana-cost",
@@ -220,9 +227,13 @@ GRANT_ESCAPE = WAYS.add(
 )
 GRANT_FLASHBACK = WAYS.add(
     "grant-flashback",
-    r"^each (?P<what>[a-z ,]{1,60}?) card in your graveyard gains flashback until end of turn\.?$",
+    r"^(?P<turn>as long as it's your turn, |during your turn, )?each (?P<what>[a-z ,-]{1,60}?) card in your "
+    r"graveyard (?:gains|has) flashback(?: until end of turn)?\.?$",
     rule="702.34a",
-    examples=("each instant and sorcery card in your graveyard gains flashback until end of turn.",),
+    examples=(
+        "each instant and sorcery card in your graveyard gains flashback until end of turn.",
+        "as long as it's your turn, each instant and sorcery card in your graveyard has flashback.",
+    ),
     yields="a Permission (keyword flashback) from the graveyard; its cost is the next sentence",
 )
 GRANT_FLASHBACK_TARGET = WAYS.add(
@@ -285,7 +296,8 @@ _ONE_SHOT: Final = re.compile(
 )
 _TRIGGER: Final = re.compile(r"^(?:when|whenever|at the beginning|at end)\b|^[^\"]{0,80}?: ")
 _REMINDER: Final = re.compile(r"\([^()]*\)")
-_SENTENCE_END: Final = re.compile(r"(?<=[.!])\s+(?=[A-Z{~])")
+# a sentence ends at ". " before a capital, or at a "." stuck to one (spoiler texts that lost a line break)
+_SENTENCE_END: Final = re.compile(r"(?<=[.!])\s*(?=[A-Z{~])")
 
 _VERBS: Final = {
     "paying": "pay",
@@ -542,6 +554,7 @@ def spell_kind(text: str) -> SpellKind:
         return SpellKind(alternatives=kinds, max_mana_value=max_mv)
     types: list[str] = []
     subtypes: list[str] = []
+    not_types: list[str] = []
     colorless = permanent = nonland = False
     for raw in t.split():
         word = _singular(raw)
@@ -553,6 +566,8 @@ def spell_kind(text: str) -> SpellKind:
             permanent = True
         elif word == "nonland":
             nonland = True
+        elif word.startswith("non") and word[3:].lstrip("-") in _TYPE_WORDS:
+            not_types.append(_TYPE_WORDS[word[3:].lstrip("-")])
         elif word == "colorless":
             colorless = True
         elif word in _CREATURE_TYPES:
@@ -565,7 +580,9 @@ def spell_kind(text: str) -> SpellKind:
             raise _Unreadable(f"the spells described ({text!r}) are not read")
     if types and len(types) > 1:
         raise _Unreadable(f"a spell of two card types at once ({text!r}) is not read")
-    return SpellKind(tuple(types), tuple(subtypes), colorless, permanent, nonland, max_mv)
+    return SpellKind(
+        tuple(types), tuple(subtypes), colorless, permanent, nonland, max_mv, not_types=tuple(not_types)
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -644,7 +661,7 @@ def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permis
         )
     elif template is GRANT_PAY_RATHER:
         cost = _mana(_original(s, m, "cost"))
-        zones = ("hand",) if m["hand"] else ALL_ZONES
+        zones = ALL_ZONES if not m["hand"] else ("hand",) if "hand" in m["hand"] else ("exile",)
         once = bool(m["once"])
         kind = spell_kind(m["what"])
         out.append(
@@ -656,8 +673,22 @@ def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permis
         once = bool(m["when"] and m["when"].startswith(("once", "during"))) or what.startswith(
             ("a ", "an ", "one ")
         )
+        extra: tuple[OtherCost, ...] = ()
+        if m["extra"]:
+            mana, extra = cost_phrase(_original(s, m, "extra"))
+            if mana != ManaCost.zero():
+                raise _Unreadable("mana added to the costs is not read")
         out.append(
-            Permission(PermissionKind.ZONE, spell_kind(what), (zone,), "601.3", s.text, once_per_turn=once)
+            Permission(
+                PermissionKind.ZONE,
+                spell_kind(what),
+                (zone,),
+                "601.3",
+                s.text,
+                other_costs=extra,
+                once_per_turn=once,
+                your_turn=bool(m["turn"]),
+            )
         )
     elif template is GRANT_LIFE:
         if not out or out[-1].kind is not PermissionKind.ZONE:
@@ -686,6 +717,7 @@ def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permis
                 s.text,
                 keyword=keyword,
                 named_card=template is GRANT_FLASHBACK_TARGET,
+                your_turn=bool(m.groupdict().get("turn")),
             )
         )
     elif template is KEYWORD_COST_IS_MANA_COST:
@@ -707,6 +739,7 @@ def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permis
                 keyword=last.keyword,
                 other_costs=others,
                 named_card=last.named_card,
+                your_turn=last.your_turn,
             )
         )
     else:  # pragma: no cover - every granted template is handled above
