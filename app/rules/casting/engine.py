@@ -34,7 +34,7 @@ from app.rules.casting.effects import (
 )
 from app.rules.casting.mental_magic import verify_cast_as
 from app.rules.casting.party import PARTY_ROLES, party, party_roles
-from app.rules.casting.permissions import KeywordCostChange, Permission, PermissionKind
+from app.rules.casting.permissions import GrantedText, KeywordCostChange, Permission, PermissionKind
 from app.rules.casting.ways import CardWays, OtherCost, Way, WayKind, keyword_rule, modal_keyword, ways_of
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex, matches
@@ -195,21 +195,27 @@ class PreparedBoard:
     keyword_costs: tuple[tuple[Permanent, KeywordCostChange], ...] = ()  # "Buyback costs cost {2} less."
 
 
-_BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects]] = {}
+_BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects, GrantedText | None]] = {}
 _BY_CARD_MAX: Final = 16384
+_NOTHING_GRANTED: Final = GrantedText()
 
 
-def _effects_of(perm: Permanent) -> CardEffects:
-    """The cost effects of the face that is up, cached per card object (catalogue cards are shared)."""
+def _effects_of(perm: Permanent) -> tuple[CardEffects, GrantedText | None]:
+    """The cost effects of the face that is up, and what it grants for casting (None: nothing), cached per
+    card object (catalogue cards are shared): one look-up per permanent when a board is prepared."""
     key = (id(perm.card), perm.face)
     hit = _BY_CARD.get(key)
     if hit is not None and hit[0] is perm.card:
-        return hit[1]
-    found = cost_effects(perm.characteristics)
+        return hit[1], hit[2]
+    face = perm.characteristics
+    found = cost_effects(face)
+    granted: GrantedText | None = read_granted(face.name, face.oracle_text)
+    if granted == _NOTHING_GRANTED:
+        granted = None
     if len(_BY_CARD) >= _BY_CARD_MAX:
         _BY_CARD.clear()
-    _BY_CARD[key] = (perm.card, found)  # holding the card keeps its id from being reused
-    return found
+    _BY_CARD[key] = (perm.card, found, granted)  # holding the card keeps its id from being reused
+    return found, granted
 
 
 _ROLES: dict[tuple[int, str | None], tuple[Card, frozenset[str]]] = {}
@@ -246,12 +252,15 @@ def _party_size(board: Board, player: str) -> int:
 
 
 def prepare_board(board: Board) -> PreparedBoard:
-    """Read the cost effects of every permanent (cached per card and per text)."""
+    """Read the cost effects of every permanent, and what permanents and lasting effects grant for casting
+    (cached per card and per text)."""
     sources: list[_Source] = []
     warnings: list[CostWarning] = []
     grants: list[tuple[Permanent, KeywordGrant]] = []
+    permissions: list[tuple[Permanent, Permission]] = []
+    keyword_costs: list[tuple[Permanent, KeywordCostChange]] = []
     for perm in board.permanents:
-        found = _effects_of(perm)
+        found, granted = _effects_of(perm)
         if found.effects:
             for e in found.effects:
                 if isinstance(e, KeywordGrant):
@@ -262,26 +271,33 @@ def prepare_board(board: Board) -> PreparedBoard:
             warnings.append(
                 CostWarning(perm.id, perm.card.name, u.text, f"not understood, given no effect: {u.reason}")
             )
-    permissions: list[tuple[Permanent, Permission]] = []
-    keyword_costs: list[tuple[Permanent, KeywordCostChange]] = []
-    for perm, is_effect in itertools.chain(
-        ((p, False) for p in board.permanents), ((e, True) for e in board.effects)
-    ):
-        face = perm.characteristics
-        granted = read_granted(face.name, face.oracle_text)
-        # a trigger's grant to its target (Snapcaster Mage) holds only as a stated effect, not for the
-        # permanent standing on the battlefield (its trigger may never have resolved)
-        permissions.extend((perm, p) for p in granted.permissions if is_effect or not p.named_card)
-        if not is_effect:
-            keyword_costs.extend((perm, k) for k in granted.keyword_costs)
-        for text in granted.not_read:
-            message = (
-                "a permission or cost for casting spells that is not understood, given no effect (CR 601.3)"
-            )
-            warnings.append(CostWarning(perm.id, perm.card.name, text, message))
+        if granted is not None:
+            _granted(perm, granted, False, permissions, keyword_costs, warnings)
+    for effect in board.effects:
+        granted = _effects_of(effect)[1]
+        if granted is not None:
+            _granted(effect, granted, True, permissions, keyword_costs, warnings)
     return PreparedBoard(
         board, tuple(sources), tuple(warnings), tuple(grants), tuple(permissions), tuple(keyword_costs)
     )
+
+
+def _granted(
+    perm: Permanent,
+    granted: GrantedText,
+    is_effect: bool,
+    permissions: list[tuple[Permanent, Permission]],
+    keyword_costs: list[tuple[Permanent, KeywordCostChange]],
+    warnings: list[CostWarning],
+) -> None:
+    """What ``perm`` grants (CR 601.2b, 613). A trigger's grant to its target (Snapcaster Mage) holds only as
+    a stated effect, not for the permanent on the battlefield (its trigger may never have resolved)."""
+    permissions.extend((perm, p) for p in granted.permissions if is_effect or not p.named_card)
+    if not is_effect:
+        keyword_costs.extend((perm, k) for k in granted.keyword_costs)
+    for text in granted.not_read:
+        message = "a permission or cost for casting spells that is not understood, given no effect (CR 601.3)"
+        warnings.append(CostWarning(perm.id, perm.card.name, text, message))
 
 
 # -- the spell's face and characteristics ---------------------------------------------------------------
