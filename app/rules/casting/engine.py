@@ -1383,6 +1383,12 @@ def offered_ways(
     zone_open = cast_from in ("hand", "command")
     if zone_open:
         out.append(None)
+    elif cast_from == "exile" and card.layout == "adventure" and face is card.front:
+        # CR 715.4: an Adventure that resolved is exiled, and its controller may cast the card later from
+        # exile, but not as an Adventure (the front face's characteristics)
+        text = "it went on an adventure: it may be cast from exile, not as an Adventure"
+        out.append(Way("normal", "715.4", WayKind.WITH_MANA_COST, ("exile",), None, (), None, text))
+        zone_open = True
     for p in own.permissions:
         if p.zone == cast_from:
             out.append(

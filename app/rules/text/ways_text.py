@@ -379,8 +379,12 @@ def cost_phrase(text: str) -> tuple[ManaCost, tuple[OtherCost, ...]]:
         if head.lower() == "pay" and rest.startswith("{") and rest.endswith("}") and " " not in rest:
             mana = mana + _mana(rest)
             continue
-        if head.lower() == "pay" and rest.lower().endswith(" life") and number_word(rest.split(" ")[0]):
-            n = number_word(rest.split(" ")[0]) or 0
+        n = (
+            number_word(rest.split(" ")[0])
+            if head.lower() == "pay" and rest.lower().endswith(" life")
+            else None
+        )
+        if n is not None:  # "pay 0 life" is a life payment of 0 (CR 119.4), not a text
             others.append(OtherCost(f"Pay {n} life", n))
             continue
         if "{" in phrase or head.lower() not in _COST_VERBS:
