@@ -513,6 +513,11 @@ class _Ctx:
     mv_on_stack: int | float | None
     characters: CharacterIndex
     warnings: list[CostWarning]
+    judged: dict[tuple[CostEffect | MinimumTotal, str | None], _Judged] | None = None  # see ways_to_cast
+
+
+# What cost_increases found for one effect of one source: (covered, why, amount, amount note)
+_Judged = tuple[bool, str | None, ManaCost | None, str | None]
 
 
 def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str) -> tuple[bool, str | None]:
@@ -1240,7 +1245,12 @@ def cost_increases(
         controller = source.controller if source is not None else ctx.caster
         src_id = source.id if source is not None else None
         card_name = source.card.name if source is not None else ctx.face.name
-        covered, why = _judge(ctx, source, effect, controller, card_name)
+        key = (effect, src_id)  # by value: an effect made afresh for each call (harmonize) finds itself
+        known = ctx.judged.get(key) if ctx.judged is not None else None
+        if known is not None:
+            covered, why = known[0], known[1]
+        else:
+            covered, why = _judge(ctx, source, effect, controller, card_name)
         if isinstance(effect, MinimumTotal):
             if covered and source is not None:
                 totals.append((source, effect))
@@ -1253,6 +1263,8 @@ def cost_increases(
             continue
         kind = StepKind.REDUCTION if effect.direction is Direction.REDUCTION else StepKind.INCREASE
         if not covered:
+            if ctx.judged is not None and known is None:
+                ctx.judged[key] = (covered, why, None, None)
             if why:
                 run.record(
                     CostStep(kind, run.current, effect.rule, src_id, card_name, effect.amount, False, why)
@@ -1261,7 +1273,12 @@ def cost_increases(
         if effect.life:
             _life_increase(ctx, effect, source, controller, card_name, run)
             continue
-        amount, amount_note = _amount(ctx, effect, controller, source)
+        if known is not None and known[2] is not None:
+            amount, amount_note = known[2], known[3]
+        else:
+            amount, amount_note = _amount(ctx, effect, controller, source)
+            if ctx.judged is not None:
+                ctx.judged[key] = (covered, why, amount, amount_note)
         if why:
             amount_note = f"{why}; {amount_note}" if amount_note else why
         if amount.is_zero:
@@ -1765,6 +1782,10 @@ def ways_to_cast(
     for opt in own.optional:
         options.extend((OptionalChoice(opt.keyword, which),) for which in range(1, len(opt.costs) + 1))
     out: list[WayTotal] = []
+    # Whether and by how much each board effect applies depends on the spell (its face, mana value, zone,
+    # optional costs, X), not on the way: it is worked out once per such spell for all the ways (the
+    # answer's warnings come from the spell's own computation, not from these)
+    judged: dict[tuple[object, ...], dict[tuple[CostEffect | MinimumTotal, str | None], _Judged]] = {}
     for way in offered:
         method = "normal" if way is None else way.keyword
         which = None if way is None else way.which
@@ -1783,7 +1804,7 @@ def ways_to_cast(
                 alternative_cost=None,
             )
             try:
-                result = total_cost(prepared, caster, variant, characters=characters)
+                result = total_cost(prepared, caster, variant, characters=characters, judged=judged)
             except (IllegalError, InvalidChoiceError) as exc:
                 if refused is not None and not chosen and way is not None:
                     rule = getattr(exc, "rule", None) or way.rule
@@ -1803,6 +1824,8 @@ def total_cost(
     spell: SpellToCast,
     *,
     characters: CharacterIndex | None = None,
+    judged: dict[tuple[object, ...], dict[tuple[CostEffect | MinimumTotal, str | None], _Judged]]
+    | None = None,
 ) -> CostResult:
     """The total cost of ``spell`` cast by ``caster`` on ``board`` (CR 601.2f), with every step explained.
 
@@ -1835,6 +1858,17 @@ def total_cost(
     ctx = _Ctx(
         prepared.board, caster, spell, chars.face, mv_on_stack, characters or _NO_CHARACTERS, run.warnings
     )
+    if judged is not None:  # the ways of one spell share what each effect does to the same spell
+        spell_key = (
+            id(chars.face),
+            mv_on_stack,
+            spell.cast_from,
+            spell.optional_costs,
+            spell.x,
+            spell.y,
+            spell.z,
+        )
+        ctx.judged = judged.setdefault(spell_key, {})
     candidates: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [
         (s.permanent, s.effect) for s in prepared.sources
     ]
