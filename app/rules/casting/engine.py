@@ -1654,8 +1654,13 @@ def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: Co
 
 def _controls_condition(board: Board, caster: str, condition: str) -> bool | None:
     """ "If you control a Swamp", "as long as you control a Giant": whether the caster controls a permanent
-    of that kind on this board (CR 109.5); None for any other condition (not checked)."""
+    of that kind on this board (CR 109.5); "if it's not your turn": whether another player is the active
+    player (CR 102.1); None for any other condition (not checked)."""
     low = condition.lower()
+    if low in ("if it's not your turn", "if it isn't your turn"):  # whose turn: the board's active player
+        return board.active_player != caster
+    if low in ("if it's your turn", "as long as it's your turn"):
+        return board.active_player == caster
     for prefix in ("if you control ", "as long as you control "):
         if low.startswith(prefix):
             what = low[len(prefix) :]
