@@ -508,3 +508,18 @@ def test_bad_ways_input_is_a_clear_422(
     r = post(client, body)
     assert r.status_code == status, r.text
     assert r.json()["errors"][0]["loc"] == loc
+
+
+def test_granted_ways_reach_payments_and_batches(client: TestClient) -> None:
+    board = {"permanents": [{"id": "citadel", "card": "Bolas's Citadel"}, {"id": "forest", "card": "Forest"}]}
+    spell = {"card": "Tarmogoyf", "cast_from": "library"}
+    plan = client.post("/v1/payments/plan", json={"board": board, "player": "you", "spell": spell})
+    assert plan.status_code == 200, plan.text
+    assert plan.json()["payable"] is True and plan.json()["cost"] == "{0}"
+    batch = post(
+        client,
+        {"board": board, "spells": [spell, {"card": "Lightning Bolt", "cast_from": "graveyard"}]},
+        "/v1/spells/cost/batch",
+    ).json()["data"]
+    assert batch[0]["result"]["granted_by"] == "citadel"
+    assert batch[1]["problem"]["rule"] == "601.3"
