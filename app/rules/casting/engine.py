@@ -15,6 +15,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Final, NoReturn
 
 from app.rules.casting.cost_registry import cost_effects
@@ -1985,11 +1986,15 @@ def _own_effects(face: Face, run: CostRun) -> list[tuple[Permanent | None, CostE
             CostWarning(None, face.name, u.text, f"not understood, given no effect: {u.reason}")
         )
     found: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [(None, e) for e in own.own]
-    if face.has_keyword("Undaunted") or any(
-        line.strip().split(" (", 1)[0] == "Undaunted" for line in face.oracle_text.split("\n")
-    ):
+    if face.has_keyword("Undaunted") or _undaunted_line(face.oracle_text):
         found.append((None, _UNDAUNTED))
     return found
+
+
+@lru_cache(maxsize=8192)
+def _undaunted_line(text: str) -> bool:
+    """An "Undaunted" keyword line (reminder text aside), for faces whose keyword list does not say it."""
+    return any(line.strip().split(" (", 1)[0] == "Undaunted" for line in text.split("\n"))
 
 
 # CR 702.125a: "Undaunted" means "This spell costs {1} less to cast for each opponent you have."
