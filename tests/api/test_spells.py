@@ -523,3 +523,18 @@ def test_granted_ways_reach_payments_and_batches(client: TestClient) -> None:
     ).json()["data"]
     assert batch[0]["result"]["granted_by"] == "citadel"
     assert batch[1]["problem"]["rule"] == "601.3"
+
+
+def test_an_emblem_is_stated_as_an_effect_with_its_text(client: TestClient) -> None:
+    # Tamiyo, Field Researcher's emblem: "You may cast spells from your hand without paying their mana costs."
+    emblem = {
+        "name": "Tamiyo's emblem",
+        "type_line": "Emblem",
+        "oracle_text": "You may cast spells from your hand without paying their mana costs.",
+    }
+    board = {"effects": [{"id": "emblem", "card": emblem}]}
+    body = post(
+        client, {"board": board, "spell": {"card": "Emrakul, the Aeons Torn", "method": "alternative"}}
+    )
+    assert body.status_code == 200, body.text
+    assert (body.json()["total_cost"], body.json()["granted_by"]) == ("{0}", "emblem")

@@ -1464,6 +1464,7 @@ def _granted_way(
         perm.text,
         granted_by=source.id,
         life_for_mana=perm.life_for_mana,
+        once_per_turn=perm.once_per_turn,
     )
 
 
@@ -1613,6 +1614,12 @@ def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: Co
     """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions, and emerge's
     reduction by the sacrificed creature's mana value (702.119a), are not modelled and are warned about
     (nothing silent). A fact not given is assumed to allow the method, with a warning."""
+    if way.once_per_turn:  # nothing silent: the request does not say whether the grant was used this turn
+        message = (
+            f"{way.granted_by} allows one such spell each turn: whether it was used already this turn is not "
+            "stated, assumed not (CR 601.3)"
+        )
+        run.warnings.append(CostWarning(way.granted_by, name, way.text, message))
     if way.keyword == "spectacle":
         opponents = [board.player(o) for o in board.opponents_of(caster)]
         if any(o.this_turn.knows("life_lost") and o.this_turn.life_lost > 0 for o in opponents):

@@ -191,6 +191,7 @@ class Way:
     which: int | None = None  # the alternative costs written in the text ("alternative"), numbered from 1
     granted_by: str | None = None  # the permanent or effect granting it (CR 601.2b, 613), None: the card
     life_for_mana: bool = False  # life equal to the spell's mana value rather than its mana cost (118.9)
+    once_per_turn: bool = False  # the grant allows one such spell each turn: whether it was used, not said
 
 
 @dataclass(frozen=True, slots=True)

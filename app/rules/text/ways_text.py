@@ -661,6 +661,7 @@ def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permis
                 ManaCost.zero(),
                 life_for_mana=True,
                 once_per_turn=bool(m["once"]),
+                your_turn=bool(m["once"]),  # "once during each of your turns"
             )
         )
     elif template is GRANT_PAY_RATHER:
@@ -691,7 +692,8 @@ def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permis
                 s.text,
                 other_costs=extra,
                 once_per_turn=once,
-                your_turn=bool(m["turn"]),
+                # "during each of your turns" (Lurrus, Karador): only while its controller is active
+                your_turn=bool(m["turn"] or (m["when"] and "each of your turns" in m["when"])),
             )
         )
     elif template is GRANT_LIFE:
@@ -708,6 +710,7 @@ def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permis
                 ManaCost.zero(),
                 life_for_mana=True,
                 once_per_turn=last.once_per_turn,
+                your_turn=last.your_turn,
             )
         )
     elif template in (GRANT_ESCAPE, GRANT_FLASHBACK, GRANT_FLASHBACK_TARGET):
