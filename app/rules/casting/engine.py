@@ -1495,6 +1495,8 @@ def chosen_way(
     own = ways_of(chars.face)
     zone = spell.cast_from
     method = spell.method
+    if method is None and spell.which is not None:  # "which" numbers the alternative costs of the text
+        method = "alternative"
     if chars.cast_as is None and _has_aftermath(chars.face) and zone != "graveyard":
         raise IllegalError(
             f"{chars.face.name} has aftermath: it is cast only from a graveyard", rule="702.127a"
