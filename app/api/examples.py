@@ -56,6 +56,59 @@ SPELL_COST = _examples(
         "X chosen and an additional cost",
         {"spell": {"card": "Fireball", "x": 3, "additional_costs": ["{1}"]}},
     ),
+    alternative_in_text=(
+        "Force of Will's own alternative cost (CR 118.9): {0}, 1 life and a blue card",
+        {"spell": {"card": "Force of Will", "method": "alternative", "which": 1}},
+    ),
+    granted_alternative=(
+        "Omniscience grants {0} from the hand (granted_by names it)",
+        {
+            "board": {"permanents": [{"id": "omni", "card": "Omniscience"}]},
+            "spell": {"card": "Emrakul, the Aeons Torn", "method": "alternative", "granted_by": "omni"},
+        },
+    ),
+    granted_escape=(
+        "Underworld Breach gives a graveyard card escape (CR 702.138a)",
+        {
+            "board": {"permanents": [{"id": "breach", "card": "Underworld Breach"}]},
+            "spell": {"card": "Brainstorm", "cast_from": "graveyard", "method": "escape"},
+        },
+    ),
+    effect_flashback=(
+        "A Snapcaster Mage trigger stated as an effect gives its target flashback (CR 702.34a)",
+        {
+            "board": {
+                "effects": [
+                    {"id": "snap", "card": "Snapcaster Mage", "chosen": {"card_name": "Lightning Bolt"}}
+                ]
+            },
+            "spell": {"card": "Lightning Bolt", "cast_from": "graveyard"},
+        },
+    ),
+    library_permission=(
+        "Bolas's Citadel: from the top of the library for life equal to the mana value",
+        {
+            "board": {"permanents": [{"id": "citadel", "card": "Bolas's Citadel"}]},
+            "spell": {"card": "Tarmogoyf", "cast_from": "library"},
+        },
+    ),
+    own_zone_permission=(
+        "Tenacious Underdog's blitz from the graveyard, its own permission (CR 601.3)",
+        {"spell": {"card": "Tenacious Underdog", "cast_from": "graveyard"}},
+    ),
+    suspended=(
+        "A suspended card cast from exile without paying its mana cost (CR 702.62a)",
+        {"spell": {"card": "Ancestral Vision", "cast_from": "exile"}},
+    ),
+    spree=(
+        "Spree: the base cost plus each chosen mode's + cost (CR 702.172a)",
+        {
+            "spell": {
+                "card": "Caught in the Crossfire",
+                "optional_costs": [{"keyword": "spree", "which": 1}, {"keyword": "spree", "which": 2}],
+            }
+        },
+    ),
 )
 
 SPELL_COST_BATCH = _examples(

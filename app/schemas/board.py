@@ -161,6 +161,22 @@ class PermanentIn(StrictModel):
     )
 
 
+MAX_EFFECTS = 100
+
+
+class EffectIn(StrictModel):
+    """A lasting effect of a resolved spell or ability (CR 611.2) that grants ways to cast: Past in Flames
+    or Yawgmoth's Will cast this turn, a Snapcaster Mage's enters trigger (the card it targeted as
+    ``chosen.card_name``). The effect is read from the card's text, as a permanent's abilities are."""
+
+    id: PermanentId = Field(description="Unique among the board's permanents and effects; ways name it.")
+    card: CardRef = Field(description="The spell or the permanent whose ability created the effect.")
+    controller: PlayerName = "you"
+    chosen: ChosenIn | None = Field(
+        None, description='What it chose; `card_name`: the card a trigger targeted ("Lightning Bolt").'
+    )
+
+
 class ThisTurnIn(StrictModel):
     """Counts about the current turn; a fact left out is taken as 0 with a warning where a card reads it."""
 
@@ -259,6 +275,12 @@ class BoardIn(StrictModel):
     )
     players: Annotated[dict[PlayerName, PlayerIn], Field(max_length=MAX_PLAYERS)] = {}
     permanents: Annotated[list[PermanentIn], Field(max_length=MAX_PERMANENTS)] = []
+    effects: Annotated[list[EffectIn], Field(max_length=MAX_EFFECTS)] = Field(
+        [],
+        description="Lasting effects that grant ways to cast (CR 611.2): Past in Flames, Yawgmoth's Will, "
+        "a Snapcaster Mage's trigger with the card it targeted as chosen.card_name.",
+        examples=[[{"id": "snap", "card": "Snapcaster Mage", "chosen": {"card_name": "Lightning Bolt"}}]],
+    )
     mana_pool: Annotated[
         dict[PlayerName, Annotated[str, Field(max_length=200)]], Field(max_length=MAX_PLAYERS)
     ] = {}

@@ -94,9 +94,23 @@ class Spell(StrictModel):
         description='The way to cast, by its keyword (CR 702): "flashback", "overload", "evoke", "dash", '
         '"escape", "madness", "foretell", "disturb", "emerge", "spectacle", "surge", "prowl", "bestow", '
         '"mutate", "blitz", "miracle", "morph" / "megamorph" / "disguise" (face down), "prototype", "plot", '
-        '"awaken", "cleave", "retrace", "jump-start", "aftermath", "harmonize", "warp", "mayhem", ...; '
-        '"normal" (the default; from a graveyard or exile, the card\'s own way there when it has one).',
-        examples=["flashback"],
+        '"awaken", "cleave", "retrace", "jump-start", "aftermath", "harmonize", "warp", "mayhem", "suspend", '
+        '...; "alternative" for an alternative cost written in the card\'s text ("rather than pay this '
+        "spell's mana cost\", CR 118.9) or granted by a permanent (Omniscience, Leyline of Mutation, Bolas's "
+        'Citadel); "normal" (the default; from a graveyard or exile, the card\'s own way there when it has '
+        "one, else a permission on the board).",
+        examples=["flashback", "alternative"],
+    )
+    which: Annotated[int, Field(ge=1, le=10)] | None = Field(
+        None,
+        description='Which alternative cost written in the card\'s text (method "alternative"), from 1, as '
+        "`ways` numbers them.",
+    )
+    granted_by: PermanentId | None = Field(
+        None,
+        description="The id of the permanent or effect whose permission or alternative cost is used (CR "
+        "601.2b, 613), as `ways` names it; null: the first way offered that fits `method`.",
+        examples=["omniscience"],
     )
     optional_costs: Annotated[list[OptionalCostIn], Field(max_length=MAX_OPTIONAL_COSTS)] = Field(
         [],
@@ -171,11 +185,24 @@ class OptionalCostOut(BaseModel):
 
 
 class WayOut(BaseModel):
-    """A way the card offers from ``cast_from``, alone or with one optional cost, and its total here."""
+    """A way to cast the card from ``cast_from`` on this board, alone or with one optional cost, its total
+    and what it takes beside mana; ``which`` numbers the alternative costs written in the card's text,
+    ``granted_by`` names the permanent or effect that grants the way, ``rule`` the rule it follows."""
 
     method: str = Field(examples=["normal"])
+    which: int | None = Field(None, description='Which alternative cost in the text (method "alternative").')
+    granted_by: str | None = Field(None, description="The permanent or effect granting this way.")
+    rule: str = Field("601.2f", description="The rule of this way (CR 702.x, 118.9, 601.3).")
     optional_costs: list[OptionalCostOut] = Field(examples=[[{"keyword": "kicker"}]])
     total_cost: str = Field(examples=["{7}{U}{U}"])
+    other_costs: list[OtherCostOut] = Field(
+        [], description="What this way takes beside mana.", examples=[[{"text": "Pay 1 life", "life": 1}]]
+    )
+
+    @model_serializer(mode="wrap")
+    def _which_and_grant_only_when_set(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {k: v for k, v in data.items() if k not in ("which", "granted_by") or v is not None}
 
 
 class SpellCostOut(ComputedAnswer):
@@ -190,7 +217,9 @@ class SpellCostOut(ComputedAnswer):
     warnings: list[CostWarningOut]
     x_for_etb: int
     choices: list[str] = Field(description="Choices the caster makes that this answer made (cheapest).")
-    method: str = Field("normal", description="The way to cast used (its keyword), or normal.")
+    method: str = Field("normal", description="The way to cast used (its keyword), alternative, or normal.")
+    which: int | None = Field(None, description="Which alternative cost in the text was used.")
+    granted_by: str | None = Field(None, description="The permanent or effect whose grant was used.")
     other_costs: list[OtherCostOut] = Field(
         [],
         description="The parts of the total cost that are not mana.",
@@ -198,12 +227,57 @@ class SpellCostOut(ComputedAnswer):
     )
     ways: list[WayOut] = Field(
         [],
-        description="Each way the card offers from cast_from, alone and with each optional cost: its total.",
+        description="Each way to cast the card from cast_from on this board (its keywords, the alternative "
+        "costs in its text, the ways permanents and effects grant), alone and with each optional cost: its "
+        "total, its rule, what it takes beside mana, and the permanent granting it.",
         examples=[
             [
-                {"method": "normal", "optional_costs": [], "total_cost": "{2}{U}{U}"},
-                {"method": "normal", "optional_costs": [{"keyword": "kicker"}], "total_cost": "{7}{U}{U}"},
-            ]
+                {"method": "normal", "optional_costs": [], "total_cost": "{2}{U}{U}", "rule": "601.2f"},
+                {
+                    "method": "normal",
+                    "optional_costs": [{"keyword": "kicker"}],
+                    "total_cost": "{7}{U}{U}",
+                    "rule": "601.2f",
+                },
+            ],
+            [
+                {"method": "normal", "optional_costs": [], "total_cost": "{3}{U}{U}", "rule": "601.2f"},
+                {
+                    "method": "alternative",
+                    "which": 1,
+                    "rule": "118.9",
+                    "optional_costs": [],
+                    "total_cost": "{0}",
+                    "other_costs": [
+                        {"text": "Pay 1 life", "life": 1},
+                        {"text": "Exile a blue card from your hand"},
+                    ],
+                },
+                {
+                    "method": "alternative",
+                    "granted_by": "omniscience",
+                    "rule": "118.9",
+                    "optional_costs": [],
+                    "total_cost": "{0}",
+                },
+            ],
+            [
+                {
+                    "method": "escape",
+                    "granted_by": "breach",
+                    "rule": "702.138a",
+                    "optional_costs": [],
+                    "total_cost": "{U}",
+                    "other_costs": [{"text": "Exile three other cards from your graveyard"}],
+                },
+                {
+                    "method": "normal",
+                    "granted_by": "yawgmoths-will",
+                    "rule": "601.3",
+                    "optional_costs": [],
+                    "total_cost": "{U}",
+                },
+            ],
         ],
     )
 

@@ -100,6 +100,21 @@ def build_board(
             permanents.append(_permanent(p_in, card, imprinted))
         except InvalidChoiceError as exc:
             problems.add(InvalidChoice, (*here, *_choice_loc(exc.field)), f"permanent {p_in.id!r}: {exc}")
+    effects: list[Permanent] = []
+    for i, e_in in enumerate(board_in.effects):
+        here = (*loc, "effects", i)
+        if e_in.id in first_index:
+            problems.add(InputError, (*here, "id"), f"id {e_in.id!r} is already used on this board")
+            continue
+        first_index[e_in.id] = len(board_in.permanents) + i
+        card = cards.read(e_in.card, (*here, "card"), f"effect {e_in.id!r}")
+        if card is None:
+            continue
+        as_permanent = PermanentIn(id=e_in.id, card=e_in.card, controller=e_in.controller, chosen=e_in.chosen)
+        try:
+            effects.append(_permanent(as_permanent, card))
+        except InvalidChoiceError as exc:
+            problems.add(InvalidChoice, (*here, *_choice_loc(exc.field)), f"effect {e_in.id!r}: {exc}")
     for i, p_in in enumerate(board_in.permanents):
         if p_in.attached_to is not None and p_in.attached_to not in first_index:
             msg = f"permanent {p_in.id!r} is attached to {p_in.attached_to!r}, which is not on the board"
@@ -109,11 +124,21 @@ def build_board(
     }
     problems.raise_if_any()
 
-    names = dict.fromkeys([board_in.active_player, *extra_players, *(p.controller for p in permanents)])
+    names = dict.fromkeys(
+        [board_in.active_player, *extra_players, *(p.controller for p in (*permanents, *effects))]
+    )
     names.update(dict.fromkeys(board_in.players))
     players = tuple(given_players.get(n) or Player(n) for n in names)
     pool = tuple((who, ManaCost.parse_loose(text)) for who, text in board_in.mana_pool.items())
-    return Board(tuple(permanents), players, board_in.active_player, pool, board_in.day_night, board_in.step)
+    return Board(
+        tuple(permanents),
+        players,
+        board_in.active_player,
+        pool,
+        board_in.day_night,
+        board_in.step,
+        effects=tuple(effects),
+    )
 
 
 class _CardReader:

@@ -158,12 +158,24 @@ def _scryfall_card(obj: Mapping[str, Any], name: str) -> Card:
         ]
     return Card(
         name=name,
-        faces=tuple(faces),
+        faces=_land_face_costless(tuple(faces), layout),
         layout=layout,
         oracle_id=oracle_id,
         legalities=_legalities(obj.get("legalities"), name),
         color_identity=_colors(obj.get("color_identity"), name),
     )
+
+
+def _land_face_costless(faces: tuple[Face, ...], layout: str) -> tuple[Face, ...]:
+    """A Town // Adventure card (a land with an Adventure, CR 715) whose record gives its one mana cost to
+    the land face: the cost is the Adventure's, a land is played and has no mana cost (CR 202.1b, 305.1),
+    so it moves to the Adventure face. Other cards are left as they are."""
+    if layout != "adventure" or len(faces) != 2:
+        return faces
+    land, adventure = faces
+    if land.type_line.is_land and land.mana_cost is not None and adventure.mana_cost is None:
+        return (replace(land, mana_cost=None), replace(adventure, mana_cost=land.mana_cost))
+    return faces
 
 
 def _split_faces(obj: Mapping[str, Any], name: str) -> list[dict[str, Any]] | None:

@@ -18,6 +18,7 @@ from app.rules.casting.cost_registry import heralds_horn_reveal as rules_heralds
 from app.rules.casting.engine import (
     CastAs,
     CostResult,
+    CostWarning,
     OptionalChoice,
     PreparedBoard,
     SpellToCast,
@@ -100,6 +101,8 @@ def spell_to_cast(spell: Spell, *, catalogue: Catalogue, loc: Loc = ("body", "sp
         targets=tuple(spell.targets),
         method=spell.method,
         optional_costs=tuple(OptionalChoice(o.keyword, o.which, o.times) for o in spell.optional_costs),
+        which=spell.which,
+        granted_by=spell.granted_by,
     )
 
 
@@ -112,14 +115,17 @@ def compute(
         prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)  # once for both
         result = total_cost(prepared, caster, spell, characters=character_index())
         if not result.ways:
-            ways = ways_to_cast(prepared, caster, spell, characters=character_index(), known=result)
-            result = dataclasses.replace(result, ways=ways)
+            refused: list[CostWarning] = []
+            ways = ways_to_cast(
+                prepared, caster, spell, characters=character_index(), known=result, refused=refused
+            )
+            result = dataclasses.replace(result, ways=ways, warnings=(*result.warnings, *refused))
         return result
     except RulesError as exc:
         field = getattr(exc, "field", None)
         where = (*loc, "cast_as") if spell.cast_as is not None and field is None else loc
-        if field == "face":
-            where = (*loc, "face")
+        if field in ("face", "which"):
+            where = (*loc, field)
         elif isinstance(field, str) and field.startswith("targets."):
             where = (*loc, "targets", int(field.split(".", 1)[1]))
         raise from_rules_error(exc, where) from exc
@@ -160,15 +166,21 @@ def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) ->
         x_for_etb=result.x_for_etb,
         choices=list(result.choices),
         method=result.method,
+        which=result.which,
+        granted_by=result.granted_by,
         other_costs=[OtherCostOut(text=o.text, life=o.life) for o in result.other_costs],
         ways=[
             WayOut(
                 method=w.method,
+                which=w.which,
+                granted_by=w.granted_by,
+                rule=w.rule,
                 optional_costs=[
                     OptionalCostOut(keyword=o.keyword, which=o.which if o.which != 1 else None)
                     for o in w.optional_costs
                 ],
                 total_cost=str(w.total_cost),
+                other_costs=[OtherCostOut(text=o.text, life=o.life) for o in w.other_costs],
             )
             for w in result.ways
         ],

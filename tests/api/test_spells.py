@@ -325,7 +325,15 @@ def test_flashback_from_the_graveyard_is_its_only_cost(client: TestClient) -> No
     body = r.json()
     assert body["total_cost"] == "{1}{U}" and body["method"] == "flashback"
     assert body["other_costs"] == [{"text": "Pay 3 life", "life": 3}]
-    assert body["ways"] == [{"method": "flashback", "optional_costs": [], "total_cost": "{1}{U}"}]
+    assert body["ways"] == [
+        {
+            "method": "flashback",
+            "rule": "702.34a",
+            "optional_costs": [],
+            "total_cost": "{1}{U}",
+            "other_costs": [{"text": "Pay 3 life", "life": 3}],
+        }
+    ]
     assert body["steps"][0]["kind"] == "alternative" and body["steps"][0]["rule"] == "702.34a"
     from_hand = post(client, {"spell": {"card": DEEP_ANALYSIS}}).json()
     assert from_hand["total_cost"] == "{3}{U}" and from_hand["other_costs"] == []
@@ -338,8 +346,20 @@ def test_kicker_and_the_ways_it_offers(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     assert r.json()["total_cost"] == "{7}{U}{U}"
     assert r.json()["ways"] == [
-        {"method": "normal", "optional_costs": [], "total_cost": "{2}{U}{U}"},
-        {"method": "normal", "optional_costs": [{"keyword": "kicker"}], "total_cost": "{7}{U}{U}"},
+        {
+            "method": "normal",
+            "rule": "601.2f",
+            "optional_costs": [],
+            "total_cost": "{2}{U}{U}",
+            "other_costs": [],
+        },
+        {
+            "method": "normal",
+            "rule": "601.2f",
+            "optional_costs": [{"keyword": "kicker"}],
+            "total_cost": "{7}{U}{U}",
+            "other_costs": [],
+        },
     ]
 
 
@@ -380,3 +400,141 @@ def test_bad_method_and_optional_cost_shapes_are_422(client: TestClient) -> None
         assert r.status_code == 422, r.text
         if loc is not None:
             assert r.json()["errors"][0]["loc"] == loc
+
+
+# --- ways from the card's text and from the board (API.md 1.2) ----
+
+
+def test_an_alternative_cost_written_in_the_text_is_a_way(client: TestClient) -> None:
+    # Force of Will: "You may pay 1 life and exile a blue card from your hand rather than pay this spell's
+    # mana cost." (CR 118.9)
+    r = post(client, {"spell": {"card": "Force of Will"}})
+    assert r.status_code == 200, r.text
+    ways = r.json()["ways"]
+    assert ways[1] == {
+        "method": "alternative",
+        "which": 1,
+        "rule": "118.9",
+        "optional_costs": [],
+        "total_cost": "{0}",
+        "other_costs": [{"text": "Pay 1 life", "life": 1}, {"text": "Exile a blue card from your hand"}],
+    }
+    chosen = post(client, {"spell": {"card": "Force of Will", "method": "alternative", "which": 1}}).json()
+    assert (chosen["total_cost"], chosen["method"], chosen["which"]) == ("{0}", "alternative", 1)
+    assert chosen["steps"][0]["kind"] == "alternative" and chosen["steps"][0]["rule"] == "118.9"
+
+
+def test_a_way_a_permanent_grants_names_it(client: TestClient) -> None:
+    board = {"permanents": [{"id": "omni", "card": "Omniscience"}]}
+    r = post(client, {"board": board, "spell": {"card": "Emrakul, the Aeons Torn"}})
+    assert r.status_code == 200, r.text
+    assert {
+        "method": "alternative",
+        "granted_by": "omni",
+        "rule": "118.9",
+        "total_cost": "{0}",
+    }.items() <= r.json()["ways"][1].items()
+    chosen = {"card": "Emrakul, the Aeons Torn", "method": "alternative", "granted_by": "omni"}
+    body = post(client, {"board": board, "spell": chosen}).json()
+    assert (body["total_cost"], body["granted_by"]) == ("{0}", "omni")
+
+
+def test_escape_granted_by_the_board_is_not_refused_as_not_in_its_text(client: TestClient) -> None:
+    # Underworld Breach: "Each nonland card in your graveyard has escape. The escape cost is equal to the
+    # card's mana cost plus exile three other cards from your graveyard." (CR 702.138a)
+    board = {"permanents": [{"id": "breach", "card": "Underworld Breach"}]}
+    spell = {"card": "Brainstorm", "cast_from": "graveyard", "method": "escape"}
+    r = post(client, {"board": board, "spell": spell})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert (body["total_cost"], body["method"], body["granted_by"]) == ("{U}", "escape", "breach")
+    assert body["other_costs"] == [{"text": "Exile three other cards from your graveyard"}]
+    refused = post(client, {"spell": spell})
+    assert refused.status_code == 422 and refused.json()["rule"] == "702.138a"
+    assert "no permanent or effect on this board grants it" in refused.json()["detail"]
+
+
+def test_a_lasting_effect_on_the_board_grants_flashback_to_its_target(client: TestClient) -> None:
+    board = {
+        "effects": [{"id": "snap", "card": "Snapcaster Mage", "chosen": {"card_name": "Lightning Bolt"}}]
+    }
+    bolt = post(
+        client, {"board": board, "spell": {"card": "Lightning Bolt", "cast_from": "graveyard"}}
+    ).json()
+    assert (bolt["total_cost"], bolt["method"], bolt["granted_by"]) == ("{R}", "flashback", "snap")
+    other = post(client, {"board": board, "spell": {"card": "Counterspell", "cast_from": "graveyard"}})
+    assert other.status_code == 422 and other.json()["rule"] == "601.3"
+
+
+def test_casting_from_the_library_needs_a_permission(client: TestClient) -> None:
+    spell = {"card": "Tarmogoyf", "cast_from": "library"}
+    assert post(client, {"spell": spell}).json()["rule"] == "601.3"
+    board = {"permanents": [{"id": "citadel", "card": "Bolas's Citadel"}]}
+    body = post(client, {"board": board, "spell": spell}).json()
+    assert (body["total_cost"], body["granted_by"]) == ("{0}", "citadel")
+    assert body["other_costs"] == [{"text": "Pay 2 life", "life": 2}]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "loc"),
+    [
+        (
+            {"spell": {"card": "Force of Will", "method": "alternative", "which": 2}},
+            422,
+            ["body", "spell", "which"],
+        ),
+        ({"spell": {"card": "Force of Will", "which": 11}}, 422, ["body", "spell", "which"]),
+        (
+            {
+                "board": {"effects": [{"id": "x", "card": "Past in Flames"}] * 2},
+                "spell": {"card": "Counterspell"},
+            },
+            422,
+            ["body", "board", "effects", 1, "id"],
+        ),
+        (
+            {
+                "board": {"effects": [{"id": "x", "card": "No Such Card At All"}]},
+                "spell": {"card": "Counterspell"},
+            },
+            422,
+            ["body", "board", "effects", 0, "card"],
+        ),
+    ],
+)
+def test_bad_ways_input_is_a_clear_422(
+    client: TestClient, body: dict[str, Any], status: int, loc: list[Any]
+) -> None:
+    r = post(client, body)
+    assert r.status_code == status, r.text
+    assert r.json()["errors"][0]["loc"] == loc
+
+
+def test_granted_ways_reach_payments_and_batches(client: TestClient) -> None:
+    board = {"permanents": [{"id": "citadel", "card": "Bolas's Citadel"}, {"id": "forest", "card": "Forest"}]}
+    spell = {"card": "Tarmogoyf", "cast_from": "library"}
+    plan = client.post("/v1/payments/plan", json={"board": board, "player": "you", "spell": spell})
+    assert plan.status_code == 200, plan.text
+    assert plan.json()["payable"] is True and plan.json()["cost"] == "{0}"
+    batch = post(
+        client,
+        {"board": board, "spells": [spell, {"card": "Lightning Bolt", "cast_from": "graveyard"}]},
+        "/v1/spells/cost/batch",
+    ).json()["data"]
+    assert batch[0]["result"]["granted_by"] == "citadel"
+    assert batch[1]["problem"]["rule"] == "601.3"
+
+
+def test_an_emblem_is_stated_as_an_effect_with_its_text(client: TestClient) -> None:
+    # Tamiyo, Field Researcher's emblem: "You may cast spells from your hand without paying their mana costs."
+    emblem = {
+        "name": "Tamiyo's emblem",
+        "type_line": "Emblem",
+        "oracle_text": "You may cast spells from your hand without paying their mana costs.",
+    }
+    board = {"effects": [{"id": "emblem", "card": emblem}]}
+    body = post(
+        client, {"board": board, "spell": {"card": "Emrakul, the Aeons Torn", "method": "alternative"}}
+    )
+    assert body.status_code == 200, body.text
+    assert (body.json()["total_cost"], body.json()["granted_by"]) == ("{0}", "emblem")

@@ -15,7 +15,8 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Final
+from functools import lru_cache
+from typing import Final, NoReturn
 
 from app.rules.casting.cost_registry import cost_effects
 from app.rules.casting.effects import (
@@ -34,9 +35,11 @@ from app.rules.casting.effects import (
 )
 from app.rules.casting.mental_magic import verify_cast_as
 from app.rules.casting.party import PARTY_ROLES, party, party_roles
-from app.rules.casting.ways import OtherCost, Way, WayKind, keyword_rule, ways_of
+from app.rules.casting.permissions import GrantedText, KeywordCostChange, Permission, PermissionKind
+from app.rules.casting.ways import CardWays, OtherCost, Way, WayKind, keyword_rule, modal_keyword, ways_of
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex, matches
+from app.rules.text.ways_text import read_granted, spell_kind
 from app.rules.values.board import Board, Choices, Permanent
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
@@ -90,6 +93,10 @@ class WayTotal:
     method: str
     optional_costs: tuple[OptionalChoice, ...]
     total_cost: ManaCost
+    which: int | None = None  # which alternative cost written in the text (method "alternative")
+    granted_by: str | None = None  # the permanent or effect that grants the way (CR 601.2b, 613)
+    rule: str = "601.2f"
+    other_costs: tuple[OtherCost, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +122,8 @@ class SpellToCast:
     targets: tuple[str, ...] = ()
     method: str | None = None
     optional_costs: tuple[OptionalChoice, ...] = ()
+    which: int | None = None  # which of several alternative costs (method "alternative")
+    granted_by: str | None = None  # the id of the permanent or effect whose grant is used
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +173,9 @@ class CostResult:
     other_costs: tuple[OtherCost, ...] = ()
     ways: tuple[WayTotal, ...] = ()
     granted: tuple[str, ...] = ()  # ways to pay granted by permanents (convoke, improvise, delve)
+    which: int | None = None
+    granted_by: str | None = None
+    way_rule: str = "601.2f"
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,23 +192,31 @@ class PreparedBoard:
     sources: tuple[_Source, ...]
     warnings: tuple[CostWarning, ...]
     grants: tuple[tuple[Permanent, KeywordGrant], ...] = ()
+    permissions: tuple[tuple[Permanent, Permission], ...] = ()  # granted ways to cast (CR 601.2b, 613)
+    keyword_costs: tuple[tuple[Permanent, KeywordCostChange], ...] = ()  # "Buyback costs cost {2} less."
 
 
-_BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects]] = {}
+_BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects, GrantedText | None]] = {}
 _BY_CARD_MAX: Final = 16384
+_NOTHING_GRANTED: Final = GrantedText()
 
 
-def _effects_of(perm: Permanent) -> CardEffects:
-    """The cost effects of the face that is up, cached per card object (catalogue cards are shared)."""
+def _effects_of(perm: Permanent) -> tuple[CardEffects, GrantedText | None]:
+    """The cost effects of the face that is up, and what it grants for casting (None: nothing), cached per
+    card object (catalogue cards are shared): one look-up per permanent when a board is prepared."""
     key = (id(perm.card), perm.face)
     hit = _BY_CARD.get(key)
     if hit is not None and hit[0] is perm.card:
-        return hit[1]
-    found = cost_effects(perm.characteristics)
+        return hit[1], hit[2]
+    face = perm.characteristics
+    found = cost_effects(face)
+    granted: GrantedText | None = read_granted(face.name, face.oracle_text)
+    if granted == _NOTHING_GRANTED:
+        granted = None
     if len(_BY_CARD) >= _BY_CARD_MAX:
         _BY_CARD.clear()
-    _BY_CARD[key] = (perm.card, found)  # holding the card keeps its id from being reused
-    return found
+    _BY_CARD[key] = (perm.card, found, granted)  # holding the card keeps its id from being reused
+    return found, granted
 
 
 _ROLES: dict[tuple[int, str | None], tuple[Card, frozenset[str]]] = {}
@@ -233,12 +253,15 @@ def _party_size(board: Board, player: str) -> int:
 
 
 def prepare_board(board: Board) -> PreparedBoard:
-    """Read the cost effects of every permanent (cached per card and per text)."""
+    """Read the cost effects of every permanent, and what permanents and lasting effects grant for casting
+    (cached per card and per text)."""
     sources: list[_Source] = []
     warnings: list[CostWarning] = []
     grants: list[tuple[Permanent, KeywordGrant]] = []
+    permissions: list[tuple[Permanent, Permission]] = []
+    keyword_costs: list[tuple[Permanent, KeywordCostChange]] = []
     for perm in board.permanents:
-        found = _effects_of(perm)
+        found, granted = _effects_of(perm)
         if found.effects:
             for e in found.effects:
                 if isinstance(e, KeywordGrant):
@@ -249,7 +272,33 @@ def prepare_board(board: Board) -> PreparedBoard:
             warnings.append(
                 CostWarning(perm.id, perm.card.name, u.text, f"not understood, given no effect: {u.reason}")
             )
-    return PreparedBoard(board, tuple(sources), tuple(warnings), tuple(grants))
+        if granted is not None:
+            _granted(perm, granted, False, permissions, keyword_costs, warnings)
+    for effect in board.effects:
+        granted = _effects_of(effect)[1]
+        if granted is not None:
+            _granted(effect, granted, True, permissions, keyword_costs, warnings)
+    return PreparedBoard(
+        board, tuple(sources), tuple(warnings), tuple(grants), tuple(permissions), tuple(keyword_costs)
+    )
+
+
+def _granted(
+    perm: Permanent,
+    granted: GrantedText,
+    is_effect: bool,
+    permissions: list[tuple[Permanent, Permission]],
+    keyword_costs: list[tuple[Permanent, KeywordCostChange]],
+    warnings: list[CostWarning],
+) -> None:
+    """What ``perm`` grants (CR 601.2b, 613). A trigger's grant to its target (Snapcaster Mage) holds only as
+    a stated effect, not for the permanent on the battlefield (its trigger may never have resolved)."""
+    permissions.extend((perm, p) for p in granted.permissions if is_effect or not p.named_card)
+    if not is_effect:
+        keyword_costs.extend((perm, k) for k in granted.keyword_costs)
+    for text in granted.not_read:
+        message = "a permission or cost for casting spells that is not understood, given no effect (CR 601.3)"
+        warnings.append(CostWarning(perm.id, perm.card.name, text, message))
 
 
 # -- the spell's face and characteristics ---------------------------------------------------------------
@@ -465,6 +514,11 @@ class _Ctx:
     mv_on_stack: int | float | None
     characters: CharacterIndex
     warnings: list[CostWarning]
+    judged: dict[tuple[CostEffect | MinimumTotal, str | None], _Judged] | None = None  # see ways_to_cast
+
+
+# What cost_increases found for one effect of one source: (covered, why, amount, amount note)
+_Judged = tuple[bool, str | None, ManaCost | None, str | None]
 
 
 def _covers(ctx: _Ctx, f: SpellFilter, source: Permanent | None, controller: str) -> tuple[bool, str | None]:
@@ -924,6 +978,10 @@ def base_cost(
         alt = _way_mana(way)
         alt_rule, alt_label = way.rule, f"{way.keyword} cost, paid rather than the mana cost"
         run.other_costs.extend(way.other_costs)
+        if way.life_for_mana:  # "pay life equal to its mana value rather than pay its mana cost" (118.9)
+            life = _mana_value(chars.mv_cost, 0, 0, 0, on_stack=False)
+            paid = int(life) if isinstance(life, int | float) else 0
+            run.other_costs.append(OtherCost(f"Pay {paid} life", paid))
     elif way is not None:
         run.other_costs.extend(way.other_costs)
     has_x = bool(mana_cost is not None and mana_cost.variables)
@@ -1188,7 +1246,12 @@ def cost_increases(
         controller = source.controller if source is not None else ctx.caster
         src_id = source.id if source is not None else None
         card_name = source.card.name if source is not None else ctx.face.name
-        covered, why = _judge(ctx, source, effect, controller, card_name)
+        key = (effect, src_id)  # by value: an effect made afresh for each call (harmonize) finds itself
+        known = ctx.judged.get(key) if ctx.judged is not None else None
+        if known is not None:
+            covered, why = known[0], known[1]
+        else:
+            covered, why = _judge(ctx, source, effect, controller, card_name)
         if isinstance(effect, MinimumTotal):
             if covered and source is not None:
                 totals.append((source, effect))
@@ -1201,6 +1264,8 @@ def cost_increases(
             continue
         kind = StepKind.REDUCTION if effect.direction is Direction.REDUCTION else StepKind.INCREASE
         if not covered:
+            if ctx.judged is not None and known is None:
+                ctx.judged[key] = (covered, why, None, None)
             if why:
                 run.record(
                     CostStep(kind, run.current, effect.rule, src_id, card_name, effect.amount, False, why)
@@ -1209,7 +1274,12 @@ def cost_increases(
         if effect.life:
             _life_increase(ctx, effect, source, controller, card_name, run)
             continue
-        amount, amount_note = _amount(ctx, effect, controller, source)
+        if known is not None and known[2] is not None:
+            amount, amount_note = known[2], known[3]
+        else:
+            amount, amount_note = _amount(ctx, effect, controller, source)
+            if ctx.judged is not None:
+                ctx.judged[key] = (covered, why, amount, amount_note)
         if why:
             amount_note = f"{why}; {amount_note}" if amount_note else why
         if amount.is_zero:
@@ -1289,56 +1359,269 @@ def _has_aftermath(face: Face) -> bool:
     return any(w.keyword == "aftermath" for w in ways_of(face).ways)
 
 
-def chosen_way(
-    board: Board, caster: str, spell: SpellToCast, chars: CastCharacteristics, run: CostRun
-) -> Way | None:
-    """CR 601.2b: the way to cast announced, read from the card's own text (CR 702 keywords).
+_NEEDS_PERMISSION: Final = ("graveyard", "library")
 
-    No ``method``: the normal way, except from a zone where the card's text offers its own ways (a card
-    with flashback cast from a graveyard has only its flashback cost, 702.34a): the first of them. A
-    method the card lacks, or that does not apply from ``cast_from``, is illegal under its keyword's rule.
+
+def _zone(zone: str) -> str:
+    """ "the graveyard", "exile", "the top of the library" as a sentence says it."""
+    return {"exile": "exile", "library": "the top of the library"}.get(zone, f"the {zone}")
+
+
+def _covered(board: Board, caster: str, source: Permanent, perm: Permission, face: Face, card: Card) -> bool:
+    """Whether ``perm`` of ``source`` reaches this spell: its controller's spells ("you may cast", any
+    player's for "any player may cast"), of the kind described, the named card for a trigger's target."""
+    if source.controller != caster and not perm.any_player:
+        return False
+    if perm.your_turn and board.active_player != source.controller:  # "during your turn" (CR 500)
+        return False
+    if perm.named_card and (
+        source.chosen.card_name is None
+        or fold_name(source.chosen.card_name) not in (fold_name(card.name), fold_name(face.name))
+    ):
+        return False
+    return perm.spells.covers(face)
+
+
+def offered_ways(
+    prepared: PreparedBoard, caster: str, cast_from: str, face: Face, card: Card
+) -> list[Way | None]:
+    """Every way to cast ``face`` from ``cast_from`` on this board (CR 601.2b, 601.3, 118.9), in order:
+
+    - the normal way (None from the hand or the command zone; from another zone, one per permission to cast
+      from there for the normal costs: the card's own "You may cast ~ from your graveyard", or a permanent's
+      or effect's, ``granted_by`` it);
+    - the card's keyword ways that apply from that zone (702.x; "using its mutate ability" adds a zone);
+    - the alternative costs written in its text (118.9), wherever it may be cast from;
+    - the ways permanents grant: alternative costs (Omniscience, Leyline of Mutation), life for mana
+      (Bolas's Citadel), escape and flashback (Underworld Breach, Past in Flames, a Snapcaster's target).
     """
-    own = ways_of(chars.face)
-    here = [w for w in own.ways if spell.cast_from in w.zones]
-    method = spell.method
-    if method is None or method == "normal":
-        if chars.cast_as is None and _has_aftermath(chars.face) and spell.cast_from != "graveyard":
-            raise IllegalError(
-                f"{chars.face.name} has aftermath: it is cast only from a graveyard", rule="702.127a"
-            )
-        if spell.cast_from in ("graveyard", "exile") and here:
-            if method == "normal":
-                raise IllegalError(
-                    f"from the {spell.cast_from}, {chars.face.name} is cast by its {here[0].keyword} "
-                    f"(CR {here[0].rule}), not normally",
-                    rule=here[0].rule,
+    board = prepared.board
+    own = ways_of(face)
+    out: list[Way | None] = []
+    zone_open = cast_from in ("hand", "command")
+    if zone_open:
+        out.append(None)
+    elif cast_from == "exile" and card.layout == "adventure" and face is card.front:
+        # CR 715.4: an Adventure that resolved is exiled, and its controller may cast the card later from
+        # exile, but not as an Adventure (the front face's characteristics)
+        text = "it went on an adventure: it may be cast from exile, not as an Adventure"
+        out.append(Way("normal", "715.4", WayKind.WITH_MANA_COST, ("exile",), None, (), None, text))
+        zone_open = True
+    for p in own.permissions:
+        if p.zone == cast_from:
+            out.append(
+                Way(
+                    "normal",
+                    p.rule,
+                    WayKind.WITH_MANA_COST,
+                    (p.zone,),
+                    None,
+                    p.other_costs,
+                    p.condition,
+                    p.text,
                 )
-            way = here[0]
-            run.choices.append(f"cast from the {spell.cast_from} by its {way.keyword} (CR {way.rule})")
-        else:
-            return None
-    else:
-        named = own.way(method)
-        if named is None:
-            rule = keyword_rule(method) or "601.2b"
-            raise IllegalError(f"{chars.face.name} has no {method} in its text", rule=rule)
-        way = named
-        if spell.cast_from not in way.zones:
-            zones = " or ".join(way.zones)
-            raise IllegalError(
-                f"{method} applies when the card is cast from the {zones}, not from the {spell.cast_from}",
-                rule=way.rule,
             )
+            zone_open = True
+    granted: list[Way] = []
+    alternatives: list[Way] = []  # granted alternative costs: only where the card may be cast (601.3)
+    for source, perm in prepared.permissions:
+        if cast_from not in perm.zones or not _covered(board, caster, source, perm, face, card):
+            continue
+        if perm.kind is PermissionKind.ZONE and perm.life_for_mana:
+            granted.append(_granted_way(source, perm, "alternative", WayKind.ALTERNATIVE, ManaCost.zero()))
+        elif perm.kind is PermissionKind.ZONE:
+            out.append(_granted_way(source, perm, "normal", WayKind.WITH_MANA_COST))
+            zone_open = True
+        elif perm.kind is PermissionKind.KEYWORD and perm.keyword is not None:
+            granted.append(_granted_way(source, perm, perm.keyword, WayKind.WITH_MANA_COST))
+        elif perm.kind is PermissionKind.ALTERNATIVE:
+            alternatives.append(_granted_way(source, perm, "alternative", WayKind.ALTERNATIVE, perm.cost))
+    extra = {kw for kw, zone in own.extra_zones if zone == cast_from}
+    for way in own.ways:
+        if way.keyword == "alternative":
+            if cast_from in way.zones and (zone_open or way.rule == "601.3"):
+                out.append(way)
+        elif cast_from in way.zones or way.keyword in extra:
+            out.append(way)
+    if zone_open:
+        granted.extend(alternatives)
+    out.extend(granted)
+    return out
+
+
+def _granted_way(
+    source: Permanent, perm: Permission, keyword: str, kind: WayKind, cost: ManaCost | None = None
+) -> Way:
+    """A way ``source`` grants: its permission's rule, zones and text, its keyword's extra costs."""
+    return Way(
+        keyword,
+        perm.rule,
+        kind,
+        perm.zones,
+        cost,
+        perm.other_costs,
+        None,
+        perm.text,
+        granted_by=source.id,
+        life_for_mana=perm.life_for_mana,
+        once_per_turn=perm.once_per_turn,
+    )
+
+
+def _matches(way: Way | None, method: str, which: int | None, granted_by: str | None) -> bool:
+    keyword = "normal" if way is None else way.keyword
+    if keyword != method:
+        return False
+    if which is not None and (way is None or way.which != which):
+        return False
+    return granted_by is None or (way is not None and way.granted_by == granted_by)
+
+
+def chosen_way(
+    prepared: PreparedBoard, caster: str, spell: SpellToCast, chars: CastCharacteristics, run: CostRun
+) -> Way | None:
+    """CR 601.2b: the way to cast announced, among the ways ``offered_ways`` finds on this board.
+
+    No ``method``: the normal way from the hand; from another zone, the card's own way there first (a card
+    with flashback cast from a graveyard has only its flashback cost, 702.34a), then a permission's. A method
+    the card lacks and no permanent grants, or that does not apply from ``cast_from``, is illegal under its
+    rule; casting from a graveyard or a library needs a permission (601.3).
+    """
+    board = prepared.board
+    if chars.cast_as is not None:  # Mental Magic casts from the hand as another card's characteristics
+        offered: list[Way | None] = [None]
+    else:
+        offered = offered_ways(prepared, caster, spell.cast_from, chars.face, spell.card)
+    own = ways_of(chars.face)
+    zone = spell.cast_from
+    method = spell.method
+    if method is None and spell.which is not None:  # "which" numbers the alternative costs of the text
+        method = "alternative"
+    if chars.cast_as is None and _has_aftermath(chars.face) and zone != "graveyard":
+        raise IllegalError(
+            f"{chars.face.name} has aftermath: it is cast only from a graveyard", rule="702.127a"
+        )
+    way: Way | None
+    if method is None:
+        if spell.granted_by is None and None in offered:
+            return None  # the normal way, from the hand or the command zone
+        pool = [w for w in offered if w is not None and spell.granted_by in (None, w.granted_by)]
+        own_keyword = [w for w in pool if w.granted_by is None and w.keyword not in ("normal", "alternative")]
+        normal = [w for w in pool if w.keyword == "normal"]
+        granted_keyword = [w for w in pool if w.granted_by is not None and w.keyword != "normal"]
+        pick = own_keyword or normal or granted_keyword or pool
+        if not pick:
+            if spell.granted_by is not None:
+                raise IllegalError(
+                    f"{spell.granted_by} does not let {chars.face.name} be cast from {_zone(zone)}",
+                    rule="601.3",
+                )
+            _no_permission(zone, chars.face.name, run)
+            return None
+        # the first way offered whose condition holds on this board ("as long as you control a Zombie")
+        way = next(
+            (
+                w
+                for w in pick
+                if w.condition is None or _controls_condition(board, caster, w.condition) is not False
+            ),
+            pick[0],
+        )
+        by = f" granted by {way.granted_by}" if way.granted_by else ""
+        label = "normal costs" if way.keyword == "normal" else way.keyword
+        run.choices.append(f"cast from {_zone(zone)} by its {label}{by} (CR {way.rule})")
+    else:
+        found = [w for w in offered if _matches(w, method, spell.which, spell.granted_by)]
+        if not found:
+            _refuse(method, spell, chars.face, own, offered)
+        way = found[0]
+        if len(found) > 1 and spell.which is None and spell.granted_by is None and way is not None:
+            run.choices.append(f"{method}: the first of {len(found)} ways offered (give which or granted_by)")
+        if way is None:
+            return None
     if spell.alternative_cost is not None and way.kind is not WayKind.WITH_MANA_COST:
         raise IllegalError("only one alternative cost can be applied to a spell", rule="118.9a")
     _check_way_condition(board, caster, way, chars.face.name, run)
     return way
 
 
+def _no_permission(zone: str, name: str, run: CostRun) -> None:
+    """CR 601.3: a card is cast from a zone other than the hand only where a rule or effect allows it."""
+    if zone in _NEEDS_PERMISSION:
+        raise IllegalError(
+            f"nothing allows {name} to be cast from {_zone(zone)}: neither its text nor a permanent or "
+            "effect on this board (CR 601.3)",
+            rule="601.3",
+        )
+    message = (
+        f"nothing in its text or on the board allows casting it from {_zone(zone)} (CR 601.3); costed as "
+        "if an effect did"
+    )
+    run.warnings.append(CostWarning(None, name, zone, message))
+
+
+def _refuse(
+    method: str, spell: SpellToCast, face: Face, own: CardWays, offered: list[Way | None]
+) -> NoReturn:
+    """The 422 for a way not offered: why, with its rule."""
+    zone = spell.cast_from
+    if method == "normal":
+        here = [w for w in offered if w is not None and w.granted_by is None and w.keyword != "alternative"]
+        if here:
+            raise IllegalError(
+                f"from {_zone(zone)}, {face.name} is cast by its {here[0].keyword} (CR {here[0].rule}), "
+                "not normally",
+                rule=here[0].rule,
+            )
+        if spell.granted_by is not None:
+            raise IllegalError(
+                f"{spell.granted_by} does not let {face.name} be cast from {_zone(zone)}", rule="601.3"
+            )
+        raise IllegalError(
+            f"nothing allows {face.name} to be cast from {_zone(zone)} for its normal costs (CR 601.3)",
+            rule="601.3",
+        )
+    if method == "alternative":
+        mine = [w for w in own.ways if w.keyword == "alternative"]
+        if spell.which is not None and mine and not any(w.which == spell.which for w in mine):
+            raise InvalidChoiceError(
+                f"{face.name} has {len(mine)} alternative cost(s) in its text, not a cost {spell.which}",
+                field="which",
+            )
+        if mine:
+            raise IllegalError(
+                f"{face.name}'s alternative cost applies only where it may be cast; nothing allows "
+                f"casting it from {_zone(zone)} (CR 601.3)",
+                rule="601.3",
+            )
+        by = f" and {spell.granted_by} grants none" if spell.granted_by else " and no permanent grants one"
+        raise IllegalError(f"{face.name} has no alternative cost in its text{by} (CR 118.9)", rule="118.9")
+    rule = keyword_rule(method) or "601.2b"
+    named = own.way(method)
+    if named is not None:
+        zones = " or ".join(named.zones)
+        raise IllegalError(
+            f"{method} applies when the card is cast from the {zones}, not from {_zone(zone)}",
+            rule=named.rule,
+        )
+    if spell.granted_by is not None:
+        raise IllegalError(f"{spell.granted_by} does not give {face.name} {method} here", rule=rule)
+    raise IllegalError(
+        f"{face.name} has no {method} in its text and no permanent or effect on this board grants it",
+        rule=rule,
+    )
+
+
 def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: CostRun) -> None:
     """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions, and emerge's
     reduction by the sacrificed creature's mana value (702.119a), are not modelled and are warned about
     (nothing silent). A fact not given is assumed to allow the method, with a warning."""
+    if way.once_per_turn:  # nothing silent: the request does not say whether the grant was used this turn
+        message = (
+            f"{way.granted_by} allows one such spell each turn: whether it was used already this turn is not "
+            "stated, assumed not (CR 601.3)"
+        )
+        run.warnings.append(CostWarning(way.granted_by, name, way.text, message))
     if way.keyword == "spectacle":
         opponents = [board.player(o) for o in board.opponents_of(caster)]
         if any(o.this_turn.knows("life_lost") and o.this_turn.life_lost > 0 for o in opponents):
@@ -1353,16 +1636,52 @@ def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: Co
                 return
             raise IllegalError("surge needs another spell cast this turn", rule=way.rule)
         message = "whether another spell was cast this turn was not given (this_turn.spells_cast): assumed so"
+    elif way.keyword == "offering":  # CR 702.48a: the difference in mana costs with the sacrificed one
+        message = (
+            "the offering cost is the mana cost reduced by the sacrificed permanent's mana cost, color "
+            "included (CR 702.48a); which permanent is not an input: taken as no reduction"
+        )
     elif way.keyword == "emerge":  # CR 702.119a: reduced by the sacrificed creature's mana value
         message = (
             "the emerge cost is reduced by the sacrificed creature's mana value (CR 702.119a); which "
             "creature is not an input: taken as no reduction"
         )
     elif way.condition is not None:
+        held = _controls_condition(board, caster, way.condition)
+        if held is True:
+            return
+        if held is False:
+            raise IllegalError(
+                f"{name}'s {way.keyword} cost holds only {way.condition[0].lower()}{way.condition[1:]}: "
+                "not so on this board",
+                rule=way.rule,
+            )
         message = f"{way.keyword} needs that {way.condition}: not checked, assumed so"
     else:
         return
     run.warnings.append(CostWarning(None, name, way.text, message))
+
+
+def _controls_condition(board: Board, caster: str, condition: str) -> bool | None:
+    """ "If you control a Swamp", "as long as you control a Giant": whether the caster controls a permanent
+    of that kind on this board (CR 109.5); "if it's not your turn": whether another player is the active
+    player (CR 102.1); None for any other condition (not checked)."""
+    low = condition.lower()
+    if low in ("if it's not your turn", "if it isn't your turn"):  # whose turn: the board's active player
+        return board.active_player != caster
+    if low in ("if it's your turn", "as long as it's your turn"):
+        return board.active_player == caster
+    for prefix in ("if you control ", "as long as you control "):
+        if low.startswith(prefix):
+            what = low[len(prefix) :]
+            break
+    else:
+        return None
+    try:
+        kind = spell_kind(what)
+    except ValueError:
+        return None
+    return any(kind.covers(p.characteristics) for p in board.permanents if p.controller == caster)
 
 
 def way_characteristics(chars: CastCharacteristics, way: Way | None, card: Card) -> CastCharacteristics:
@@ -1385,6 +1704,18 @@ def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -
     the card lacks, paid twice, or paid more than once when it is not repeatable, is illegal."""
     own = ways_of(face)
     seen: set[tuple[str, int]] = set()
+    modal = modal_keyword(own)
+    if modal is not None:
+        chosen_modes = sum(1 for c in spell.optional_costs if c.keyword == modal.keyword)
+        if modal.keyword == "tiered" and chosen_modes > 1:
+            raise IllegalError("tiered: exactly one of its additional costs is chosen", rule=modal.rule)
+        if not chosen_modes:
+            message = (
+                f"{modal.keyword}: at least one mode and its + cost is chosen as the spell is cast (CR "
+                f"{modal.rule}); none was, so the base cost alone is shown: add an optional cost "
+                f"{modal.keyword} with which n for each mode"
+            )
+            run.warnings.append(CostWarning(None, face.name, modal.text, message))
     for choice in spell.optional_costs:
         opt = own.optional_cost(choice.keyword)
         if opt is None:
@@ -1434,15 +1765,21 @@ def ways_to_cast(
     *,
     characters: CharacterIndex | None = None,
     known: CostResult | None = None,
+    refused: list[CostWarning] | None = None,
 ) -> tuple[WayTotal, ...]:
-    """Each way the card offers from ``cast_from`` (normal where it applies, then its keywords), alone and
-    with each optional cost it offers, and its total on this board (CR 601.2b, 601.2f).
+    """Each way to cast the card from ``cast_from`` on this board (``offered_ways``: the normal way where it
+    applies, its keywords, the alternative costs in its text, the ways permanents grant), alone and with
+    each optional cost it offers, and its total (CR 601.2b, 601.2f). An alternative cost is one at a time
+    (118.9a): each way is listed alone; optional costs combine with it.
 
     ``known``: ``total_cost`` of ``spell`` itself on this board; when ``spell`` is cast the normal way with
-    no optional or alternative cost, the normal way's total is its total (not computed again)."""
+    no optional or alternative cost, the normal way's total is its total (not computed again). ``refused``
+    receives a warning for each way the text or the board offers that this board does not allow (a
+    condition it does not meet), with the rule: nothing is left out unsaid."""
     plain = (
         known is not None
         and known.method == "normal"
+        and known.granted_by is None
         and spell.method in (None, "normal")
         and not spell.optional_costs
         and spell.alternative_cost is None
@@ -1451,27 +1788,48 @@ def ways_to_cast(
     face = _cast_face(spell.card, spell.face, spell.cast_from)[0] if spell.cast_as is None else None
     if face is None:
         return ()
+    if _has_aftermath(face) and spell.cast_from != "graveyard":
+        return ()
     own = ways_of(face)
-    methods = [w.keyword for w in own.ways if spell.cast_from in w.zones]
-    if (spell.cast_from not in ("graveyard", "exile") or not methods) and not _has_aftermath(face):
-        methods.insert(0, "normal")
-    options: list[tuple[OptionalChoice, ...]] = [()]
+    offered = offered_ways(prepared, caster, spell.cast_from, face, spell.card)
+    # a spree or tiered spell is cast with at least one mode chosen (CR 702.172a, 702.183a): never bare
+    options: list[tuple[OptionalChoice, ...]] = [] if modal_keyword(own) is not None else [()]
     for opt in own.optional:
         options.extend((OptionalChoice(opt.keyword, which),) for which in range(1, len(opt.costs) + 1))
     out: list[WayTotal] = []
-    for method in methods:
+    # Whether and by how much each board effect applies depends on the spell (its face, mana value, zone,
+    # optional costs, X), not on the way: it is worked out once per such spell for all the ways (the
+    # answer's warnings come from the spell's own computation, not from these)
+    judged: dict[tuple[object, ...], dict[tuple[CostEffect | MinimumTotal, str | None], _Judged]] = {}
+    for way in offered:
+        method = "normal" if way is None else way.keyword
+        which = None if way is None else way.which
+        granted_by = None if way is None else way.granted_by
         for chosen in options:
-            if plain and method == "normal" and not chosen:
+            if plain and way is None and not chosen:
                 assert known is not None
-                # chosen_way gave no way for spell (method None or "normal"), so it gives none here either
-                out.append(WayTotal(method, chosen, known.total_cost))
+                out.append(WayTotal(method, chosen, known.total_cost, other_costs=known.other_costs))
                 continue
-            variant = replace(spell, method=method, optional_costs=chosen, alternative_cost=None)
+            variant = replace(
+                spell,
+                method=method,
+                which=which,
+                granted_by=granted_by,
+                optional_costs=chosen,
+                alternative_cost=None,
+            )
             try:
-                result = total_cost(prepared, caster, variant, characters=characters)
-            except (IllegalError, InvalidChoiceError):
+                result = total_cost(prepared, caster, variant, characters=characters, judged=judged)
+            except (IllegalError, InvalidChoiceError) as exc:
+                if refused is not None and not chosen and way is not None:
+                    rule = getattr(exc, "rule", None) or way.rule
+                    message = f"{method} is not available on this board: {exc} (CR {rule})"
+                    refused.append(CostWarning(way.granted_by, face.name, way.text, message))
                 continue
-            out.append(WayTotal(method, chosen, result.total_cost))
+            rule = "601.2f" if way is None else way.rule
+            out.append(
+                WayTotal(method, chosen, result.total_cost, which, granted_by, rule, result.other_costs)
+            )
     return tuple(out)
 
 
@@ -1481,6 +1839,8 @@ def total_cost(
     spell: SpellToCast,
     *,
     characters: CharacterIndex | None = None,
+    judged: dict[tuple[object, ...], dict[tuple[CostEffect | MinimumTotal, str | None], _Judged]]
+    | None = None,
 ) -> CostResult:
     """The total cost of ``spell`` cast by ``caster`` on ``board`` (CR 601.2f), with every step explained.
 
@@ -1493,9 +1853,15 @@ def total_cost(
     prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
     run = CostRun(ManaCost.zero(), [], list(prepared.warnings), [])
     chars = cast_characteristics(prepared.board, caster, spell, run.choices)
-    way = chosen_way(prepared.board, caster, spell, chars, run)
+    way = chosen_way(prepared, caster, spell, chars, run)
     chars = way_characteristics(chars, way, spell.card)
     v = base_cost(spell, chars, run, way)
+    for unread in ways_of(chars.face).not_read:  # nothing silent: a casting line not read is said
+        run.warnings.append(
+            CostWarning(
+                None, chars.face.name, unread.text, f"not understood, given no effect: {unread.reason}"
+            )
+        )
     if way is not None and way.x_at_least_one and v.x == 0:  # the card's own restriction (601.2b)
         raise IllegalError(f"{chars.face.name}: X can't be 0 when cast by its {way.keyword}", rule="601.2b")
     additional_costs(spell, v, run)
@@ -1507,12 +1873,27 @@ def total_cost(
     ctx = _Ctx(
         prepared.board, caster, spell, chars.face, mv_on_stack, characters or _NO_CHARACTERS, run.warnings
     )
+    if judged is not None:  # the ways of one spell share what each effect does to the same spell
+        spell_key = (
+            id(chars.face),
+            mv_on_stack,
+            spell.cast_from,
+            spell.optional_costs,
+            spell.x,
+            spell.y,
+            spell.z,
+        )
+        ctx.judged = judged.setdefault(spell_key, {})
     candidates: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [
         (s.permanent, s.effect) for s in prepared.sources
     ]
     candidates.extend(_own_effects(chars.face, run))
     if way is not None and way.reduction is not None:  # "costs {X} less to cast this way" (CR 601.2f)
         candidates.append((None, way.reduction))
+    if way is not None and way.keyword == "harmonize":
+        candidates.extend(_harmonize(prepared.board, caster, chars.face.name, run))
+    if spell.optional_costs:
+        candidates.extend(_keyword_cost_changes(prepared, spell, chars.face))
     reds, totals = cost_increases(ctx, candidates, run)
     cost_reductions(reds, run)
     effects_on_total(totals, run)
@@ -1532,7 +1913,60 @@ def total_cost(
         method=way.keyword if way is not None else "normal",
         other_costs=tuple(run.other_costs),
         granted=granted,
+        which=way.which if way is not None else None,
+        granted_by=way.granted_by if way is not None else None,
+        way_rule=way.rule if way is not None else "601.2f",
     )
+
+
+def _harmonize(
+    board: Board, caster: str, name: str, run: CostRun
+) -> list[tuple[Permanent | None, CostEffect | MinimumTotal]]:
+    """CR 702.180a: casting it by harmonize, its controller may tap an untapped creature they control to
+    reduce the cost by {X}, X that creature's power. The cheapest choice: the greatest power (its stated
+    power, else the printed one, CR 208.3)."""
+    creatures = [
+        p
+        for p in board.permanents
+        if p.controller == caster and not p.tapped and "Creature" in p.characteristics.type_line.types
+    ]
+    if not creatures:
+        return []
+    best = max(creatures, key=lambda p: p.current("power"))
+    power = best.current("power")
+    if power <= 0:
+        return []
+    run.choices.append(
+        f"harmonize: taps {best.id} (power {power}) to reduce the cost by {{{power}}} (CR 702.180a)"
+    )
+    if best.power is None:
+        message = "its power was not stated: its printed power with its counters is used (CR 208.3)"
+        run.warnings.append(CostWarning(best.id, best.card.name, "power", message))
+    effect = CostEffect(
+        Direction.REDUCTION, ManaCost.of(power), SpellFilter(), "702.180a", "Harmonize: tap a creature"
+    )
+    return [(best, effect)]
+
+
+def _keyword_cost_changes(
+    prepared: PreparedBoard, spell: SpellToCast, face: Face
+) -> list[tuple[Permanent | None, CostEffect | MinimumTotal]]:
+    """ "Buyback costs cost {2} less." (Memory Crystal): a reduction of the generic mana of that optional
+    cost when it is paid (CR 118.7a, 601.2f): at most the generic mana that cost has, each time it is paid."""
+    out: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = []
+    own = ways_of(face)
+    for source, change in prepared.keyword_costs:
+        for choice in spell.optional_costs:
+            opt = own.optional_cost(choice.keyword)
+            if choice.keyword != change.keyword or opt is None or not 1 <= choice.which <= len(opt.costs):
+                continue
+            generic = opt.costs[choice.which - 1][0].generic
+            amount = min(change.amount, generic) * choice.times
+            effect = CostEffect(
+                Direction.REDUCTION, ManaCost.of(amount), SpellFilter(), "118.7a", change.text
+            )
+            out.append((source, effect))
+    return out
 
 
 def granted_keywords(
@@ -1560,7 +1994,28 @@ def _own_effects(face: Face, run: CostRun) -> list[tuple[Permanent | None, CostE
         run.warnings.append(
             CostWarning(None, face.name, u.text, f"not understood, given no effect: {u.reason}")
         )
-    return [(None, e) for e in own.own]
+    found: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = [(None, e) for e in own.own]
+    if face.has_keyword("Undaunted") or _undaunted_line(face.oracle_text):
+        found.append((None, _UNDAUNTED))
+    return found
+
+
+@lru_cache(maxsize=8192)
+def _undaunted_line(text: str) -> bool:
+    """An "Undaunted" keyword line (reminder text aside), for faces whose keyword list does not say it."""
+    return any(line.strip().split(" (", 1)[0] == "Undaunted" for line in text.split("\n"))
+
+
+# CR 702.125a: "Undaunted" means "This spell costs {1} less to cast for each opponent you have."
+_UNDAUNTED: Final = CostEffect(
+    Direction.REDUCTION,
+    ManaCost.of(1),
+    SpellFilter(),
+    "702.125a",
+    "Undaunted",
+    Count(CountKind.OPPONENTS, "opponent", whose=Who.OPPONENTS),
+    own=True,
+)
 
 
 def _var_note(cost: ManaCost, x: int, y: int, z: int) -> str | None:

@@ -12,9 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from app.rules.casting.effects import CostEffect, Count, CountKind, Direction, SpellFilter, Who
+
+if TYPE_CHECKING:
+    from app.rules.casting.permissions import OwnPermission
 from app.rules.errors import RulesError
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
@@ -83,6 +86,9 @@ _WAYS: Final[tuple[_WayDef, ...]] = (
     _WayDef("prototype", "702.160a", WayKind.ALTERNATIVE, ("hand",)),
     _WayDef("more than meets the eye", "702.162a", WayKind.ALTERNATIVE, ("hand",)),
     _WayDef("plot", "702.170d", WayKind.WITHOUT_MANA, ("exile",)),
+    # 702.62a: the last time counter removed, it is cast from exile without paying its mana cost; the cost
+    # after "Suspend N—" is paid to exile it from the hand, not to cast it.
+    _WayDef("suspend", "702.62a", WayKind.WITHOUT_MANA, ("exile",), needs_cost=False),
     _WayDef(
         "freerunning",
         "702.173a",
@@ -97,6 +103,17 @@ _WAYS: Final[tuple[_WayDef, ...]] = (
     _WayDef("warp", "702.185a", WayKind.ALTERNATIVE, ("hand",)),
     _WayDef(
         "mayhem", "702.187a", WayKind.ALTERNATIVE, ("graveyard",), condition="you discarded it this turn"
+    ),
+    # Sneak (Teenage Mutant Ninja Turtles, after the 2026-01-16 rules): "You may cast this spell for [cost]
+    # if you also return an unblocked attacker you control to hand during the declare blockers step": an
+    # alternative cost (118.9) with a condition and a return.
+    _WayDef(
+        "sneak",
+        "118.9",
+        WayKind.ALTERNATIVE,
+        ("hand",),
+        condition="it is the declare blockers step and you control an unblocked attacker",
+        adds="Return an unblocked attacker you control to its owner's hand",
     ),
     _WayDef(
         "web-slinging",
@@ -171,6 +188,10 @@ class Way:
     text: str
     x_at_least_one: bool = False  # "If you cast this spell this way, X can't be 0."
     reduction: CostEffect | None = None  # "This spell costs {X} less to cast this way, where X is ..."
+    which: int | None = None  # the alternative costs written in the text ("alternative"), numbered from 1
+    granted_by: str | None = None  # the permanent or effect granting it (CR 601.2b, 613), None: the card
+    life_for_mana: bool = False  # life equal to the spell's mana value rather than its mana cost (118.9)
+    once_per_turn: bool = False  # the grant allows one such spell each turn: whether it was used, not said
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,9 +225,14 @@ class CardWays:
     optional: tuple[OptionalCost, ...] = ()
     not_read: tuple[NotRead, ...] = ()
     mandatory: tuple[OptionalCost, ...] = ()
+    extra_zones: tuple[tuple[str, str], ...] = ()  # (keyword, zone): "cast ~ from your graveyard using its
+    # mutate ability" (CR 601.3)
+    permissions: tuple[OwnPermission, ...] = ()  # its own permissions to be cast from another zone
 
-    def way(self, keyword: str) -> Way | None:
-        return next((w for w in self.ways if w.keyword == keyword), None)
+    def way(self, keyword: str, which: int | None = None) -> Way | None:
+        return next(
+            (w for w in self.ways if w.keyword == keyword and (which is None or w.which == which)), None
+        )
 
     def optional_cost(self, keyword: str) -> OptionalCost | None:
         return next((o for o in self.optional if o.keyword == keyword), None)
@@ -314,7 +340,11 @@ def _build(definition: _WayDef | _OptionalDef, line: str, rest: str) -> Way | Op
     rest = rest.strip().rstrip(".").strip()
     forms: tuple[tuple[ManaCost, tuple[OtherCost, ...]], ...]
     if isinstance(definition, _WayDef):
-        if rest.startswith("—"):
+        if definition.keyword == "suspend":
+            rest = (
+                ""  # "Suspend 4—{U}": the cost to suspend it from the hand, not a cost to cast it (702.62a)
+            )
+        elif rest.startswith("—"):
             rest = rest[1:]
         elif definition.keyword in ("awaken", "impending") and "—" in rest:
             rest = rest.split("—", 1)[1]  # "Awaken 3—{4}{U}": the number is not part of the cost
@@ -504,12 +534,124 @@ def _read_text(text: str) -> CardWays:
             optional.append(found)
         elif isinstance(found, NotRead):
             not_read.append(found)
+    modal = _modal_costs(text)
+    if isinstance(modal, OptionalCost):
+        optional.append(modal)
+    elif modal is not None:
+        not_read.append(modal)
+    offering = _offering(text)
+    if offering is not None:
+        ways.append(offering)
     return CardWays(tuple(ways), tuple(optional), tuple(not_read), tuple(mandatory))
+
+
+# CR 702.172a spree ("Choose one or more modes"; each mode's "+ [cost] —" is an additional cost paid when it
+# is chosen, 700.2h) and 702.183a tiered (choose one of them): each mode is a form of the optional cost,
+# chosen by ``which`` (one entry per chosen mode).
+_MODAL: Final = {"spree": "702.172a", "tiered": "702.183a"}
+
+
+def _modal_costs(text: str) -> OptionalCost | NotRead | None:
+    lines = [_strip_reminder(x) for x in text.split("\n")]
+    keyword = next((k for k in _MODAL if any(x.casefold() == k for x in lines)), None)
+    if keyword is None:
+        return None
+    forms: list[tuple[ManaCost, tuple[OtherCost, ...]]] = []
+    for line in lines:
+        if not line.startswith("+ "):
+            continue
+        cost, sep, _effect = line[2:].partition(" — ")
+        if not sep:
+            return NotRead(line, f"a {keyword} mode whose cost is not read")
+        try:
+            forms.append(_cost(cost))
+        except _Unreadable as exc:
+            return NotRead(line, str(exc))
+    if not forms:
+        return NotRead(keyword.capitalize(), f"{keyword} with no mode read")
+    sentence = f"{keyword.capitalize()}: " + "; ".join(
+        str(m) + "".join(f", {o.text}" for o in others) for m, others in forms
+    )
+    return OptionalCost(keyword, _MODAL[keyword], tuple(forms), False, sentence)
+
+
+def modal_keyword(card_ways: CardWays) -> OptionalCost | None:
+    """The card's spree or tiered cost, when it has one: at least one mode must be chosen."""
+    return next((o for o in card_ways.optional if o.keyword in _MODAL), None)
+
+
+def _offering(text: str) -> Way | None:
+    """CR 702.48a: "[Quality] offering" lets the card be cast any time an instant could be, by sacrificing a
+    [quality] permanent and paying the difference in mana costs (the total is reduced by the sacrificed
+    permanent's mana cost, including color)."""
+    for raw in text.split("\n"):
+        line = _strip_reminder(raw)
+        words = line.split(" ")
+        if 2 <= len(words) <= 3 and words[-1].casefold() == "offering" and line[0].isupper():
+            quality = " ".join(words[:-1])
+            if quality.casefold() in ("artifact", "creature", "enchantment", "land", "planeswalker"):
+                quality = quality.casefold()  # a card type is written in lowercase in a cost (CR 205.2a)
+            article = "an" if quality[0].casefold() in "aeiou" else "a"
+            return Way(
+                "offering",
+                "702.48a",
+                WayKind.WITH_MANA_COST,
+                ("hand",),
+                None,
+                (OtherCost(f"Sacrifice {article} {quality}"),),
+                None,
+                line,
+            )
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _read_face(name: str, text: str) -> CardWays:
+    """The keyword lines, then the casting sentences that are not keywords (``ways_text``): alternative
+    costs written in the text (CR 118.9) and permissions to be cast from another zone (CR 601.3)."""
+    from app.rules.text.ways_text import read_own  # the sentence reader builds this module's values
+
+    keywords = _read_text(text)
+    own = read_own(name, text)
+    if not (own.alternatives or own.permissions or own.not_read):
+        return keywords
+    ways = list(keywords.ways)
+    extra: list[tuple[str, str]] = []
+    plain: list[OwnPermission] = []
+    for p in own.permissions:
+        if p.keyword is not None:
+            extra.append((p.keyword, p.zone))
+        elif p.cost is not None:
+            ways.append(
+                Way(
+                    "alternative",
+                    "601.3",
+                    WayKind.ALTERNATIVE,
+                    (p.zone,),
+                    p.cost,
+                    p.other_costs,
+                    p.condition,
+                    p.text,
+                    which=sum(1 for w in ways if w.keyword == "alternative") + 1,
+                )
+            )
+        else:
+            plain.append(p)
+    ways.extend(
+        replace(w, which=sum(1 for x in ways if x.keyword == "alternative") + 1) for w in own.alternatives
+    )
+    not_read = (
+        *keywords.not_read,
+        *(NotRead(t, "a sentence about casting it that is not read") for t in own.not_read),
+    )
+    return replace(
+        keywords, ways=tuple(ways), not_read=not_read, extra_zones=tuple(extra), permissions=tuple(plain)
+    )
 
 
 def ways_of(face: Face) -> CardWays:
     """The ways to cast and optional costs that ``face``'s own text defines (cached per text)."""
-    return _read_text(face.oracle_text)
+    return _read_face(face.name, face.oracle_text)
 
 
 def keyword_rule(keyword: str) -> str | None:
@@ -542,6 +684,7 @@ __all__ = [
     "WayKind",
     "is_way_reduction",
     "keyword_rule",
+    "modal_keyword",
     "optional_keywords",
     "way_keywords",
     "ways_of",

@@ -205,6 +205,8 @@ class Board:
     mana_pool: tuple[tuple[str, ManaCost], ...] = ()
     day_night: str | None = None  # CR 730.1: "day", "night", or None when the request does not say
     step: str | None = None  # the current step or phase (CR 500.1: "end" for the end step), None: not said
+    effects: tuple[Permanent, ...] = ()  # lasting effects of resolved spells and abilities (CR 611.2):
+    # Past in Flames, Yawgmoth's Will, a Snapcaster Mage's trigger (its target as chosen.card_name)
 
     def player(self, name: str) -> Player:
         for p in self.players:

@@ -18,7 +18,7 @@ import yaml
 
 from app.rules.casting import mental_magic
 from app.rules.casting.cost_registry import heralds_horn_reveal
-from app.rules.casting.engine import CastAs, OptionalChoice, SpellToCast, StepKind, total_cost
+from app.rules.casting.engine import CastAs, OptionalChoice, SpellToCast, StepKind, total_cost, ways_to_cast
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex
 from app.rules.values.board import Board, Choices, Permanent, Player, ThisTurn
@@ -57,8 +57,22 @@ def card(ref: str | dict[str, Any]) -> Card:
 
 
 def board(case: dict[str, Any]) -> Board:
+    perms = permanents(case.get("board") or [])
+    facts = case.get("players") or {}
+    names = dict.fromkeys(["you", case.get("caster", "you"), *(p.controller for p in perms), *facts])
+    return Board(
+        tuple(perms),
+        tuple(player(n, facts.get(n) or {}) for n in names),
+        case.get("active_player", "you"),
+        day_night=case.get("day_night"),
+        step=case.get("step"),
+        effects=tuple(permanents(case.get("effects") or [])),
+    )
+
+
+def permanents(entries: list[dict[str, Any]]) -> list[Permanent]:
     perms = []
-    for p in case.get("board") or []:
+    for p in entries:
         chosen = dict(p.get("chosen") or {})
         if "imprinted" in chosen:
             chosen["imprinted"] = card(chosen["imprinted"])
@@ -85,15 +99,7 @@ def board(case: dict[str, Any]) -> Board:
                 token=p.get("token", False),
             )
         )
-    facts = case.get("players") or {}
-    names = dict.fromkeys(["you", case.get("caster", "you"), *(p.controller for p in perms), *facts])
-    return Board(
-        tuple(perms),
-        tuple(player(n, facts.get(n) or {}) for n in names),
-        case.get("active_player", "you"),
-        day_night=case.get("day_night"),
-        step=case.get("step"),
-    )
+    return perms
 
 
 def player(name: str, facts: dict[str, Any]) -> Player:
@@ -130,6 +136,8 @@ def spell(s: dict[str, Any]) -> SpellToCast:
         targets=tuple(s.get("targets", ())),
         method=s.get("method"),
         optional_costs=tuple(OptionalChoice(**o) for o in s.get("optional_costs", ())),
+        which=s.get("which"),
+        granted_by=s.get("granted_by"),
     )
 
 
@@ -221,9 +229,11 @@ def test_golden(case: dict[str, Any]) -> None:
         return
     r = total_cost(b, case.get("caster", "you"), s, characters=characters())
     explained = [(x.kind.value, x.source, str(x.result), x.applied, x.note) for x in r.steps]
-    for field in ("total_cost", "mana_cost", "method"):
+    for field in ("total_cost", "mana_cost", "method", "granted_by"):
         if field in expect:
             assert str(getattr(r, field)) == expect[field], explained
+    if "which" in expect:
+        assert r.which == expect["which"], explained
     for field in ("mana_value", "mana_value_on_stack", "x_for_etb"):
         if field in expect:
             assert getattr(r, field) == expect[field], explained
@@ -233,6 +243,19 @@ def test_golden(case: dict[str, Any]) -> None:
         messages = " ".join(f"{w.text} {w.message}" for w in r.warnings)
         for needle in expect["warns"]:
             assert needle in messages, messages
+    if "ways" in expect:  # each listed way is offered, with its total and what it takes beside mana
+        offered = ways_to_cast(b, case.get("caster", "you"), s, characters=characters(), known=r)
+        seen = [
+            {
+                "method": w.method,
+                "total_cost": str(w.total_cost),
+                **({"granted_by": w.granted_by} if w.granted_by else {}),
+                **({"other_costs": [o.text for o in w.other_costs]} if w.other_costs else {}),
+            }
+            for w in offered
+            if not w.optional_costs
+        ]
+        assert seen == expect["ways"], seen
     if "cast_as" in expect:
         assert r.cast_as is not None and r.cast_as.name == expect["cast_as"]
     changes = [x for x in r.steps if x.kind in (StepKind.REDUCTION, StepKind.INCREASE, StepKind.TOTAL)]
