@@ -18,7 +18,9 @@ class DeckCardIn(StrictModel):
         min_length=1, max_length=MAX_CARD_NAME, description="A card name (as in the catalogue)."
     )
     count: int = Field(default=1, ge=1, le=MAX_COUNT, description=f"Copies, 1 to {MAX_COUNT}.")
-    section: Literal["main", "sideboard", "commander", "companion"] = "main"
+    section: Literal["main", "sideboard", "commander", "companion", "maybeboard"] = Field(
+        default="main", description="A maybeboard card is kept apart: never in the deck's counts."
+    )
 
 
 class DeckAnalyzeRequest(StrictModel):
@@ -75,6 +77,13 @@ class DeckProblemOut(BaseModel):
 
 class CastabilityOut(BaseModel):
     card: CardRef
+    face: str | None = Field(
+        default=None,
+        description="The half or face cast on its own (a split half, an Adventure, a modal face); null: the"
+        " card as printed.",
+    )
+    fused: bool = Field(default=False, description="Both halves of a split card with fuse (CR 702.102c).")
+    rule: str = Field(default="601.2", description="The rule that lets the card be cast this way.")
     cost: str
     turn: int
     probability: float | None
@@ -105,6 +114,11 @@ class DeckAnalyzeAnswer(ComputedAnswer):
     problems: list[DeckProblemOut]
     counts: dict[str, int]
     lands: int
+    modal_lands: int = Field(
+        default=0,
+        description="Main-deck modal double-faced cards with a spell front and a land face (CR 712.12):"
+        " not in `lands`, but counted in `sources` and as lands by the castability model.",
+    )
     curve: dict[str, int]
     pips: dict[str, int]
     sources: dict[str, int]

@@ -18,12 +18,19 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.errors import AmbiguousCard, InputError, TooLarge, UnknownCard
 from app.rules.decks import castability as model
-from app.rules.decks import deckstats, legality
-from app.rules.decks.decklist import CountOutOfRange, DecklistTooLarge, Entry, check_count, parse_decklist
+from app.rules.decks import deckstats, faces, legality
+from app.rules.decks.decklist import (
+    SECTIONS,
+    CountOutOfRange,
+    DecklistTooLarge,
+    Entry,
+    check_count,
+    parse_decklist,
+)
 from app.rules.mana.abilities import card_identity
 from app.rules.mana.production import analyze_board
 from app.rules.values.board import Board, Permanent, Player
-from app.rules.values.cards import Card
+from app.rules.values.cards import Card, Face
 from app.rules.values.symbols import COLORS
 from app.schemas.decks import (
     MAX_JSON_CARDS,
@@ -50,12 +57,12 @@ class _Held:
     """One distinct card of the deck and its copies per section."""
 
     card: Card
-    counts: dict[str, int] = field(default_factory=lambda: {"main": 0, "sideboard": 0, "commander": 0})
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SECTIONS, 0))
 
 
 def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings) -> DeckAnalyzeAnswer:
     """Read the deck and answer every part of the contract."""
-    entries, problems = _entries(request)
+    entries, problems, notes = _entries(request)
     catalogue = Catalogue(session)
     lines: list[DeckLineOut] = []
     held: dict[str, _Held] = {}
@@ -84,7 +91,7 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
         lines.append(DeckLineOut(line=e.line, count=e.count, section=e.section, card=_ref(card)))
     problems.sort(key=lambda p: p.line)
     cards = list(held.values())
-    warnings: list[DeckWarningOut] = []
+    warnings = [DeckWarningOut(text=n) for n in notes]
     if unknown > SUGGESTED_LINES:
         warnings.append(
             DeckWarningOut(text=f"only the first {SUGGESTED_LINES} unknown lines have suggestions")
@@ -93,8 +100,8 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
         request.format is not None and legality.is_commander_format(request.format)
     )
     main = [h for h in cards if h.counts["main"]]
-    lands = [h for h in main if is_land(h.card)]
-    spells = [h for h in main if not is_land(h.card)]
+    lands = [h for h in main if faces.land_face(h.card) is not None]  # modal spell // land cards too
+    spells = [h for h in main if not faces.is_land_card(h.card)]
     land_colors = _land_colors(lands, [h.card for h in cards if h.counts["commander"]], warnings)
     sources = {c: sum(h.counts["main"] for h in lands if c in land_colors[_key(h)]) for c in COLORS}
     pips = dict.fromkeys(COLORS, 0)
@@ -106,6 +113,8 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
                 pips[c] += n * h.counts["main"]
         values[_key(h)] = (cost.mana_value if cost is not None else 0, h.counts["main"])
     counts = {s: sum(h.counts[s] for h in cards) for s in ("main", "sideboard", "commander")}
+    if any(e.section == "maybeboard" for e in entries):
+        counts["maybeboard"] = sum(h.counts["maybeboard"] for h in cards)
     if commander_deck and counts["main"] != COMMANDER_DECK_SIZE:
         warnings.append(
             DeckWarningOut(
@@ -129,7 +138,8 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
         cards=lines,
         problems=problems,
         counts=counts,
-        lands=sum(h.counts["main"] for h in lands),
+        lands=sum(h.counts["main"] for h in lands if faces.is_land_card(h.card)),
+        modal_lands=sum(h.counts["main"] for h in lands if not faces.is_land_card(h.card)),
         curve=deckstats.curve(values),
         pips=pips,
         sources=sources,
@@ -139,7 +149,7 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
     )
 
 
-def _entries(request: DeckAnalyzeRequest) -> tuple[list[Entry], list[DeckProblemOut]]:
+def _entries(request: DeckAnalyzeRequest) -> tuple[list[Entry], list[DeckProblemOut], tuple[str, ...]]:
     if request.cards is not None:
         if len(request.cards) > MAX_JSON_CARDS:
             raise TooLarge(
@@ -157,7 +167,7 @@ def _entries(request: DeckAnalyzeRequest) -> tuple[list[Entry], list[DeckProblem
                 ) from exc
             section = "sideboard" if c.section == "companion" else c.section
             out.append(Entry(i + 1, c.count, c.card, section, c.card))
-        return out, []
+        return out, [], ()
     assert request.decklist is not None
     try:
         deck = parse_decklist(request.decklist)
@@ -174,7 +184,7 @@ def _entries(request: DeckAnalyzeRequest) -> tuple[list[Entry], list[DeckProblem
         DeckProblemOut(line=p.line, text=p.text, type="/problems/unreadable-line", detail=p.detail)
         for p in deck.problems
     ]
-    return list(deck.entries), problems
+    return list(deck.entries), problems, deck.notes
 
 
 def _problem(
@@ -197,17 +207,13 @@ def _key(h: _Held) -> str:
     return h.card.oracle_id or h.card.name
 
 
-def is_land(card: Card) -> bool:
-    """CR 205.2a, 712.8: a card is a land card by its front face's types (a modal DFC spell//land is not)."""
-    return card.front.type_line.has_type("Land")
-
-
 def _land_colors(
     lands: list[_Held], commanders: list[Card], warnings: list[DeckWarningOut]
 ) -> dict[str, frozenset[str]]:
-    """Per land (by key), the colors it could produce (CR 106.7), fetches by what they could fetch."""
+    """Per land (by key), the colors it could produce (CR 106.7), fetches by what they could fetch; a modal
+    spell // land card by its land face (CR 712.12: played as a land, it enters with that face up)."""
     board = Board(
-        permanents=tuple(Permanent(id=_key(h), card=h.card) for h in lands),
+        permanents=tuple(Permanent(id=_key(h), card=h.card, face=_land_face_name(h.card)) for h in lands),
         players=(Player("you", commander=tuple(commanders)),),
     )
     analysis = analyze_board(board)
@@ -216,16 +222,31 @@ def _land_colors(
             DeckWarningOut(card=board.get(w.permanent).card.name if w.permanent else None, text=w.reason)
         )
     produce = {k: frozenset(t for t in v if t in COLORS) for k, v in analysis.could_produce.items()}
+    played = {_key(h): _played_face(h.card) for h in lands}
     deck_lands = [
-        (h.card.front.type_line.subtypes, h.card.front.type_line.has_supertype("Basic"), produce[_key(h)])
+        (
+            played[_key(h)].type_line.subtypes,
+            played[_key(h)].type_line.has_supertype("Basic"),
+            produce[_key(h)],
+        )
         for h in lands
     ]
     out = dict(produce)
     for h in lands:
-        target = deckstats.fetch_target(" ".join(f.oracle_text for f in h.card.faces))
+        target = deckstats.fetch_target(played[_key(h)].oracle_text)
         if target is not None:
             out[_key(h)] = produce[_key(h)] | deckstats.fetch_colors(target, deck_lands)
     return out
+
+
+def _played_face(card: Card) -> Face:
+    face = faces.land_face(card)
+    return card.front if face is None else face
+
+
+def _land_face_name(card: Card) -> str | None:
+    """The face up on the battlefield: None (the front) for a land card, the land face of a modal card."""
+    return None if faces.is_land_card(card) else _played_face(card).name
 
 
 def _castability(
@@ -239,8 +260,10 @@ def _castability(
     commander: bool,
     warnings: list[DeckWarningOut],
 ) -> list[CastabilityOut]:
-    """Karsten's model (``app.rules.decks.castability``) on the deck's land kinds: lands grouped by the colors
-    they could produce, a dual counting once for a multicolored cost."""
+    """Karsten's model (``app.rules.decks.castability``) on the deck's land kinds: lands (modal spell // land
+    cards among them) grouped by the colors they could produce, a dual counting once for a multicolored
+    cost; one row per part of a card cast on its own (``app.rules.decks.faces``: split halves, fuse,
+    Adventures, modal faces)."""
     kinds: dict[frozenset[str], int] = {}
     for h in lands:
         colors = land_colors[_key(h)]
@@ -253,43 +276,78 @@ def _castability(
     if not model.HAND_SIZE <= deck_size <= model.MAX_DECK_SIZE:
         warnings.append(DeckWarningOut(text=f"no castability: a deck of {deck_size} cards"))
         return out
-    deck = model.DeckMana(deck_size, kinds)
-    for h in spells:
-        cost = h.card.mana_cost
-        if cost is None:
-            continue
-        turn = max(1, int(cost.mana_value or 0))
-        if turn > model.MAX_TURN:
-            warnings.append(
-                DeckWarningOut(card=h.card.name, text=f"no castability after turn {model.MAX_TURN}")
-            )
-            continue
-        pips, left_out = deckstats.castability_pips(cost)
-        if left_out:
-            warnings.append(
-                DeckWarningOut(
-                    card=h.card.name,
-                    text="hybrid and Phyrexian symbols need no one color (CR 107.4e, 107.4f): left out",
-                )
-            )
-        probability = model.cast_probability(deck, pips, turn, on_play=on_play, commander=commander)
-        needed = {
-            c: model.sources_needed(deck_size, land_count, n, turn, on_play=on_play, commander=commander)
-            for c, n in pips.items()
-        }
-        meets = all(v is not None and sources[c] >= v for c, v in needed.items())
-        out.append(
-            CastabilityOut(
-                card=_ref(h.card),
-                cost=str(cost),
-                turn=turn,
-                probability=round(probability, 6),
-                sources_needed=needed,
-                sources={c: sources[c] for c in pips},
-                meets=meets,
+    if land_count == 0:
+        warnings.append(
+            DeckWarningOut(
+                text="the deck has no lands yet: castability is absent (probability null), as no game"
+                " reaches a land to cast a spell with"
             )
         )
+    deck = model.DeckMana(deck_size, kinds)
+    for h in spells:
+        for part in faces.castables(h.card):
+            row = _castability_row(h.card, part, deck, sources, on_play, commander, warnings)
+            if row is not None:
+                out.append(row)
     return out
+
+
+def _castability_row(
+    card: Card,
+    part: faces.Castable,
+    deck: model.DeckMana,
+    sources: dict[str, int],
+    on_play: bool,
+    commander: bool,
+    warnings: list[DeckWarningOut],
+) -> CastabilityOut | None:
+    """One castable part's row; a turn beyond the model's range gives none, a turn no game reaches with
+    this many lands gives a null probability (the model conditions on having the lands), both with a
+    warning: never an error of the whole deck."""
+    cost = part.cost
+    name = part.face or card.name
+    turn = max(1, int(cost.mana_value or 0))
+    if turn > model.MAX_TURN:
+        warnings.append(DeckWarningOut(card=name, text=f"no castability after turn {model.MAX_TURN}"))
+        return None
+    pips, left_out = deckstats.castability_pips(cost)
+    if left_out:
+        warnings.append(
+            DeckWarningOut(
+                card=name,
+                text="hybrid and Phyrexian symbols need no one color (CR 107.4e, 107.4f): left out",
+            )
+        )
+    land_count = deck.land_count
+    probability: float | None = None
+    needed: dict[str, int | None] = dict.fromkeys(pips)
+    if land_count >= turn:
+        probability = round(model.cast_probability(deck, pips, turn, on_play=on_play, commander=commander), 6)
+        needed = {
+            c: model.sources_needed(deck.deck_size, land_count, n, turn, on_play=on_play, commander=commander)
+            for c, n in pips.items()
+        }
+    elif land_count:
+        warnings.append(
+            DeckWarningOut(
+                card=name,
+                text=f"no probability on turn {turn}: the deck has {land_count} lands, so no game has"
+                f" {turn} lands (the model's condition)",
+            )
+        )
+    meets = probability is not None and all(v is not None and sources[c] >= v for c, v in needed.items())
+    return CastabilityOut(
+        card=_ref(card),
+        face=part.face,
+        fused=part.fused,
+        rule=part.rule,
+        cost=str(cost),
+        turn=turn,
+        probability=probability,
+        sources_needed=needed,
+        sources={c: sources[c] for c in pips},
+        meets=meets,
+    )
 
 
 def _legality(
@@ -307,7 +365,7 @@ def _legality(
                 sideboard=h.counts["sideboard"],
                 commander=h.counts["commander"],
                 status=status if status in ("legal", "banned", "restricted") else None,
-                basic_land=h.card.front.type_line.has_supertype("Basic") and is_land(h.card),
+                basic_land=h.card.front.type_line.has_supertype("Basic") and faces.is_land_card(h.card),
                 any_number=any(legality.any_number(f.oracle_text) for f in h.card.faces),
                 identity=frozenset(card_identity(h.card)),
             )

@@ -5,9 +5,11 @@ out by hand from the cards' costs and text (comments say how)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
@@ -354,3 +356,110 @@ def test_unknown_format_key_warns(client: TestClient) -> None:
     assert {"card": None, "text": "no card of the deck lists format 'modrn': is it a format key?"} in body[
         "warnings"
     ]
+
+
+# --- paste formats, sections, faces (tests/golden/decklists.yaml) ------------------------------------------
+
+DECKLISTS = yaml.safe_load(
+    (Path(__file__).resolve().parents[1] / "golden" / "decklists.yaml").read_text(encoding="utf-8")
+)["cases"]
+
+
+@pytest.mark.parametrize("case", DECKLISTS, ids=[c["name"] for c in DECKLISTS])
+def test_every_export_resolves_with_its_counts(client: TestClient, case: dict[str, Any]) -> None:
+    body = _post(client, {"decklist": case["text"]})
+    assert body["problems"] == []
+    expected = {k: v for k, v in case["counts"].items() if k != "maybeboard" or v}
+    assert body["counts"] == expected
+    if "note" in case:
+        assert any(case["note"] in w["text"] for w in body["warnings"]), body["warnings"]
+
+
+def test_maybeboard_is_never_in_the_deck(client: TestClient) -> None:
+    body = _post(client, {"decklist": "Deck\n20 Mountain\n40 Lava Spike\nMaybeboard\n4 Fireblast\n"})
+    assert body["counts"] == {"main": 60, "sideboard": 0, "commander": 0, "maybeboard": 4}
+    assert body["pips"]["R"] == 40  # Lava Spike {R} x 40; Fireblast ({4}{R}{R}) is not counted
+    assert [c["card"]["name"] for c in body["castability"]] == ["Lava Spike"]
+    cards = {"cards": [{"card": "Fireblast", "count": 4, "section": "maybeboard"}, {"card": "Mountain"}]}
+    assert _post(client, cards)["counts"] == {"main": 1, "sideboard": 0, "commander": 0, "maybeboard": 4}
+
+
+def _rows(body: dict[str, Any]) -> dict[tuple[str, str | None], dict[str, Any]]:
+    return {(c["card"]["name"], c["face"]): c for c in body["castability"]}
+
+
+def test_split_halves_are_cast_on_their_own(client: TestClient) -> None:
+    # CR 709.3a: "Only the chosen half is evaluated to see if it can be cast." In a mono-red deck Fire
+    # ({1}{R}) is tested on turn 2 and every land is red, so with 2 lands it is cast: probability 1. Ice
+    # ({1}{U}) has no blue source: 0. The old answer judged {1}{U}{R} on turn 3 and said 0.
+    body = _post(client, {"decklist": "4 Fire // Ice\n20 Mountain\n36 Lava Spike"})
+    rows = _rows(body)
+    fire = rows[("Fire // Ice", "Fire")]
+    assert (fire["cost"], fire["turn"], fire["probability"], fire["rule"]) == ("{1}{R}", 2, 1.0, "709.3a")
+    ice = rows[("Fire // Ice", "Ice")]
+    assert (ice["cost"], ice["turn"], ice["probability"], ice["meets"]) == ("{1}{U}", 2, 0.0, False)
+    assert ("Fire // Ice", None) not in rows  # Fire // Ice has no fuse: the halves are never cast together
+    assert body["curve"] == {"1": 36, "4": 4}  # CR 709.4: off the stack its mana value is both halves'
+
+
+def test_fuse_adds_the_fused_spell(client: TestClient) -> None:
+    # CR 702.102c: "The total cost of a fused split spell includes the mana cost of each half": {1}{R}{W},
+    # tested on turn 3, beside each half alone.
+    body = _post(client, {"decklist": "4 Wear // Tear\n10 Mountain\n10 Plains\n36 Lava Spike"})
+    rows = _rows(body)
+    fused = rows[("Wear // Tear", "Wear // Tear")]
+    assert (fused["cost"], fused["turn"], fused["fused"], fused["rule"]) == ("{1}{R}{W}", 3, True, "702.102c")
+    assert rows[("Wear // Tear", "Tear")]["cost"] == "{W}"
+    assert rows[("Wear // Tear", "Tear")]["turn"] == 1
+    assert fused["probability"] < rows[("Wear // Tear", "Wear")]["probability"]
+
+
+def test_adventurer_is_cast_as_its_adventure_too(client: TestClient) -> None:
+    # CR 715.3a: cast as an Adventure, only the Adventure's characteristics are evaluated: Stomp {1}{R}
+    # on turn 2; the Giant {2}{R} on turn 3.
+    body = _post(client, {"decklist": "4 Bonecrusher Giant\n20 Mountain\n36 Lava Spike"})
+    rows = _rows(body)
+    assert rows[("Bonecrusher Giant // Stomp", None)]["turn"] == 3
+    stomp = rows[("Bonecrusher Giant // Stomp", "Stomp")]
+    assert (stomp["cost"], stomp["turn"], stomp["rule"]) == ("{1}{R}", 2, "715.3a")
+
+
+def test_modal_land_faces_count_apart_and_as_sources(client: TestClient) -> None:
+    # CR 712.12: Emeria's Call can be played as Emeria, Shattered Skyclave ("{T}: Add {W}."): not a land
+    # card (its front is a sorcery, CR 712.8a), so `lands` stays 16 and `modal_lands` is 4, while `sources`
+    # counts all 20 for W and the model has 20 white lands in 60 cards.
+    deck = "4 Emeria's Call\n16 Plains\n40 Savannah Lions"
+    body = _post(client, {"decklist": deck})
+    assert (body["lands"], body["modal_lands"], body["sources"]["W"]) == (16, 4, 20)
+    plain = _post(client, {"decklist": "4 Wastes\n16 Plains\n40 Savannah Lions"})
+    lions = _rows(body)[("Savannah Lions", None)]
+    # Four more white sources among the same 20 lands can only help a {W} spell on turn 1.
+    assert lions["probability"] > _rows(plain)[("Savannah Lions", None)]["probability"]
+    assert lions["sources"] == {"W": 20}
+    assert body["curve"] == {"1": 40, "7": 4}  # the modal card is a nonland card of mana value 7
+
+
+def test_front_face_names_of_transforming_cards_and_battles(client: TestClient) -> None:
+    body = _post(client, {"decklist": "1 Delver of Secrets\n1 Insectile Aberration\n1 Invasion of Zendikar"})
+    assert body["problems"] == []
+    names = [c["card"]["name"] for c in body["cards"]]
+    assert names[:2] == ["Delver of Secrets // Insectile Aberration"] * 2
+
+
+def test_a_deck_without_lands_gets_its_analysis(client: TestClient) -> None:
+    # A deck being built: no land yet. Never a 422; the rows say nothing of a probability.
+    body = _post(client, {"decklist": "4 Lightning Bolt\n4 Shock\n3 Fog", "format": "modern"})
+    assert body["counts"]["main"] == 11
+    assert body["lands"] == 0
+    assert {c["probability"] for c in body["castability"]} == {None}
+    assert any("no lands" in w["text"] for w in body["warnings"])
+
+
+def test_turns_beyond_the_land_count_have_no_probability(client: TestClient) -> None:
+    # One Mountain: no game has 4 lands for Hill Giant ({3}{R}), the model's condition; Lightning Bolt on
+    # turn 1 is still computed.
+    body = _post(client, {"decklist": "1 Mountain\n4 Lightning Bolt\n4 Hill Giant"})
+    rows = _rows(body)
+    assert rows[("Hill Giant", None)]["probability"] is None
+    assert rows[("Lightning Bolt", None)]["probability"] == 1.0
+    assert any(w["card"] == "Hill Giant" for w in body["warnings"])
