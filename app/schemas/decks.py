@@ -39,7 +39,10 @@ class DeckAnalyzeRequest(StrictModel):
         default=None, description=f"At most {MAX_JSON_CARDS} entries (more: 413)."
     )
     format: str | None = Field(
-        default=None, max_length=32, description="A format key of the catalogue (modern, commander...)."
+        default=None,
+        max_length=32,
+        description="A format: its key (modern, commander...) in any case, or an alias (EDH, PDH, Duel"
+        " Commander...). An unknown format is a 422 listing the known ones.",
     )
     play: Literal["first", "draw"] = "first"
 
@@ -99,8 +102,13 @@ class LegalityReasonOut(BaseModel):
 
 
 class LegalityOut(BaseModel):
-    format: str
-    legal: bool
+    format: str = Field(description="The format's data key (the request's name folded, aliases followed).")
+    legal: bool | None = Field(
+        description="null when only cards of unknown legality (reason `unknown`) stand in the way."
+    )
+    legalities_as_of: str | None = Field(
+        default=None, description="The date of the catalogue's legality data (YYYY-MM-DD); null: not known."
+    )
     reasons: list[LegalityReasonOut]
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import Session
 
 from app.config import Settings
+from app.db.repositories import cards as cards_repo
 from app.errors import AmbiguousCard, InputError, TooLarge, UnknownCard
 from app.rules.decks import castability as model
 from app.rules.decks import deckstats, faces, legality
@@ -45,6 +46,7 @@ from app.schemas.decks import (
     LegalityReasonOut,
     SuggestionOut,
 )
+from app.services.card_import import legalities_as_of
 from app.services.catalogue import Catalogue
 
 COMMANDER_DECK_SIZE = 99
@@ -62,6 +64,7 @@ class _Held:
 
 def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings) -> DeckAnalyzeAnswer:
     """Read the deck and answer every part of the contract."""
+    fmt = _format(request)
     entries, problems, notes = _entries(request)
     catalogue = Catalogue(session)
     lines: list[DeckLineOut] = []
@@ -97,7 +100,7 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
             DeckWarningOut(text=f"only the first {SUGGESTED_LINES} unknown lines have suggestions")
         )
     commander_deck = any(h.counts["commander"] for h in cards) or (
-        request.format is not None and legality.is_commander_format(request.format)
+        fmt is not None and legality.is_commander_format(fmt)
     )
     main = [h for h in cards if h.counts["main"]]
     lands = [h for h in main if faces.land_face(h.card) is not None]  # modal spell // land cards too
@@ -144,7 +147,9 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
         pips=pips,
         sources=sources,
         castability=castability,
-        legality=_legality(request.format, cards, commander_deck, warnings) if request.format else None,
+        legality=(
+            _legality(fmt, cards, commander_deck, _legality_data(catalogue), warnings) if fmt else None
+        ),
         warnings=warnings,
     )
 
@@ -350,21 +355,87 @@ def _castability_row(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _LegalityData:
+    """What the catalogue's legality data covers: its date, the formats it lists for some card."""
+
+    as_of: str | None
+    formats: frozenset[str]
+
+
+_LEGALITY_DATA: dict[str, _LegalityData] = {}
+"""By data_version (one kept: a new import gives a new version)."""
+
+
+def _legality_data(catalogue: Catalogue) -> _LegalityData:
+    version = catalogue.data_version
+    found = _LEGALITY_DATA.get(version)
+    if found is None:
+        found = _LegalityData(
+            legalities_as_of(catalogue.session), cards_repo.legality_formats(catalogue.session)
+        )
+        _LEGALITY_DATA.clear()
+        _LEGALITY_DATA[version] = found
+    return found
+
+
+def _format(request: DeckAnalyzeRequest) -> str | None:
+    """The request's format as a data key (case-insensitive, aliases: ``legality.normalize_format``); an
+    unknown one is a 422 naming the field and listing the known formats."""
+    if request.format is None:
+        return None
+    try:
+        return legality.normalize_format(request.format)
+    except legality.UnknownFormat as exc:
+        raise InputError(
+            str(exc),
+            errors=[{"loc": ["body", "format"], "msg": str(exc), "type": "enum"}],
+            extra={"known_formats": list(exc.known)},
+        ) from exc
+
+
 def _legality(
-    fmt: str, cards: list[_Held], commander_deck: bool, warnings: list[DeckWarningOut]
+    fmt: str,
+    cards: list[_Held],
+    commander_deck: bool,
+    data: _LegalityData,
+    warnings: list[DeckWarningOut],
 ) -> LegalityOut:
-    if cards and not any(fmt == f for h in cards for f, _ in h.card.legalities):
-        warnings.append(DeckWarningOut(text=f"no card of the deck lists format {fmt!r}: is it a format key?"))
+    """The deck's legality in ``fmt`` (``app.rules.decks.legality``). A card without legality data, or a
+    format the data does not list for any card, is ``unknown`` with a warning: never ``not_legal``."""
+    covered = fmt in data.formats
+    if not covered:
+        warnings.append(
+            DeckWarningOut(
+                text=f"the catalogue's legality data (as of {data.as_of or 'an unknown date'}) lists no"
+                f" card in format {fmt!r}: every card's legality there is unknown"
+            )
+        )
+    if data.as_of is None:
+        warnings.append(DeckWarningOut(text="the date of the catalogue's legality data is not known"))
     rows = []
     for h in cards:
-        status = dict(h.card.legalities).get(fmt)
+        if not (h.counts["main"] or h.counts["sideboard"] or h.counts["commander"]):
+            continue  # a maybeboard card is not in the deck
+        status: str | None
+        if not covered or not h.card.legalities:
+            status = legality.UNKNOWN
+            if covered:
+                warnings.append(
+                    DeckWarningOut(
+                        card=h.card.name, text=f"no legality data: its legality in {fmt} is unknown"
+                    )
+                )
+        else:
+            found = dict(h.card.legalities).get(fmt)
+            status = found if found in ("legal", "banned", "restricted") else None
         rows.append(
             legality.DeckCard(
                 name=h.card.name,
                 main=h.counts["main"],
                 sideboard=h.counts["sideboard"],
                 commander=h.counts["commander"],
-                status=status if status in ("legal", "banned", "restricted") else None,
+                status=status,
                 basic_land=h.card.front.type_line.has_supertype("Basic") and faces.is_land_card(h.card),
                 any_number=any(legality.any_number(f.oracle_text) for f in h.card.faces),
                 identity=frozenset(card_identity(h.card)),
@@ -373,6 +444,7 @@ def _legality(
     reasons = legality.check(fmt, rows, commander_deck=commander_deck)
     return LegalityOut(
         format=fmt,
-        legal=not reasons,
+        legal=legality.decided(reasons),
+        legalities_as_of=data.as_of,
         reasons=[LegalityReasonOut(card=r.card, reason=r.reason, rule=r.rule) for r in reasons],
     )

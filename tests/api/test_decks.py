@@ -150,7 +150,12 @@ def test_modern_naya_deck(client: TestClient, extra: None) -> None:
     # count for R, G and W. G: 10 + Stomping 2 + Temple 2 + Jetmir 2 + Forest 2; R: 10 + 2 + Foundry 2 + 2 +
     # Mountain 2; W: 10 + Foundry 2 + Temple 2 + Jetmir 2 + Plains 1.
     assert body["sources"] == {"W": 17, "U": 0, "B": 0, "R": 18, "G": 18}
-    assert body["legality"] == {"format": "modern", "legal": True, "reasons": []}
+    assert body["legality"] == {
+        "format": "modern",
+        "legal": True,
+        "legalities_as_of": "2022-04-25",
+        "reasons": [],
+    }
     lines = {c["card"]["name"]: (c["line"], c["count"], c["section"]) for c in body["cards"]}
     assert lines["Tarmogoyf"] == (4, 4, "main")
     assert lines["Blood Moon"] == (23, 2, "sideboard")
@@ -205,7 +210,12 @@ def test_commander_deck(client: TestClient, extra: None) -> None:
     # = 16, + 7 Forests. W: Tower, Jetmir, Foundry, Temple, 3 fetches, Wilds, Clifftop, Sands, Crag,
     # Prairie, Bastion, Confluence, City, Pool = 16, + 6 Plains. U, B: Confluence, City, Pool.
     assert body["sources"] == {"W": 22, "U": 3, "B": 3, "R": 23, "G": 23}
-    assert body["legality"] == {"format": "commander", "legal": True, "reasons": []}
+    assert body["legality"] == {
+        "format": "commander",
+        "legal": True,
+        "legalities_as_of": "2022-04-25",
+        "reasons": [],
+    }
 
 
 def test_commander_size_singleton_and_identity(client: TestClient, extra: None) -> None:
@@ -350,12 +360,54 @@ def test_tiny_deck_has_no_castability_but_a_warning(client: TestClient) -> None:
     assert body["warnings"] == [{"card": None, "text": "no castability: a deck of 2 cards"}]
 
 
-def test_unknown_format_key_warns(client: TestClient) -> None:
-    body = _post(client, {"decklist": LIMITED, "format": "modrn"})
-    assert body["legality"]["legal"] is False
-    assert {"card": None, "text": "no card of the deck lists format 'modrn': is it a format key?"} in body[
-        "warnings"
+def test_unknown_format_is_a_422_listing_the_known_ones(client: TestClient) -> None:
+    r = client.post(URL, json={"decklist": LIMITED, "format": "modrn"})
+    assert r.status_code == 422
+    problem = r.json()
+    assert problem["errors"][0]["loc"] == ["body", "format"]
+    assert "modern" in problem["known_formats"] and "commander" in problem["known_formats"]
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [("Modern", "modern"), ("EDH", "commander"), ("Pauper EDH", "paupercommander")]
+)
+def test_format_names_fold_case_and_aliases(client: TestClient, name: str, key: str) -> None:
+    # The report: "Modern" or "EDH" marked every card, basic lands included, not_legal. Forest and Llanowar
+    # Elves are legal in all three formats (the catalogue's legalities): no card is banned or not legal
+    # (the deck's size is its only fault).
+    body = _post(client, {"decklist": "20 Forest\n1 Llanowar Elves", "format": name})
+    assert body["legality"]["format"] == key
+    assert [r for r in body["legality"]["reasons"] if r["card"] is not None] == []
+    assert body["legality"]["legalities_as_of"] == "2022-04-25"  # app/data/cards.meta.json, from MTGJSON
+
+
+def test_card_without_legality_data_is_unknown_never_not_legal(client: TestClient) -> None:
+    # Vorthos, Steward of Myth comes from the spoiler supplement, which has no legalities: unknown, with a
+    # warning; the deck is then neither legal nor not legal on that card alone.
+    deck = "Deck\n60 Forest\nSideboard\n1 Vorthos, Steward of Myth"
+    body = _post(client, {"decklist": deck, "format": "vintage"})
+    assert body["legality"]["reasons"] == [
+        {"card": "Vorthos, Steward of Myth", "reason": "unknown", "rule": "100.6"}
     ]
+    assert body["legality"]["legal"] is None
+    assert {
+        "card": "Vorthos, Steward of Myth",
+        "text": "no legality data: its legality in vintage is unknown",
+    } in (body["warnings"])
+
+
+def test_format_the_data_does_not_cover_is_unknown(client: TestClient) -> None:
+    # The bundled legality data (2022) has no Oathbreaker column: no card is called not_legal there.
+    body = _post(client, {"decklist": "60 Forest", "format": "Oathbreaker"})
+    assert {r["reason"] for r in body["legality"]["reasons"]} == {"unknown"}
+    assert any("lists no card in format 'oathbreaker'" in w["text"] for w in body["warnings"])
+
+
+def test_maybeboard_cards_do_not_change_legality(client: TestClient) -> None:
+    # Black Lotus is not legal in Modern (the catalogue lists it for no such format), but as a maybe it is
+    # not in the deck.
+    deck = "Deck\n60 Forest\nMaybeboard\n1 Black Lotus"
+    assert _post(client, {"decklist": deck, "format": "modern"})["legality"]["legal"] is True
 
 
 # --- paste formats, sections, faces (tests/golden/decklists.yaml) ------------------------------------------
