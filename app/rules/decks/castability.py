@@ -36,6 +36,7 @@ used entries go first. A Hall state's own memo is bounded the same way (``HALL_M
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from collections import OrderedDict
@@ -134,14 +135,29 @@ def cache_clear() -> None:
         cache.clear()
 
 
-def _cached(name: str, key: Hashable, size_of_key: Callable[[], int], compute: Callable[[], _V]) -> _V:
-    cache = _CACHES[name]
-    found = cache.get(key)
-    if found is not None:
-        return found  # type: ignore[return-value]  # each cache holds one function's results
-    value = compute()
-    cache.put(key, value, size_of_key() + _size(value))
-    return value
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+def _bounded(
+    name: str, key_of: Callable[[tuple[object, ...]], tuple[Hashable, object]]
+) -> Callable[[_F], _F]:
+    """Cache a function's results in ``_CACHES[name]``; ``key_of(args)`` gives the key and the part of it
+    whose bytes are counted (``_size``) with the result's."""
+
+    def wrap(fn: _F) -> _F:
+        @functools.wraps(fn)
+        def cached(*args: object) -> object:
+            cache = _CACHES[name]
+            key, counted = key_of(args)
+            found = cache.get(key)
+            if found is None:
+                found = fn(*args)
+                cache.put(key, found, _size(counted) + _size(found))
+            return found
+
+        return cached  # type: ignore[return-value]  # same signature as fn
+
+    return wrap
 
 
 class CastabilityError(RulesError):
@@ -392,26 +408,8 @@ class _Hall:
         return all(v >= f or not t for v, f, t in zip(h, self.full, self.touches[kind], strict=True))
 
 
+@_bounded("probabilities", lambda args: (args, args))
 def _probabilities(
-    classes: tuple[_Class, ...],
-    nonlands: int,
-    wanted: tuple[tuple[str, int], ...],
-    turn: int,
-    draws: int,
-    commander: bool,
-) -> tuple[float, float]:
-    """(P(success and at least ``turn`` lands), P(at least ``turn`` lands)) over the mulligan process,
-    cached (bounded)."""
-    key = (classes, nonlands, wanted, turn, draws, commander)
-    return _cached(
-        "probabilities",
-        key,
-        lambda: _size(key),
-        lambda: _probabilities_of(classes, nonlands, wanted, turn, draws, commander),
-    )
-
-
-def _probabilities_of(
     classes: tuple[_Class, ...],
     nonlands: int,
     wanted: tuple[tuple[str, int], ...],
@@ -550,27 +548,14 @@ def _bottoming_hands(
     return success * scale, condition * scale
 
 
+def _draws_key(args: tuple[object, ...]) -> tuple[Hashable, object]:
+    hall = args[-1]
+    assert isinstance(hall, _Hall)
+    return (*args[:-1], hall.full, hall.touches), args[:-1]
+
+
+@_bounded("draws", _draws_key)
 def _draws(
-    start: tuple[int, ...],
-    library: tuple[int, ...],
-    pool: int,
-    nonlands: int,
-    draws: int,
-    lands_needed: int,
-    hall: _Hall,
-) -> tuple[int, int]:
-    """``_draws_of``, cached (bounded). The key names the Hall by its shape (shared tuples, not counted), not
-    by the object: a cache entry must not keep a Hall and its memo alive."""
-    key = (start, library, pool, nonlands, draws, lands_needed, hall.full, hall.touches)
-    return _cached(
-        "draws",
-        key,
-        lambda: _size((start, library, pool, nonlands, draws, lands_needed)),
-        lambda: _draws_of(start, library, pool, nonlands, draws, lands_needed, hall),
-    )
-
-
-def _draws_of(
     start: tuple[int, ...],
     library: tuple[int, ...],
     pool: int,
@@ -584,7 +569,8 @@ def _draws_of(
     the kept hand still lacks (-1 for kinds that would change nothing, pooled in ``pool`` as plain lands).
 
     A dynamic program over the kinds the hand lacks, whose state is (Hall state, lands drawn so far); the
-    pooled lands and the nonlands then fill the remaining draws."""
+    pooled lands and the nonlands then fill the remaining draws. Cached (bounded): the key names the Hall by
+    its shape (shared tuples, not counted), not by the object, so no entry keeps a Hall and its memo alive."""
     if start == hall.full:  # the kept hand pays already: only the number of lands drawn matters
         lands = pool + sum(n for n in library if n > 0)
         ways = sum(comb(lands, m) * comb(nonlands, draws - m) for m in range(max(0, lands_needed), draws + 1))
