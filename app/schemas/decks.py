@@ -133,3 +133,64 @@ class DeckAnalyzeAnswer(ComputedAnswer):
     castability: list[CastabilityOut]
     legality: LegalityOut | None
     warnings: list[DeckWarningOut] = []
+
+
+MAX_CANDIDATES = 100
+MAX_TARGET_SPELLS = 250
+MAX_CHANGES = 30
+
+
+class DeckManabaseRequest(DeckAnalyzeRequest):
+    """``decks/analyze``'s request, plus the lands that may come in and the spells to bring to threshold."""
+
+    candidates: list[Annotated[str, Field(min_length=1, max_length=MAX_CARD_NAME)]] | None = Field(
+        default=None,
+        max_length=MAX_CANDIDATES,
+        description="Land cards that may be added (beside the deck's own lands and the five basic lands).",
+    )
+    spells: list[Annotated[str, Field(min_length=1, max_length=MAX_CARD_NAME)]] | None = Field(
+        default=None,
+        max_length=MAX_TARGET_SPELLS,
+        description="The main-deck spells to bring to their threshold (default: every spell).",
+    )
+    max_changes: int = Field(
+        default=10,
+        ge=1,
+        le=MAX_CHANGES,
+        description="The most land swaps a plan may have (the search's bound).",
+    )
+
+
+class ChangeOut(BaseModel):
+    remove: CardRef
+    add: CardRef
+    count: int = Field(description="Copies swapped.")
+
+
+class UnreachableOut(BaseModel):
+    card: CardRef
+    face: str | None = None
+    cost: str
+    reason: str
+
+
+class DeckManabaseAnswer(ComputedAnswer):
+    changes: list[ChangeOut] = Field(
+        description="The fewest swaps (copies in all) that bring every target spell that can get there to its"
+        " threshold; empty when none is needed or none was found (see `complete`)."
+    )
+    fewest_changes: int | None = Field(
+        description="Copies swapped by `changes`; null when no plan was found within the bound."
+    )
+    castability_before: list[CastabilityOut]
+    castability_after: list[CastabilityOut]
+    unreachable: list[UnreachableOut] = Field(
+        description="Target spells that no change within the land count (and `max_changes`) brings to their"
+        " threshold."
+    )
+    complete: bool = Field(
+        description="False when the search stopped at its bound: `warnings` say what was proven and what was"
+        " not tried."
+    )
+    problems: list[DeckProblemOut]
+    warnings: list[DeckWarningOut] = []

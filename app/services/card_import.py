@@ -387,10 +387,9 @@ def ensure_bundled_catalogue(session: Session, path: Path = BUNDLED_FILE) -> Imp
     digest = bundled_hash(path)
     if repo.get_meta(session, BUNDLED_HASH_KEY) == digest:
         if repo.get_meta(session, LEGALITIES_AS_OF_KEY) is None:  # loaded before legality dates were kept
-            current = repo.get_meta(session, DATA_VERSION_KEY) or ""
-            bundled_date = bundled_legalities_as_of(path)
-            dated = current.startswith("bundled-") and bundled_date is not None
-            repo.set_meta(session, LEGALITIES_AS_OF_KEY, bundled_date if dated else UNKNOWN_DATE)
+            loaded = repo.get_meta(session, DATA_VERSION_KEY) or ""
+            dated = bundled_legalities_as_of(path) if loaded.startswith("bundled-") else None
+            repo.set_meta(session, LEGALITIES_AS_OF_KEY, dated or UNKNOWN_DATE)
         return None
     report = import_cards(session, path, set_version=False)
     repo.set_meta(session, BUNDLED_HASH_KEY, digest)

@@ -19,7 +19,7 @@ from app.config import Settings
 from app.db.repositories import cards as cards_repo
 from app.errors import AmbiguousCard, InputError, TooLarge, UnknownCard
 from app.rules.decks import castability as model
-from app.rules.decks import deckstats, faces, legality
+from app.rules.decks import deckstats, faces, legality, manabase
 from app.rules.decks.decklist import (
     SECTIONS,
     CountOutOfRange,
@@ -37,14 +37,18 @@ from app.schemas.decks import (
     MAX_JSON_CARDS,
     CardRef,
     CastabilityOut,
+    ChangeOut,
     DeckAnalyzeAnswer,
     DeckAnalyzeRequest,
     DeckLineOut,
+    DeckManabaseAnswer,
+    DeckManabaseRequest,
     DeckProblemOut,
     DeckWarningOut,
     LegalityOut,
     LegalityReasonOut,
     SuggestionOut,
+    UnreachableOut,
 )
 from app.services.card_import import legalities_as_of
 from app.services.catalogue import Catalogue
@@ -62,8 +66,51 @@ class _Held:
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SECTIONS, 0))
 
 
-def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings) -> DeckAnalyzeAnswer:
-    """Read the deck and answer every part of the contract."""
+@dataclass(slots=True)
+class _Deck:
+    """A request's deck read and resolved: what analysis and the advisor share."""
+
+    catalogue: Catalogue
+    fmt: str | None
+    entries: list[Entry]
+    lines: list[DeckLineOut]
+    problems: list[DeckProblemOut]
+    cards: list[_Held]
+    warnings: list[DeckWarningOut]
+    commander_deck: bool
+    lands: list[_Held]
+    """Main-deck cards played as lands: land cards and modal spell // land cards."""
+    spells: list[_Held]
+    land_colors: dict[str, frozenset[str]]
+    deck_size: int
+    on_play: bool
+
+    def sources(self) -> dict[str, int]:
+        return _sources(self.lands, self.land_colors)
+
+    def castability(
+        self, lands: list[_Held] | None = None, colors: dict[str, frozenset[str]] | None = None
+    ) -> list[CastabilityOut]:
+        lands = self.lands if lands is None else lands
+        colors = self.land_colors if colors is None else colors
+        return _castability(
+            self.spells,
+            lands,
+            colors,
+            _sources(lands, colors),
+            deck_size=self.deck_size,
+            on_play=self.on_play,
+            commander=self.commander_deck,
+            warnings=self.warnings,
+        )
+
+
+def _sources(lands: list[_Held], colors: dict[str, frozenset[str]]) -> dict[str, int]:
+    return {c: sum(h.counts["main"] for h in lands if c in colors[_key(h)]) for c in COLORS}
+
+
+def _read(request: DeckAnalyzeRequest, session: Session) -> _Deck:
+    """Read the decklist, resolve every name once, and derive what the rules need of the deck."""
     fmt = _format(request)
     entries, problems, notes = _entries(request)
     catalogue = Catalogue(session)
@@ -104,53 +151,69 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
     )
     main = [h for h in cards if h.counts["main"]]
     lands = [h for h in main if faces.land_face(h.card) is not None]  # modal spell // land cards too
-    spells = [h for h in main if not faces.is_land_card(h.card)]
-    land_colors = _land_colors(lands, [h.card for h in cards if h.counts["commander"]], warnings)
-    sources = {c: sum(h.counts["main"] for h in lands if c in land_colors[_key(h)]) for c in COLORS}
+    main_count = sum(h.counts["main"] for h in cards)
+    if commander_deck and main_count != COMMANDER_DECK_SIZE:
+        warnings.append(
+            DeckWarningOut(
+                text=f"castability reads a Commander library of {COMMANDER_DECK_SIZE} cards;"
+                f" the main deck has {main_count}"
+            )
+        )
+    return _Deck(
+        catalogue=catalogue,
+        fmt=fmt,
+        entries=entries,
+        lines=lines,
+        problems=problems,
+        cards=cards,
+        warnings=warnings,
+        commander_deck=commander_deck,
+        lands=lands,
+        spells=[h for h in main if not faces.is_land_card(h.card)],
+        land_colors=_land_colors(lands, _commanders(cards), warnings),
+        deck_size=COMMANDER_DECK_SIZE if commander_deck else main_count,
+        on_play=request.play == "first",
+    )
+
+
+def _commanders(cards: list[_Held]) -> list[Card]:
+    return [h.card for h in cards if h.counts["commander"]]
+
+
+def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings) -> DeckAnalyzeAnswer:
+    """Read the deck and answer every part of the contract."""
+    deck = _read(request, session)
     pips = dict.fromkeys(COLORS, 0)
     values: dict[str, tuple[int | float | None, int]] = {}
-    for h in spells:
+    for h in deck.spells:
         cost = h.card.mana_cost
         if cost is not None:
             for c, n in deckstats.pips(cost).items():
                 pips[c] += n * h.counts["main"]
         values[_key(h)] = (cost.mana_value if cost is not None else 0, h.counts["main"])
-    counts = {s: sum(h.counts[s] for h in cards) for s in ("main", "sideboard", "commander")}
-    if any(e.section == "maybeboard" for e in entries):
-        counts["maybeboard"] = sum(h.counts["maybeboard"] for h in cards)
-    if commander_deck and counts["main"] != COMMANDER_DECK_SIZE:
-        warnings.append(
-            DeckWarningOut(
-                text=f"castability reads a Commander library of {COMMANDER_DECK_SIZE} cards;"
-                f" the main deck has {counts['main']}"
-            )
-        )
-    castability = _castability(
-        spells,
-        lands,
-        land_colors,
-        sources,
-        deck_size=COMMANDER_DECK_SIZE if commander_deck else counts["main"],
-        on_play=request.play == "first",
-        commander=commander_deck,
-        warnings=warnings,
-    )
+    counts = {s: sum(h.counts[s] for h in deck.cards) for s in ("main", "sideboard", "commander")}
+    if any(e.section == "maybeboard" for e in deck.entries):
+        counts["maybeboard"] = sum(h.counts["maybeboard"] for h in deck.cards)
+    castability = deck.castability()
+    fmt = deck.fmt
     return DeckAnalyzeAnswer(
         rules_edition=settings.rules_edition,
-        data_version=catalogue.data_version,
-        cards=lines,
-        problems=problems,
+        data_version=deck.catalogue.data_version,
+        cards=deck.lines,
+        problems=deck.problems,
         counts=counts,
-        lands=sum(h.counts["main"] for h in lands if faces.is_land_card(h.card)),
-        modal_lands=sum(h.counts["main"] for h in lands if not faces.is_land_card(h.card)),
+        lands=sum(h.counts["main"] for h in deck.lands if faces.is_land_card(h.card)),
+        modal_lands=sum(h.counts["main"] for h in deck.lands if not faces.is_land_card(h.card)),
         curve=deckstats.curve(values),
         pips=pips,
-        sources=sources,
+        sources=deck.sources(),
         castability=castability,
         legality=(
-            _legality(fmt, cards, commander_deck, _legality_data(catalogue), warnings) if fmt else None
+            _legality(fmt, deck.cards, deck.commander_deck, _legality_data(deck.catalogue), deck.warnings)
+            if fmt
+            else None
         ),
-        warnings=warnings,
+        warnings=deck.warnings,
     )
 
 
@@ -448,3 +511,180 @@ def _legality(
         legalities_as_of=data.as_of,
         reasons=[LegalityReasonOut(card=r.card, reason=r.reason, rule=r.rule) for r in reasons],
     )
+
+
+# --- the mana-base advisor (POST /v1/decks/manabase) ---------------------------------------------------
+
+BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
+
+
+def advise(*, request: DeckManabaseRequest, session: Session, settings: Settings) -> DeckManabaseAnswer:
+    """The fewest land swaps that bring the deck's spells (or ``request.spells``) to Karsten's source counts
+    (``app.rules.decks.manabase``), with castability before and after, computed exactly both times."""
+    deck = _read(request, session)
+    warnings = deck.warnings
+    before = deck.castability()
+    land_count = sum(h.counts["main"] for h in deck.lands)
+    targets = _targets(deck, request.spells, before)
+    unreachable: list[UnreachableOut] = []
+    required = dict.fromkeys(COLORS, 0)
+    reachable_rows: list[CastabilityOut] = []
+    for row in targets:
+        if row.probability is None or any(v is None for v in row.sources_needed.values()):
+            unreachable.append(_unreachable(row, "no land count of this deck reaches the threshold"))
+            continue
+        reachable_rows.append(row)
+        for c, v in row.sources_needed.items():
+            required[c] = max(required[c], v or 0)
+    kinds, held_by_key, colors = _land_kinds(deck, request.candidates or [], land_count)
+    result = manabase.plan(kinds, required, max_changes=request.max_changes)
+    if result.swaps is None and result.complete:
+        # No plan for all of them: find the spells that no plan brings to their threshold on their own.
+        kept: list[CastabilityOut] = []
+        for row in reachable_rows:
+            alone = manabase.plan(
+                kinds,
+                {c: v or 0 for c, v in row.sources_needed.items()},
+                max_changes=request.max_changes,
+                max_nodes=manabase.MAX_NODES // 10,
+            )
+            if alone.swaps is None:
+                unreachable.append(
+                    _unreachable(row, f"no {request.max_changes} land changes or fewer bring it there")
+                )
+            else:
+                kept.append(row)
+        required = dict.fromkeys(COLORS, 0)
+        for row in kept:
+            for c, v in row.sources_needed.items():
+                required[c] = max(required[c], v or 0)
+        result = manabase.plan(kinds, required, max_changes=request.max_changes)
+        if result.swaps is None and kept:
+            warnings.append(
+                DeckWarningOut(
+                    text=f"each spell can reach its threshold alone, but no {request.max_changes} land"
+                    " changes or fewer bring them all there together"
+                )
+            )
+    if not result.complete:
+        warnings.append(
+            DeckWarningOut(
+                text=f"the search stopped at its bound ({result.nodes} swap choices tried): no plan has fewer"
+                f" than {result.proven_below} changes; plans of {result.proven_below} to"
+                f" {request.max_changes} changes were not all tried"
+            )
+        )
+    changes: list[ChangeOut] = []
+    after = before
+    if result.swaps:
+        counts = {k.key: k.count for k in kinds}
+        for swap in result.swaps:
+            counts[swap.remove] -= swap.count
+            counts[swap.add] += swap.count
+            changes.append(
+                ChangeOut(
+                    remove=_ref(held_by_key[swap.remove].card),
+                    add=_ref(held_by_key[swap.add].card),
+                    count=swap.count,
+                )
+            )
+        lands_after = [
+            _Held(held_by_key[key].card, {**held_by_key[key].counts, "main": n})
+            for key, n in counts.items()
+            if n > 0
+        ]
+        after = deck.castability(lands_after, colors)
+    return DeckManabaseAnswer(
+        rules_edition=settings.rules_edition,
+        data_version=deck.catalogue.data_version,
+        changes=changes,
+        castability_before=before,
+        castability_after=after,
+        unreachable=unreachable,
+        complete=result.complete,
+        fewest_changes=sum(c.count for c in changes) if result.swaps is not None else None,
+        problems=deck.problems,
+        warnings=list({(w.card, w.text): w for w in warnings}.values()),  # before and after repeat some
+    )
+
+
+def _unreachable(row: CastabilityOut, reason: str) -> UnreachableOut:
+    return UnreachableOut(card=row.card, face=row.face, cost=row.cost, reason=reason)
+
+
+def _targets(deck: _Deck, names: list[str] | None, rows: list[CastabilityOut]) -> list[CastabilityOut]:
+    """The rows of the spells to bring to their threshold: all, or those ``names`` names (a card, or a half
+    or face of one); a name that is no spell of the deck is a 422 naming it."""
+    if names is None:
+        return rows
+    wanted: set[str] = set()
+    for i, name in enumerate(names):
+        try:
+            card = deck.catalogue.by_name(name, suggest=False)
+        except (UnknownCard, AmbiguousCard) as exc:
+            raise InputError(
+                exc.detail, errors=[{"loc": ["body", "spells", i], "msg": exc.detail, "type": "value_error"}]
+            ) from exc
+        if not any(_key(h) == (card.oracle_id or card.name) for h in deck.spells):
+            msg = f"{card.name} is not a spell of the main deck"
+            raise InputError(msg, errors=[{"loc": ["body", "spells", i], "msg": msg, "type": "value_error"}])
+        wanted.add(card.oracle_id or card.name)
+    return [r for r in rows if (r.card.oracle_id or r.card.name) in wanted]
+
+
+def _copies_allowed(card: Card, deck: _Deck, land_count: int) -> int:
+    """How many copies of a land a deck may hold: any number of basic lands (CR 100.2a, 205.4a; at most
+    the land count here), one in a singleton deck (CR 903.5b), else four (CR 100.2a)."""
+    if faces.is_land_card(card) and card.front.type_line.has_supertype("Basic"):
+        return land_count
+    if deck.commander_deck or (deck.fmt is not None and deck.fmt in legality.SINGLETON_SIZE):
+        return 1
+    return legality.MAX_COPIES
+
+
+def _land_kinds(
+    deck: _Deck, candidate_names: list[str], land_count: int
+) -> tuple[list[manabase.LandKind], dict[str, _Held], dict[str, frozenset[str]]]:
+    """The lands a plan may take out (the deck's; modal spell // land cards stay: they are spells too) and
+    put in (the deck's lands, a basic of each color, the request's candidates), with their colors."""
+    held_by_key = {_key(h): h for h in deck.lands}
+    extra: list[_Held] = []
+    for name in BASICS.values():
+        card = deck.catalogue.by_name(name, suggest=False)
+        if _key(_Held(card)) not in held_by_key:
+            extra.append(_Held(card, dict.fromkeys(SECTIONS, 0)))
+    for i, name in enumerate(candidate_names):
+        try:
+            card = deck.catalogue.by_name(name, suggest=False)
+        except (UnknownCard, AmbiguousCard) as exc:
+            raise InputError(
+                exc.detail,
+                errors=[{"loc": ["body", "candidates", i], "msg": exc.detail, "type": "value_error"}],
+            ) from exc
+        if not faces.is_land_card(card):
+            msg = f"{card.name} is not a land card"
+            raise InputError(
+                msg, errors=[{"loc": ["body", "candidates", i], "msg": msg, "type": "value_error"}]
+            )
+        if _key(_Held(card)) not in held_by_key and all(_key(h) != _key(_Held(card)) for h in extra):
+            extra.append(_Held(card, dict.fromkeys(SECTIONS, 0)))
+    colors = dict(deck.land_colors)
+    if extra:
+        # The added lands' colors on a board with the deck's lands (a fetch finds what the deck holds).
+        board_colors = _land_colors(deck.lands + extra, _commanders(deck.cards), [])
+        colors.update({_key(h): board_colors[_key(h)] for h in extra})
+    kinds = []
+    for h in deck.lands + extra:
+        modal = not faces.is_land_card(h.card)
+        copies = h.counts["main"]
+        kinds.append(
+            manabase.LandKind(
+                key=_key(h),
+                colors=colors[_key(h)],
+                count=copies,
+                addable=0 if modal else max(0, _copies_allowed(h.card, deck, land_count) - copies),
+                removable=not modal,
+            )
+        )
+        held_by_key[_key(h)] = h
+    return kinds, held_by_key, colors

@@ -515,3 +515,58 @@ def test_turns_beyond_the_land_count_have_no_probability(client: TestClient) -> 
     assert rows[("Hill Giant", None)]["probability"] is None
     assert rows[("Lightning Bolt", None)]["probability"] == 1.0
     assert any(w["card"] == "Hill Giant" for w in body["warnings"])
+
+
+# --- the mana-base advisor ----------------------------------------------------------------------------------
+
+ADVISE = "/v1/decks/manabase"
+# 60 cards, 25 lands: Karsten's 60/25 column (tests/golden/karsten_2022.yaml) gives Lava Spike ({R}, turn 1)
+# 14 red sources and Lightning Helix ({R}{W}, turn 2) 13 of each color. The deck has 21 red and 4 white.
+BOROS = "4 Lightning Helix\n31 Lava Spike\n21 Mountain\n4 Plains\n"
+
+
+def _advise(client: TestClient, body: dict[str, Any], status: int = 200) -> dict[str, Any]:
+    r = client.post(ADVISE, json=body)
+    assert r.status_code == status, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_advisor_finds_the_fewest_swaps(client: TestClient) -> None:
+    # White is 9 short (13 - 4) and a swap adds at most one white source: at least 9 swaps. Red may only
+    # fall to 14 (Lava Spike), so at most 7 Mountains become Plains; Sacred Foundry (R and W, four copies
+    # at most, CR 100.2a) keeps red: 4 Foundries and 5 Plains for 9 Mountains is the plan.
+    body = _advise(client, {"decklist": BOROS, "candidates": ["Sacred Foundry"]})
+    changes = {(c["remove"]["name"], c["add"]["name"]): c["count"] for c in body["changes"]}
+    assert changes == {("Mountain", "Sacred Foundry"): 4, ("Mountain", "Plains"): 5}
+    assert (body["fewest_changes"], body["complete"], body["unreachable"]) == (9, True, [])
+    before = {c["card"]["name"]: c for c in body["castability_before"]}
+    after = {c["card"]["name"]: c for c in body["castability_after"]}
+    assert before["Lightning Helix"]["meets"] is False
+    assert after["Lightning Helix"]["meets"] is True and after["Lava Spike"]["meets"] is True
+    assert after["Lightning Helix"]["sources"] == {"R": 16, "W": 13}
+    assert after["Lightning Helix"]["probability"] > before["Lightning Helix"]["probability"]
+
+
+def test_advisor_says_which_spells_cannot_get_there(client: TestClient) -> None:
+    # With basics only, white reaches 11 before red falls under Lava Spike's 14, and Helix alone needs
+    # 13 white with 13 red: 9 Plains would leave 12 red. Unreachable; Lava Spike already meets its count.
+    body = _advise(client, {"decklist": BOROS})
+    assert [u["card"]["name"] for u in body["unreachable"]] == ["Lightning Helix"]
+    assert body["changes"] == [] and body["complete"] is True
+    # Within 5 swaps even the Foundries cannot bring 9 more white sources.
+    body = _advise(client, {"decklist": BOROS, "candidates": ["Sacred Foundry"], "max_changes": 5})
+    assert [u["card"]["name"] for u in body["unreachable"]] == ["Lightning Helix"]
+    assert body["fewest_changes"] is None or body["changes"] == []
+
+
+def test_advisor_targets_the_named_spells(client: TestClient) -> None:
+    body = _advise(client, {"decklist": BOROS, "spells": ["Lava Spike"]})
+    assert body["changes"] == [] and body["unreachable"] == []  # 21 red sources: 14 needed
+
+
+def test_advisor_input_errors_name_the_field(client: TestClient) -> None:
+    problem = _advise(client, {"decklist": BOROS, "spells": ["Fireblast"]}, 422)
+    assert problem["errors"][0]["loc"] == ["body", "spells", 0]
+    problem = _advise(client, {"decklist": BOROS, "candidates": ["Lightning Bolt"]}, 422)
+    assert problem["errors"][0]["loc"] == ["body", "candidates", 0]
