@@ -58,7 +58,7 @@ async def analyze_deck(
     responses=problem_responses(*BOARD_PROBLEMS, TooLarge),
     summary="The fewest land swaps that bring every spell to Karsten's source counts",
 )
-async def advise_manabase(
+async def deck_manabase(
     body: Annotated[DeckManabaseRequest, Body(openapi_examples=examples.DECK_MANABASE)],
     session: SessionDep,
     settings: SettingsDep,

@@ -532,15 +532,17 @@ def _bottoming_hands(
     lands_needed = turn - (lands - to_bottom)
     success = 0
     condition = 0
+    saturated: dict[tuple[int, ...], tuple[bool, ...]] = {}  # per kept state: the kinds that change nothing
+    kinds = range(len(copies))
     for hand in _compositions(classes, lands, exact=True):
         w_hand = 1
         for k, c in zip(hand, copies, strict=True):
             w_hand *= comb(c, k)
         start = hall.of_lands(_bottom(hand, to_bottom, kinds_colors, hall))
-        library = tuple(
-            -1 if hall.saturated(start, j) else c - k
-            for j, (c, k) in enumerate(zip(copies, hand, strict=True))
-        )
+        flags = saturated.get(start)
+        if flags is None:
+            flags = saturated[start] = tuple(hall.saturated(start, j) for j in kinds)
+        library = tuple(-1 if f else c - k for f, c, k in zip(flags, copies, hand, strict=True))
         pool = sum(c - k for c, k, n in zip(copies, hand, library, strict=True) if n < 0)
         s, c = _draws(start, library, pool, library_nonlands, draws, lands_needed, hall)
         success += w_hand * s
