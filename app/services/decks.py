@@ -539,26 +539,40 @@ def advise(*, request: DeckManabaseRequest, session: Session, settings: Settings
     kinds, held_by_key, colors = _land_kinds(deck, request.candidates or [], land_count)
     result = manabase.plan(kinds, required, max_changes=request.max_changes)
     if result.swaps is None and result.complete:
-        # No plan for all of them: find the spells that no plan brings to their threshold on their own.
+        # No plan for all of them: find the spells that no plan brings to their threshold on their own
+        # (spells with the same needs share one search; all of them share one node budget).
         kept: list[CastabilityOut] = []
+        undecided: list[str] = []
+        verdicts: dict[tuple[tuple[str, int], ...], manabase.Plan] = {}
+        budget = manabase.MAX_NODES
         for row in reachable_rows:
-            alone = manabase.plan(
-                kinds,
-                {c: v or 0 for c, v in row.sources_needed.items()},
-                max_changes=request.max_changes,
-                max_nodes=manabase.MAX_NODES // 10,
-            )
-            if alone.swaps is None:
+            needs = tuple(sorted((c, v or 0) for c, v in row.sources_needed.items()))
+            alone = verdicts.get(needs)
+            if alone is None and budget > 0:
+                alone = manabase.plan(kinds, dict(needs), max_changes=request.max_changes, max_nodes=budget)
+                budget -= max(1, alone.nodes)
+                verdicts[needs] = alone
+            if alone is not None and alone.swaps is not None:
+                kept.append(row)
+            elif alone is not None and alone.complete:
                 unreachable.append(
                     _unreachable(row, f"no {request.max_changes} land changes or fewer bring it there")
                 )
             else:
-                kept.append(row)
+                undecided.append(row.face or row.card.name)
         required = dict.fromkeys(COLORS, 0)
         for row in kept:
             for c, v in row.sources_needed.items():
                 required[c] = max(required[c], v or 0)
         result = manabase.plan(kinds, required, max_changes=request.max_changes)
+        if undecided:
+            result = manabase.Plan(result.swaps, False, result.proven_below, result.nodes)
+            warnings.append(
+                DeckWarningOut(
+                    text="the search bound was reached before deciding whether these spells can reach their"
+                    f" threshold (left out of the plan): {', '.join(undecided)}"
+                )
+            )
         if result.swaps is None and kept:
             warnings.append(
                 DeckWarningOut(

@@ -29,7 +29,7 @@ from typing import Final
 from app.rules.errors import RulesError
 
 COLORS: Final = "WUBRG"
-MAX_NODES: Final = 20_000
+MAX_NODES: Final = 8_000
 """Search nodes (swap choices tried) per plan; beyond it the answer is what was proven."""
 
 
