@@ -66,8 +66,7 @@ def baseline(deck: DeckMana, spells: list[Spell], commander: bool) -> None:
 
 
 def clear() -> None:
-    castability._probabilities.cache_clear()
-    castability._draws.cache_clear()
+    castability.cache_clear()
 
 
 def timed(fn: object, *args: object, cold: bool) -> float:

@@ -7,7 +7,8 @@ MTGJSON subset and of the spoiler supplement whose name is not already there (sp
 type lines, texts, flavor text, colors, color identity, power, toughness, loyalty, legalities). The output
 is a gzip-compressed JSON array in the Scryfall shape ``app.services.card_formats`` reads, one card per
 line, sorted by name and oracle id, with no timestamp in the gzip header, so regenerating it gives
-byte-identical output. Records that cannot be read are printed.
+byte-identical output. Records that cannot be read are printed. ``cards.meta.json`` beside it dates the
+legality data (the service reports it as ``legalities_as_of``).
 """
 
 from __future__ import annotations
@@ -119,6 +120,15 @@ def write(cards: list[Card], out: Path) -> None:
         gz.write(body)
 
 
+def write_meta(data: Path, out: Path) -> str:
+    """``cards.meta.json`` beside the catalogue: the date of its legality data, which is MTGJSON's
+    ``meta.date`` of the files the Scryfall-shaped extract took its legalities from (the subset's own)."""
+    date = str(_load(data / "mtgjson-atomic-subset.json")["meta"]["date"])
+    meta = {"legalities_as_of": date, "legalities_source": "MTGJSON per-set files, meta.date"}
+    out.with_name("cards.meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return date
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
@@ -126,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cards, missing = build(args.data)
     write(cards, args.out)
+    write_meta(args.data, args.out)
     print(f"wrote {len(cards)} cards to {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
     for problem in missing:
         print(f"skipped: {problem}")

@@ -208,4 +208,90 @@ DECK_ANALYZE = _examples(
         "The same as JSON cards",
         {"cards": [{"card": "Llanowar Elves", "count": 4}, {"card": "Forest", "count": 17}], "play": "draw"},
     ),
+    moxfield=(
+        "Moxfield text export: category headers, blank lines are spacing",
+        {
+            "decklist": (
+                "Creatures (8)\n4 Goblin Guide\n4 Monastery Swiftspear\n\nInstants (8)\n4 Lightning Bolt\n"
+                "4 Fire // Ice\n\nLands (20)\n20 Mountain\n\nSideboard (2)\n2 Smash to Smithereens\n"
+            ),
+            "format": "Modern",
+        },
+    ),
+    archidekt=(
+        "Archidekt export: [Category], *F*, *CMDR*, ^Tag^, a maybeboard category",
+        {
+            "decklist": (
+                "1x Atraxa, Praetors' Voice (2x2) 190 *CMDR* [Commander{top}]\n1x Sol Ring (cmr) 472 [Ramp]\n"
+                "1x Arcane Signet *F* [Ramp] ^Have,#37d67a^\n1x Cyclonic Rift [Maybeboard{noDeck}{noPrice}]\n"
+                "1x Command Tower [Land]\n"
+            ),
+            "format": "EDH",
+        },
+    ),
+    arena=(
+        "MTG Arena export: About / Name, Companion, Deck, Sideboard, set codes",
+        {
+            "decklist": (
+                "About\nName Burn\n\nCompanion\n1 Lurrus of the Dream-Den (IKO) 226\n\nDeck\n"
+                "4 Lightning Bolt (2XM) 141\n20 Mountain (ZNR) 384\n\nSideboard\n2 Abrade (HOU) 83\n"
+            )
+        },
+    ),
+    mtgo=(
+        "MTGO .txt (MTGGoldfish, Moxfield MTGO export): a blank line before the sideboard, Fire/Ice",
+        {"decklist": "4 Fire/Ice\n4 Lightning Bolt\n20 Mountain\n\n2 Blood Moon\n"},
+    ),
+    mtgo_dek=(
+        "MTGO .dek XML",
+        {
+            "decklist": (
+                '<?xml version="1.0" encoding="utf-8"?>\n<Deck>\n'
+                '  <Cards CatID="1" Quantity="4" Sideboard="false" Name="Lightning Bolt" />\n'
+                '  <Cards CatID="2" Quantity="20" Sideboard="false" Name="Mountain" />\n'
+                '  <Cards CatID="3" Quantity="2" Sideboard="true" Name="Blood Moon" />\n</Deck>\n'
+            )
+        },
+    ),
+    tappedout=(
+        "TappedOut: 1x lines, *CMDR*, Sideboard:",
+        {
+            "decklist": (
+                "1x Atraxa, Praetors' Voice *CMDR*\n1x Sol Ring *f*\n1x Command Tower\n\nSideboard:\n"
+                "1x Pyroblast\n"
+            )
+        },
+    ),
+    deckstats=(
+        "deckstats.net: //Main, [SET#num] before the name, # !Commander, //Maybeboard",
+        {
+            "decklist": (
+                "//Main\n1 [CMR#472] Sol Ring\n1 [2X2#190] Atraxa, Praetors' Voice # !Commander\n"
+                "1 Command Tower\n//Sideboard\nSB: 1 [M10] Pyroblast\n//Maybeboard\n1 Cyclonic Rift\n"
+            )
+        },
+    ),
+)
+
+DECK_MANABASE = _examples(
+    two_colors=(
+        "A Boros deck short of white sources, with Sacred Foundry as a candidate",
+        {
+            "decklist": (
+                "4 Monastery Swiftspear\n4 Goblin Guide\n4 Lightning Bolt\n4 Lightning Helix\n4 Boros Charm\n"
+                "4 Skullcrack\n4 Lava Spike\n4 Rift Bolt\n4 Searing Blaze\n4 Eidolon of the Great Revel\n"
+                "16 Mountain\n4 Plains\n"
+            ),
+            "candidates": ["Sacred Foundry", "Inspiring Vantage"],
+            "format": "modern",
+        },
+    ),
+    some_spells=(
+        "Only some spells to bring to their threshold, at most 4 swaps",
+        {
+            "decklist": "4 Lightning Helix\n36 Lava Spike\n18 Mountain\n2 Plains\n",
+            "spells": ["Lightning Helix"],
+            "max_changes": 4,
+        },
+    ),
 )

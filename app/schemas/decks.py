@@ -18,7 +18,9 @@ class DeckCardIn(StrictModel):
         min_length=1, max_length=MAX_CARD_NAME, description="A card name (as in the catalogue)."
     )
     count: int = Field(default=1, ge=1, le=MAX_COUNT, description=f"Copies, 1 to {MAX_COUNT}.")
-    section: Literal["main", "sideboard", "commander", "companion"] = "main"
+    section: Literal["main", "sideboard", "commander", "companion", "maybeboard"] = Field(
+        default="main", description="A maybeboard card is kept apart: never in the deck's counts."
+    )
 
 
 class DeckAnalyzeRequest(StrictModel):
@@ -37,7 +39,10 @@ class DeckAnalyzeRequest(StrictModel):
         default=None, description=f"At most {MAX_JSON_CARDS} entries (more: 413)."
     )
     format: str | None = Field(
-        default=None, max_length=32, description="A format key of the catalogue (modern, commander...)."
+        default=None,
+        max_length=32,
+        description="A format: its key (modern, commander...) in any case, or an alias (EDH, PDH, Duel"
+        " Commander...). An unknown format is a 422 listing the known ones.",
     )
     play: Literal["first", "draw"] = "first"
 
@@ -75,6 +80,13 @@ class DeckProblemOut(BaseModel):
 
 class CastabilityOut(BaseModel):
     card: CardRef
+    face: str | None = Field(
+        default=None,
+        description="The half or face cast on its own (a split half, an Adventure, a modal face); null: the"
+        " card as printed.",
+    )
+    fused: bool = Field(default=False, description="Both halves of a split card with fuse (CR 702.102c).")
+    rule: str = Field(default="601.2", description="The rule that lets the card be cast this way.")
     cost: str
     turn: int
     probability: float | None
@@ -90,8 +102,13 @@ class LegalityReasonOut(BaseModel):
 
 
 class LegalityOut(BaseModel):
-    format: str
-    legal: bool
+    format: str = Field(description="The format's data key (the request's name folded, aliases followed).")
+    legal: bool | None = Field(
+        description="null when only cards of unknown legality (reason `unknown`) stand in the way."
+    )
+    legalities_as_of: str | None = Field(
+        default=None, description="The date of the catalogue's legality data (YYYY-MM-DD); null: not known."
+    )
     reasons: list[LegalityReasonOut]
 
 
@@ -105,9 +122,75 @@ class DeckAnalyzeAnswer(ComputedAnswer):
     problems: list[DeckProblemOut]
     counts: dict[str, int]
     lands: int
+    modal_lands: int = Field(
+        default=0,
+        description="Main-deck modal double-faced cards with a spell front and a land face (CR 712.12):"
+        " not in `lands`, but counted in `sources` and as lands by the castability model.",
+    )
     curve: dict[str, int]
     pips: dict[str, int]
     sources: dict[str, int]
     castability: list[CastabilityOut]
     legality: LegalityOut | None
+    warnings: list[DeckWarningOut] = []
+
+
+MAX_CANDIDATES = 100
+MAX_TARGET_SPELLS = 250
+MAX_CHANGES = 30
+
+
+class DeckManabaseRequest(DeckAnalyzeRequest):
+    """``decks/analyze``'s request, plus the lands that may come in and the spells to bring to threshold."""
+
+    candidates: list[Annotated[str, Field(min_length=1, max_length=MAX_CARD_NAME)]] | None = Field(
+        default=None,
+        max_length=MAX_CANDIDATES,
+        description="Land cards that may be added (beside the deck's own lands and the five basic lands).",
+    )
+    spells: list[Annotated[str, Field(min_length=1, max_length=MAX_CARD_NAME)]] | None = Field(
+        default=None,
+        max_length=MAX_TARGET_SPELLS,
+        description="The main-deck spells to bring to their threshold (default: every spell).",
+    )
+    max_changes: int = Field(
+        default=10,
+        ge=1,
+        le=MAX_CHANGES,
+        description="The most land swaps a plan may have (the search's bound).",
+    )
+
+
+class ChangeOut(BaseModel):
+    remove: CardRef
+    add: CardRef
+    count: int = Field(description="Copies swapped.")
+
+
+class UnreachableOut(BaseModel):
+    card: CardRef
+    face: str | None = None
+    cost: str
+    reason: str
+
+
+class DeckManabaseAnswer(ComputedAnswer):
+    changes: list[ChangeOut] = Field(
+        description="The fewest swaps (copies in all) that bring every target spell that can get there to its"
+        " threshold; empty when none is needed or none was found (see `complete`)."
+    )
+    fewest_changes: int | None = Field(
+        description="Copies swapped by `changes`; null when no plan was found within the bound."
+    )
+    castability_before: list[CastabilityOut]
+    castability_after: list[CastabilityOut]
+    unreachable: list[UnreachableOut] = Field(
+        description="Target spells that no change within the land count (and `max_changes`) brings to their"
+        " threshold."
+    )
+    complete: bool = Field(
+        description="False when the search stopped at its bound: `warnings` say what was proven and what was"
+        " not tried."
+    )
+    problems: list[DeckProblemOut]
     warnings: list[DeckWarningOut] = []

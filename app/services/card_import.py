@@ -13,6 +13,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import json
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -31,6 +33,11 @@ from app.services.card_formats import IGNORED_LAYOUTS, BadCardRecord, card_from_
 DATA_VERSION_KEY: Final = "catalogue.data_version"
 BUNDLED_HASH_KEY: Final = "catalogue.bundled_hash"
 BUNDLED_FILE: Final = Path(__file__).resolve().parents[1] / "data" / "cards.json.gz"
+LEGALITIES_AS_OF_KEY: Final = "catalogue.legalities_as_of"
+"""The date of the catalogue's legality data (YYYY-MM-DD), or ``unknown`` when an import gave none."""
+UNKNOWN_DATE: Final = "unknown"
+_FILE_NAME_DATE: Final = re.compile(r"(?<!\d)(20\d\d)-?([01]\d)-?([0-3]\d)(?:\d{6})?(?!\d)")
+_ISO_DATE: Final = re.compile(r"20\d\d-[01]\d-[0-3]\d")
 _GZIP_MAGIC: Final = b"\x1f\x8b"
 BATCH_SIZE: Final = 1000
 
@@ -266,11 +273,13 @@ def import_cards(
     progress: TextIO | None = None,
     on_problem: Callable[[str], None] | None = None,
     set_version: bool = True,
+    legalities_as_of: str | None = None,
 ) -> ImportReport:
     """Import the card file at ``path`` into the catalogue (upsert by oracle id) and return the report.
 
     ``progress``: a stream for the progress bar (drawn only on a TTY). ``on_problem`` is told about each
-    bad record as it is skipped. ``set_version`` records the import time as the catalogue's data_version.
+    bad record as it is skipped. ``set_version`` records the import time as the catalogue's data_version and
+    the date of its legality data (``legalities_as_of``, else read from the file: ``file_date``).
     Raises ``CardFileError`` when the file is not a card file or its JSON breaks off.
     """
     path = Path(path)
@@ -323,8 +332,45 @@ def import_cards(
         bar.close()
     if set_version and report.imported:
         repo.set_meta(session, DATA_VERSION_KEY, datetime.now(UTC).isoformat())
+        given = legalities_as_of if legalities_as_of and _ISO_DATE.fullmatch(legalities_as_of) else None
+        as_of = given or file_date(path, report.source_format)
+        repo.set_meta(session, LEGALITIES_AS_OF_KEY, as_of or UNKNOWN_DATE)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def file_date(path: Path, source_format: str) -> str | None:
+    """The date of a card file's data, from the file itself: MTGJSON's ``meta.date``; for a Scryfall bulk
+    file the timestamp in its name (``oracle-cards-20220425093013.json``); None when it says none."""
+    if source_format == MTGJSON:
+        with _open(path) as fh:
+            try:
+                for prefix, event, value in ijson.parse(fh):
+                    if prefix == "meta.date" and event == "string" and _ISO_DATE.fullmatch(str(value)):
+                        return str(value)
+                    if prefix.startswith("data"):
+                        break  # MTGJSON writes meta first: no need to read the cards
+            except ijson.JSONError:
+                return None
+        return None
+    m = _FILE_NAME_DATE.search(path.name)
+    return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None
+
+
+def bundled_legalities_as_of(path: Path = BUNDLED_FILE) -> str | None:
+    """The bundled catalogue's legality date, written beside it by tools/build_catalogue.py
+    (``cards.meta.json``); None when the file is missing."""
+    meta = path.with_name("cards.meta.json")
+    if not meta.is_file():
+        return None
+    value = json.loads(meta.read_text(encoding="utf-8")).get("legalities_as_of")
+    return value if isinstance(value, str) and _ISO_DATE.fullmatch(value) else None
+
+
+def legalities_as_of(session: Session) -> str | None:
+    """The date of the catalogue's legality data; None when unknown (an import without a date, or none)."""
+    value = repo.get_meta(session, LEGALITIES_AS_OF_KEY)
+    return None if value in (None, UNKNOWN_DATE) else value
 
 
 def bundled_hash(path: Path = BUNDLED_FILE) -> str:
@@ -335,19 +381,29 @@ def bundled_hash(path: Path = BUNDLED_FILE) -> str:
 def ensure_bundled_catalogue(session: Session, path: Path = BUNDLED_FILE) -> ImportReport | None:
     """Load the bundled catalogue when the database lacks it or holds another version of it (start-up).
 
-    Idempotent: with the same file already loaded it reads one ``app_meta`` row and returns None. A newer
+    Idempotent: with the same file already loaded it reads two ``app_meta`` rows and returns None. A newer
     import of a full card file keeps its data_version only if the bundled file was not changed since.
     """
     digest = bundled_hash(path)
     if repo.get_meta(session, BUNDLED_HASH_KEY) == digest:
+        if repo.get_meta(session, LEGALITIES_AS_OF_KEY) is None:  # loaded before legality dates were kept
+            loaded = repo.get_meta(session, DATA_VERSION_KEY) or ""
+            dated = bundled_legalities_as_of(path) if loaded.startswith("bundled-") else None
+            repo.set_meta(session, LEGALITIES_AS_OF_KEY, dated or UNKNOWN_DATE)
         return None
     report = import_cards(session, path, set_version=False)
     repo.set_meta(session, BUNDLED_HASH_KEY, digest)
     current = repo.get_meta(session, DATA_VERSION_KEY)
+    bundled_date = bundled_legalities_as_of(path) or UNKNOWN_DATE
     if current is None or current.startswith("bundled-"):
         repo.set_meta(session, DATA_VERSION_KEY, f"bundled-{digest}")
+        repo.set_meta(session, LEGALITIES_AS_OF_KEY, bundled_date)
     else:  # the bundled cards just overwrote some imported ones: that is a change clients must see
         repo.set_meta(session, DATA_VERSION_KEY, datetime.now(UTC).isoformat())
+        # Some cards now carry the bundled legalities, the others the import's: the older date holds for all.
+        imported = repo.get_meta(session, LEGALITIES_AS_OF_KEY) or UNKNOWN_DATE
+        dates = (bundled_date, imported)
+        repo.set_meta(session, LEGALITIES_AS_OF_KEY, UNKNOWN_DATE if UNKNOWN_DATE in dates else min(dates))
     return report
 
 

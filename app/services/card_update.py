@@ -86,7 +86,9 @@ def update_cards(
             with _get(url) as file_response, path.open("wb") as out:
                 _download(file_response, out, progress, "downloading oracle-cards")
         try:
-            report = import_cards(session, path, progress=progress)
+            # Scryfall's bulk entry dates the file (its legalities with it); its name need not.
+            as_of = updated_at[:10] if updated_at and len(updated_at) >= 10 else None
+            report = import_cards(session, path, progress=progress, legalities_as_of=as_of)
         except CardFileError as exc:
             raise CardFetchError(f"{url}: {exc}") from exc
         if updated_at is not None:

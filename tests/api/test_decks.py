@@ -5,9 +5,11 @@ out by hand from the cards' costs and text (comments say how)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
@@ -148,7 +150,12 @@ def test_modern_naya_deck(client: TestClient, extra: None) -> None:
     # count for R, G and W. G: 10 + Stomping 2 + Temple 2 + Jetmir 2 + Forest 2; R: 10 + 2 + Foundry 2 + 2 +
     # Mountain 2; W: 10 + Foundry 2 + Temple 2 + Jetmir 2 + Plains 1.
     assert body["sources"] == {"W": 17, "U": 0, "B": 0, "R": 18, "G": 18}
-    assert body["legality"] == {"format": "modern", "legal": True, "reasons": []}
+    assert body["legality"] == {
+        "format": "modern",
+        "legal": True,
+        "legalities_as_of": "2022-04-25",
+        "reasons": [],
+    }
     lines = {c["card"]["name"]: (c["line"], c["count"], c["section"]) for c in body["cards"]}
     assert lines["Tarmogoyf"] == (4, 4, "main")
     assert lines["Blood Moon"] == (23, 2, "sideboard")
@@ -203,7 +210,12 @@ def test_commander_deck(client: TestClient, extra: None) -> None:
     # = 16, + 7 Forests. W: Tower, Jetmir, Foundry, Temple, 3 fetches, Wilds, Clifftop, Sands, Crag,
     # Prairie, Bastion, Confluence, City, Pool = 16, + 6 Plains. U, B: Confluence, City, Pool.
     assert body["sources"] == {"W": 22, "U": 3, "B": 3, "R": 23, "G": 23}
-    assert body["legality"] == {"format": "commander", "legal": True, "reasons": []}
+    assert body["legality"] == {
+        "format": "commander",
+        "legal": True,
+        "legalities_as_of": "2022-04-25",
+        "reasons": [],
+    }
 
 
 def test_commander_size_singleton_and_identity(client: TestClient, extra: None) -> None:
@@ -348,9 +360,213 @@ def test_tiny_deck_has_no_castability_but_a_warning(client: TestClient) -> None:
     assert body["warnings"] == [{"card": None, "text": "no castability: a deck of 2 cards"}]
 
 
-def test_unknown_format_key_warns(client: TestClient) -> None:
-    body = _post(client, {"decklist": LIMITED, "format": "modrn"})
-    assert body["legality"]["legal"] is False
-    assert {"card": None, "text": "no card of the deck lists format 'modrn': is it a format key?"} in body[
-        "warnings"
+def test_unknown_format_is_a_422_listing_the_known_ones(client: TestClient) -> None:
+    r = client.post(URL, json={"decklist": LIMITED, "format": "modrn"})
+    assert r.status_code == 422
+    problem = r.json()
+    assert problem["errors"][0]["loc"] == ["body", "format"]
+    assert "modern" in problem["known_formats"] and "commander" in problem["known_formats"]
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [("Modern", "modern"), ("EDH", "commander"), ("Pauper EDH", "paupercommander")]
+)
+def test_format_names_fold_case_and_aliases(client: TestClient, name: str, key: str) -> None:
+    # The report: "Modern" or "EDH" marked every card, basic lands included, not_legal. Forest and Llanowar
+    # Elves are legal in all three formats (the catalogue's legalities): no card is banned or not legal
+    # (the deck's size is its only fault).
+    body = _post(client, {"decklist": "20 Forest\n1 Llanowar Elves", "format": name})
+    assert body["legality"]["format"] == key
+    assert [r for r in body["legality"]["reasons"] if r["card"] is not None] == []
+    assert body["legality"]["legalities_as_of"] == "2022-04-25"  # app/data/cards.meta.json, from MTGJSON
+
+
+def test_card_without_legality_data_is_unknown_never_not_legal(client: TestClient) -> None:
+    # Vorthos, Steward of Myth comes from the spoiler supplement, which has no legalities: unknown, with a
+    # warning; the deck is then neither legal nor not legal on that card alone.
+    deck = "Deck\n60 Forest\nSideboard\n1 Vorthos, Steward of Myth"
+    body = _post(client, {"decklist": deck, "format": "vintage"})
+    assert body["legality"]["reasons"] == [
+        {"card": "Vorthos, Steward of Myth", "reason": "unknown", "rule": "100.6"}
     ]
+    assert body["legality"]["legal"] is None
+    assert {
+        "card": "Vorthos, Steward of Myth",
+        "text": "no legality data: its legality in vintage is unknown",
+    } in (body["warnings"])
+
+
+def test_format_the_data_does_not_cover_is_unknown(client: TestClient) -> None:
+    # The bundled legality data (2022) has no Oathbreaker column: no card is called not_legal there.
+    body = _post(client, {"decklist": "60 Forest", "format": "Oathbreaker"})
+    assert {r["reason"] for r in body["legality"]["reasons"]} == {"unknown"}
+    assert any("lists no card in format 'oathbreaker'" in w["text"] for w in body["warnings"])
+
+
+def test_maybeboard_cards_do_not_change_legality(client: TestClient) -> None:
+    # Black Lotus is not legal in Modern (the catalogue lists it for no such format), but as a maybe it is
+    # not in the deck.
+    deck = "Deck\n60 Forest\nMaybeboard\n1 Black Lotus"
+    assert _post(client, {"decklist": deck, "format": "modern"})["legality"]["legal"] is True
+
+
+# --- paste formats, sections, faces (tests/golden/decklists.yaml) ------------------------------------------
+
+DECKLISTS = yaml.safe_load(
+    (Path(__file__).resolve().parents[1] / "golden" / "decklists.yaml").read_text(encoding="utf-8")
+)["cases"]
+
+
+@pytest.mark.parametrize("case", DECKLISTS, ids=[c["name"] for c in DECKLISTS])
+def test_every_export_resolves_with_its_counts(client: TestClient, case: dict[str, Any]) -> None:
+    body = _post(client, {"decklist": case["text"]})
+    assert body["problems"] == []
+    expected = {k: v for k, v in case["counts"].items() if k != "maybeboard" or v}
+    assert body["counts"] == expected
+    if "note" in case:
+        assert any(case["note"] in w["text"] for w in body["warnings"]), body["warnings"]
+
+
+def test_maybeboard_is_never_in_the_deck(client: TestClient) -> None:
+    body = _post(client, {"decklist": "Deck\n20 Mountain\n40 Lava Spike\nMaybeboard\n4 Fireblast\n"})
+    assert body["counts"] == {"main": 60, "sideboard": 0, "commander": 0, "maybeboard": 4}
+    assert body["pips"]["R"] == 40  # Lava Spike {R} x 40; Fireblast ({4}{R}{R}) is not counted
+    assert [c["card"]["name"] for c in body["castability"]] == ["Lava Spike"]
+    cards = {"cards": [{"card": "Fireblast", "count": 4, "section": "maybeboard"}, {"card": "Mountain"}]}
+    assert _post(client, cards)["counts"] == {"main": 1, "sideboard": 0, "commander": 0, "maybeboard": 4}
+
+
+def _rows(body: dict[str, Any]) -> dict[tuple[str, str | None], dict[str, Any]]:
+    return {(c["card"]["name"], c["face"]): c for c in body["castability"]}
+
+
+def test_split_halves_are_cast_on_their_own(client: TestClient) -> None:
+    # CR 709.3a: "Only the chosen half is evaluated to see if it can be cast." In a mono-red deck Fire
+    # ({1}{R}) is tested on turn 2 and every land is red, so with 2 lands it is cast: probability 1. Ice
+    # ({1}{U}) has no blue source: 0. The old answer judged {1}{U}{R} on turn 3 and said 0.
+    body = _post(client, {"decklist": "4 Fire // Ice\n20 Mountain\n36 Lava Spike"})
+    rows = _rows(body)
+    fire = rows[("Fire // Ice", "Fire")]
+    assert (fire["cost"], fire["turn"], fire["probability"], fire["rule"]) == ("{1}{R}", 2, 1.0, "709.3a")
+    ice = rows[("Fire // Ice", "Ice")]
+    assert (ice["cost"], ice["turn"], ice["probability"], ice["meets"]) == ("{1}{U}", 2, 0.0, False)
+    assert ("Fire // Ice", None) not in rows  # Fire // Ice has no fuse: the halves are never cast together
+    assert body["curve"] == {"1": 36, "4": 4}  # CR 709.4: off the stack its mana value is both halves'
+
+
+def test_fuse_adds_the_fused_spell(client: TestClient) -> None:
+    # CR 702.102c: "The total cost of a fused split spell includes the mana cost of each half": {1}{R}{W},
+    # tested on turn 3, beside each half alone.
+    body = _post(client, {"decklist": "4 Wear // Tear\n10 Mountain\n10 Plains\n36 Lava Spike"})
+    rows = _rows(body)
+    fused = rows[("Wear // Tear", "Wear // Tear")]
+    assert (fused["cost"], fused["turn"], fused["fused"], fused["rule"]) == ("{1}{R}{W}", 3, True, "702.102c")
+    assert rows[("Wear // Tear", "Tear")]["cost"] == "{W}"
+    assert rows[("Wear // Tear", "Tear")]["turn"] == 1
+    assert fused["probability"] < rows[("Wear // Tear", "Wear")]["probability"]
+
+
+def test_adventurer_is_cast_as_its_adventure_too(client: TestClient) -> None:
+    # CR 715.3a: cast as an Adventure, only the Adventure's characteristics are evaluated: Stomp {1}{R}
+    # on turn 2; the Giant {2}{R} on turn 3.
+    body = _post(client, {"decklist": "4 Bonecrusher Giant\n20 Mountain\n36 Lava Spike"})
+    rows = _rows(body)
+    assert rows[("Bonecrusher Giant // Stomp", None)]["turn"] == 3
+    stomp = rows[("Bonecrusher Giant // Stomp", "Stomp")]
+    assert (stomp["cost"], stomp["turn"], stomp["rule"]) == ("{1}{R}", 2, "715.3a")
+
+
+def test_modal_land_faces_count_apart_and_as_sources(client: TestClient) -> None:
+    # CR 712.12: Emeria's Call can be played as Emeria, Shattered Skyclave ("{T}: Add {W}."): not a land
+    # card (its front is a sorcery, CR 712.8a), so `lands` stays 16 and `modal_lands` is 4, while `sources`
+    # counts all 20 for W and the model has 20 white lands in 60 cards.
+    deck = "4 Emeria's Call\n16 Plains\n40 Savannah Lions"
+    body = _post(client, {"decklist": deck})
+    assert (body["lands"], body["modal_lands"], body["sources"]["W"]) == (16, 4, 20)
+    plain = _post(client, {"decklist": "4 Wastes\n16 Plains\n40 Savannah Lions"})
+    lions = _rows(body)[("Savannah Lions", None)]
+    # Four more white sources among the same 20 lands can only help a {W} spell on turn 1.
+    assert lions["probability"] > _rows(plain)[("Savannah Lions", None)]["probability"]
+    assert lions["sources"] == {"W": 20}
+    assert body["curve"] == {"1": 40, "7": 4}  # the modal card is a nonland card of mana value 7
+
+
+def test_front_face_names_of_transforming_cards_and_battles(client: TestClient) -> None:
+    body = _post(client, {"decklist": "1 Delver of Secrets\n1 Insectile Aberration\n1 Invasion of Zendikar"})
+    assert body["problems"] == []
+    names = [c["card"]["name"] for c in body["cards"]]
+    assert names[:2] == ["Delver of Secrets // Insectile Aberration"] * 2
+
+
+def test_a_deck_without_lands_gets_its_analysis(client: TestClient) -> None:
+    # A deck being built: no land yet. Never a 422; the rows say nothing of a probability.
+    body = _post(client, {"decklist": "4 Lightning Bolt\n4 Shock\n3 Fog", "format": "modern"})
+    assert body["counts"]["main"] == 11
+    assert body["lands"] == 0
+    assert {c["probability"] for c in body["castability"]} == {None}
+    assert any("no lands" in w["text"] for w in body["warnings"])
+
+
+def test_turns_beyond_the_land_count_have_no_probability(client: TestClient) -> None:
+    # One Mountain: no game has 4 lands for Hill Giant ({3}{R}), the model's condition; Lightning Bolt on
+    # turn 1 is still computed.
+    body = _post(client, {"decklist": "1 Mountain\n4 Lightning Bolt\n4 Hill Giant"})
+    rows = _rows(body)
+    assert rows[("Hill Giant", None)]["probability"] is None
+    assert rows[("Lightning Bolt", None)]["probability"] == 1.0
+    assert any(w["card"] == "Hill Giant" for w in body["warnings"])
+
+
+# --- the mana-base advisor ----------------------------------------------------------------------------------
+
+ADVISE = "/v1/decks/manabase"
+# 60 cards, 25 lands: Karsten's 60/25 column (tests/golden/karsten_2022.yaml) gives Lava Spike ({R}, turn 1)
+# 14 red sources and Lightning Helix ({R}{W}, turn 2) 13 of each color. The deck has 21 red and 4 white.
+BOROS = "4 Lightning Helix\n31 Lava Spike\n21 Mountain\n4 Plains\n"
+
+
+def _advise(client: TestClient, body: dict[str, Any], status: int = 200) -> dict[str, Any]:
+    r = client.post(ADVISE, json=body)
+    assert r.status_code == status, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_advisor_finds_the_fewest_swaps(client: TestClient) -> None:
+    # White is 9 short (13 - 4) and a swap adds at most one white source: at least 9 swaps. Red may only
+    # fall to 14 (Lava Spike), so at most 7 Mountains become Plains; Sacred Foundry (R and W, four copies
+    # at most, CR 100.2a) keeps red: 4 Foundries and 5 Plains for 9 Mountains is the plan.
+    body = _advise(client, {"decklist": BOROS, "candidates": ["Sacred Foundry"]})
+    changes = {(c["remove"]["name"], c["add"]["name"]): c["count"] for c in body["changes"]}
+    assert changes == {("Mountain", "Sacred Foundry"): 4, ("Mountain", "Plains"): 5}
+    assert (body["fewest_changes"], body["complete"], body["unreachable"]) == (9, True, [])
+    before = {c["card"]["name"]: c for c in body["castability_before"]}
+    after = {c["card"]["name"]: c for c in body["castability_after"]}
+    assert before["Lightning Helix"]["meets"] is False
+    assert after["Lightning Helix"]["meets"] is True and after["Lava Spike"]["meets"] is True
+    assert after["Lightning Helix"]["sources"] == {"R": 16, "W": 13}
+    assert after["Lightning Helix"]["probability"] > before["Lightning Helix"]["probability"]
+
+
+def test_advisor_says_which_spells_cannot_get_there(client: TestClient) -> None:
+    # With basics only, white reaches 11 before red falls under Lava Spike's 14, and Helix alone needs
+    # 13 white with 13 red: 9 Plains would leave 12 red. Unreachable; Lava Spike already meets its count.
+    body = _advise(client, {"decklist": BOROS})
+    assert [u["card"]["name"] for u in body["unreachable"]] == ["Lightning Helix"]
+    assert body["changes"] == [] and body["complete"] is True
+    # Within 5 swaps even the Foundries cannot bring 9 more white sources.
+    body = _advise(client, {"decklist": BOROS, "candidates": ["Sacred Foundry"], "max_changes": 5})
+    assert [u["card"]["name"] for u in body["unreachable"]] == ["Lightning Helix"]
+    assert body["fewest_changes"] is None or body["changes"] == []
+
+
+def test_advisor_targets_the_named_spells(client: TestClient) -> None:
+    body = _advise(client, {"decklist": BOROS, "spells": ["Lava Spike"]})
+    assert body["changes"] == [] and body["unreachable"] == []  # 21 red sources: 14 needed
+
+
+def test_advisor_input_errors_name_the_field(client: TestClient) -> None:
+    problem = _advise(client, {"decklist": BOROS, "spells": ["Fireblast"]}, 422)
+    assert problem["errors"][0]["loc"] == ["body", "spells", 0]
+    problem = _advise(client, {"decklist": BOROS, "candidates": ["Lightning Bolt"]}, 422)
+    assert problem["errors"][0]["loc"] == ["body", "candidates", 0]

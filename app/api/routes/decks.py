@@ -1,4 +1,5 @@
-"""``POST /v1/decks/analyze``: a thin router over ``app.services.decks`` (JSON, or an SVG chart)."""
+"""``POST /v1/decks/analyze`` (JSON, or an SVG chart) and ``POST /v1/decks/manabase``: thin routers over
+``app.services.decks``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from app.api.compute import INLINE_WORK_LIMIT, compute
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.errors import TooLarge
-from app.schemas.decks import DeckAnalyzeAnswer, DeckAnalyzeRequest
+from app.schemas.decks import DeckAnalyzeAnswer, DeckAnalyzeRequest, DeckManabaseAnswer, DeckManabaseRequest
 from app.services import decks as service
 
 router = APIRouter(prefix="/v1/decks", tags=["decks"])
@@ -49,3 +50,25 @@ async def analyze_deck(
 
         return Response(deck_chart.render_svg(answer), media_type=SVG)
     return answer
+
+
+@router.post(
+    "/manabase",
+    response_model=DeckManabaseAnswer,
+    responses=problem_responses(*BOARD_PROBLEMS, TooLarge),
+    summary="The fewest land swaps that bring every spell to Karsten's source counts",
+)
+async def deck_manabase(
+    body: Annotated[DeckManabaseRequest, Body(openapi_examples=examples.DECK_MANABASE)],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> DeckManabaseAnswer:
+    """For a deck whose spells miss their sources (Karsten's 2022 table), the fewest swaps of a land of the
+    deck for another (a basic, a land of the deck, a `candidates` land) after which every spell (or those
+    `spells` names) meets it, with the exact castability before and after; `unreachable` spells no swap
+    brings there; an exact search bounded by `max_changes` (`complete: false` and `warnings` at its bound)."""
+    return await compute(
+        lambda s: service.advise(request=body, session=s, settings=settings),
+        session,
+        size=INLINE_WORK_LIMIT + 1,  # exact castability, twice: too much for the event loop
+    )

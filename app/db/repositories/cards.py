@@ -376,3 +376,8 @@ def all_names(session: Session) -> list[tuple[str, str, bool, str]]:
         CardRow, CardRow.oracle_id == CardNameRow.oracle_id
     )
     return [(str(n), str(o), bool(c), str(name)) for n, o, c, name in session.execute(stmt)]
+
+
+def legality_formats(session: Session) -> frozenset[str]:
+    """The formats the catalogue's legality data lists for at least one card (its index leads by format)."""
+    return frozenset(session.scalars(select(CardLegalityRow.format).distinct()))

@@ -27,15 +27,24 @@ summed, by a dynamic program over the kinds, over the lands among the first ``7 
 by the chance that the hand part of them (a uniform 7-subset) was kept; hands that bottom lands are
 enumerated, each followed by a dynamic program over its draws. Results are cached per projected deck,
 symbols, turn and mode, and the draws per kept hand and library.
+
+The caches are bounded in entries and in bytes (``CACHE_LIMITS``; ``cache_stats``): a five-color spell's
+states are 31-tuples and its weights big integers, and unbounded caches grew a worker from 218 MB to 1.1 GB
+over 90 requests. An entry's bytes are estimated from its key and value (``_size``); the least recently
+used entries go first. A Hall state's own memo is bounded the same way (``HALL_MEMO_MAX``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import functools
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations
 from math import comb
+from typing import Final, Generic, TypeVar
 
 from app.rules.errors import RulesError
 
@@ -51,6 +60,104 @@ MAX_TURN = 30
 
 _Class = tuple[str, int]
 """A projected land kind: the spell colors it could produce (a sorted string) and its copies."""
+
+CACHE_LIMITS: Final = {"probabilities": (4096, 8 << 20), "draws": (65536, 48 << 20)}
+"""Per cache: (most entries, most estimated bytes)."""
+HALL_MEMO_MAX: Final = 20_000
+"""A Hall state's memo of added lands is emptied beyond this many entries (each a few hundred bytes)."""
+
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
+
+
+def _size(obj: object) -> int:
+    """Estimated bytes of a value made of tuples, ints, floats and strings (containers and contents)."""
+    if isinstance(obj, tuple):
+        return sys.getsizeof(obj) + sum(_size(x) for x in obj)
+    return sys.getsizeof(obj)
+
+
+class _Bounded(Generic[_K, _V]):
+    """A thread-safe LRU bounded by entries and by estimated bytes (``_size`` of key and value)."""
+
+    def __init__(self, max_entries: int, max_bytes: int) -> None:
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._data: OrderedDict[_K, tuple[_V, int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: _K) -> _V | None:
+        with self._lock:
+            found = self._data.get(key)
+            if found is None:
+                return None
+            self._data.move_to_end(key)
+            return found[0]
+
+    def put(self, key: _K, value: _V, size: int) -> None:
+        if size > self.max_bytes:
+            return  # never kept: it alone would fill the cache
+        with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            self._data[key] = (value, size)
+            self._bytes += size
+            while len(self._data) > self.max_entries or self._bytes > self.max_bytes:
+                _, (_, gone) = self._data.popitem(last=False)
+                self._bytes -= gone
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self._bytes = 0
+
+    def stats(self) -> tuple[int, int]:
+        """(entries, estimated bytes)."""
+        with self._lock:
+            return len(self._data), self._bytes
+
+
+_CACHES: Final[dict[str, _Bounded[Hashable, object]]] = {
+    name: _Bounded(entries, size) for name, (entries, size) in CACHE_LIMITS.items()
+}
+
+
+def cache_stats() -> dict[str, tuple[int, int]]:
+    """Per cache: (entries, estimated bytes) now."""
+    return {name: cache.stats() for name, cache in _CACHES.items()}
+
+
+def cache_clear() -> None:
+    """Empty every cache (benchmarks measuring a first call)."""
+    for cache in _CACHES.values():
+        cache.clear()
+
+
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+def _bounded(
+    name: str, key_of: Callable[[tuple[object, ...]], tuple[Hashable, object]]
+) -> Callable[[_F], _F]:
+    """Cache a function's results in ``_CACHES[name]``; ``key_of(args)`` gives the key and the part of it
+    whose bytes are counted (``_size``) with the result's."""
+
+    def wrap(fn: _F) -> _F:
+        @functools.wraps(fn)
+        def cached(*args: object) -> object:
+            cache = _CACHES[name]
+            key, counted = key_of(args)
+            found = cache.get(key)
+            if found is None:
+                found = fn(*args)
+                cache.put(key, found, _size(counted) + _size(found))
+            return found
+
+        return cached  # type: ignore[return-value]  # same signature as fn
+
+    return wrap
 
 
 class CastabilityError(RulesError):
@@ -274,7 +381,7 @@ class _Hall:
             out = tuple(
                 min(v + k, f) if t else v for v, f, t in zip(h, self.full, self.touches[kind], strict=True)
             )
-            self.memo[key] = out
+            self._keep(key, out)
         return out
 
     def of_lands(self, vec: tuple[int, ...] | list[int]) -> tuple[int, ...]:
@@ -285,8 +392,13 @@ class _Hall:
             out = tuple(0 for _ in self.full)
             for kind, k in enumerate(vec):
                 out = self.add(out, kind, k)
-            self.memo[key] = out
+            self._keep(key, out)
         return out
+
+    def _keep(self, key: tuple[tuple[int, ...], int, int], out: tuple[int, ...]) -> None:
+        if len(self.memo) >= HALL_MEMO_MAX:
+            self.memo.clear()  # the states recur within one computation: a fresh memo refills quickly
+        self.memo[key] = out
 
     def matched(self, h: tuple[int, ...]) -> int:
         return self.pip_total - max(0, *(f - v for f, v in zip(self.full, h, strict=True)))
@@ -296,7 +408,7 @@ class _Hall:
         return all(v >= f or not t for v, f, t in zip(h, self.full, self.touches[kind], strict=True))
 
 
-@lru_cache(maxsize=4096)
+@_bounded("probabilities", lambda args: (args, args))
 def _probabilities(
     classes: tuple[_Class, ...],
     nonlands: int,
@@ -305,7 +417,6 @@ def _probabilities(
     draws: int,
     commander: bool,
 ) -> tuple[float, float]:
-    """(P(success and at least ``turn`` lands), P(at least ``turn`` lands)) over the mulligan process."""
     copies = tuple(c for _, c in classes)
     hall = _Hall.of(tuple(k for k, _ in classes), wanted)
     land_total = sum(copies)
@@ -422,15 +533,17 @@ def _bottoming_hands(
     lands_needed = turn - (lands - to_bottom)
     success = 0
     condition = 0
+    saturated: dict[tuple[int, ...], tuple[bool, ...]] = {}  # per kept state: the kinds that change nothing
+    kinds = range(len(copies))
     for hand in _compositions(classes, lands, exact=True):
         w_hand = 1
         for k, c in zip(hand, copies, strict=True):
             w_hand *= comb(c, k)
         start = hall.of_lands(_bottom(hand, to_bottom, kinds_colors, hall))
-        library = tuple(
-            -1 if hall.saturated(start, j) else c - k
-            for j, (c, k) in enumerate(zip(copies, hand, strict=True))
-        )
+        flags = saturated.get(start)
+        if flags is None:
+            flags = saturated[start] = tuple(hall.saturated(start, j) for j in kinds)
+        library = tuple(-1 if f else c - k for f, c, k in zip(flags, copies, hand, strict=True))
         pool = sum(c - k for c, k, n in zip(copies, hand, library, strict=True) if n < 0)
         s, c = _draws(start, library, pool, library_nonlands, draws, lands_needed, hall)
         success += w_hand * s
@@ -438,7 +551,13 @@ def _bottoming_hands(
     return success * scale, condition * scale
 
 
-@lru_cache(maxsize=65536)
+def _draws_key(args: tuple[object, ...]) -> tuple[Hashable, object]:
+    hall = args[-1]
+    assert isinstance(hall, _Hall)
+    return (*args[:-1], hall.full, hall.touches), args[:-1]
+
+
+@_bounded("draws", _draws_key)
 def _draws(
     start: tuple[int, ...],
     library: tuple[int, ...],
@@ -453,7 +572,8 @@ def _draws(
     the kept hand still lacks (-1 for kinds that would change nothing, pooled in ``pool`` as plain lands).
 
     A dynamic program over the kinds the hand lacks, whose state is (Hall state, lands drawn so far); the
-    pooled lands and the nonlands then fill the remaining draws."""
+    pooled lands and the nonlands then fill the remaining draws. Cached (bounded): the key names the Hall by
+    its shape (shared tuples, not counted), not by the object, so no entry keeps a Hall and its memo alive."""
     if start == hall.full:  # the kept hand pays already: only the number of lands drawn matters
         lands = pool + sum(n for n in library if n > 0)
         ways = sum(comb(lands, m) * comb(nonlands, draws - m) for m in range(max(0, lands_needed), draws + 1))

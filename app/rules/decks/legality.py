@@ -7,6 +7,13 @@
 - Commander (CR 903.5): exactly 100 cards including the commander(s), one copy of each card but basic lands
   (903.5b), and every card's color identity within the commander's (903.5c, 903.4). Brawl is 60 with the
   same rules; Gladiator is a 100-card singleton without a commander.
+- A card whose legality is not known (the catalogue holds no legality data for it, or none for the format)
+  is neither legal nor not legal: its reason is ``unknown`` and the deck's legality is not decided by it
+  (``decided``; CR 100.6: what a format allows is the format's published list, which the data may not
+  hold).
+
+Format names are read case-insensitively with their usual aliases (``EDH`` is Commander); a name that is
+no format is ``UnknownFormat``, which lists the known ones.
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
+
+from app.rules.errors import RulesError
 
 SINGLETON_SIZE: Final = {
     "commander": 100,
@@ -29,12 +38,65 @@ CONSTRUCTED_MIN: Final = 60
 SIDEBOARD_MAX: Final = 15
 MAX_COPIES: Final = 4
 ANY_NUMBER: Final = "a deck can have any number of cards named"
+UNKNOWN: Final = "unknown"
+"""``DeckCard.status`` of a card without legality data for the format."""
+
+FORMATS: Final = frozenset(
+    {
+        "standard", "future", "historic", "timeless", "gladiator", "pioneer", "explorer", "modern",
+        "legacy", "pauper", "vintage", "penny", "commander", "oathbreaker", "standardbrawl", "brawl",
+        "historicbrawl", "alchemy", "paupercommander", "duel", "oldschool", "premodern", "predh",
+    }
+)  # fmt: skip
+"""The format keys of the card data (Scryfall's ``legalities`` keys)."""
+ALIASES: Final = {
+    "edh": "commander",
+    "cedh": "commander",
+    "elderdragonhighlander": "commander",
+    "pdh": "paupercommander",
+    "pauperedh": "paupercommander",
+    "duelcommander": "duel",
+    "frenchcommander": "duel",
+    "pennydreadful": "penny",
+    "arenabrawl": "historicbrawl",
+    "t1": "vintage",
+    "type1": "vintage",
+    "t15": "legacy",
+    "type15": "legacy",
+    "93/94": "oldschool",
+    "oldschool9394": "oldschool",
+}
+"""Usual names of formats that are not their data key (compared after folding case, spaces, hyphens)."""
+
+
+class UnknownFormat(RulesError):
+    """A format name that is no format of the data nor an alias of one (``known``: every accepted key)."""
+
+    def __init__(self, name: str) -> None:
+        self.known = tuple(sorted(FORMATS))
+        super().__init__(
+            f"unknown format {name!r}: one of {', '.join(self.known)} (or an alias: EDH, PDH...)"
+        )
+        self.name = name
+
+
+def normalize_format(name: str) -> str:
+    """The data key of a format name: case, spaces, hyphens and underscores folded, aliases followed
+    (``"Modern"`` -> ``modern``, ``"EDH"`` -> ``commander``, ``"Pauper Commander"`` -> ``paupercommander``).
+    Raises ``UnknownFormat``."""
+    folded = "".join(name.split()).lower()
+    key = folded.replace("-", "").replace("_", "").replace(".", "")
+    key = ALIASES.get(folded, ALIASES.get(key, key))
+    if key not in FORMATS:
+        raise UnknownFormat(name)
+    return key
 
 
 @dataclass(frozen=True, slots=True)
 class DeckCard:
     """One distinct card of a deck as legality reads it. ``status`` is the catalogue's word for the format
-    ("legal", "banned", "restricted"; None: not legal); ``identity`` its color identity (CR 903.4)."""
+    ("legal", "banned", "restricted"; None: not legal; ``UNKNOWN``: no data); ``identity`` its color
+    identity (CR 903.4)."""
 
     name: str
     main: int
@@ -63,7 +125,8 @@ def is_commander_format(fmt: str) -> bool:
 
 
 def check(fmt: str, cards: Iterable[DeckCard], *, commander_deck: bool = False) -> tuple[Reason, ...]:
-    """Every reason the deck is not legal in ``fmt`` (empty: legal)."""
+    """Every reason the deck is not legal in ``fmt`` (empty: legal), and an ``unknown`` reason per card
+    whose legality is not known (only those: not known to be legal, nor to be not legal)."""
     cards = tuple(cards)
     reasons: list[Reason] = []
     main = sum(c.main for c in cards)
@@ -71,7 +134,9 @@ def check(fmt: str, cards: Iterable[DeckCard], *, commander_deck: bool = False) 
     commanders = [c for c in cards if c.commander]
     singleton = fmt in SINGLETON_SIZE or commander_deck
     for c in cards:
-        if c.status is None:
+        if c.status == UNKNOWN:
+            reasons.append(Reason(UNKNOWN, c.name, "100.6"))
+        elif c.status is None:
             reasons.append(Reason("not_legal", c.name, "100.6"))
         elif c.status == "banned":
             reasons.append(Reason("banned", c.name, "100.6"))
@@ -112,3 +177,12 @@ def check(fmt: str, cards: Iterable[DeckCard], *, commander_deck: bool = False) 
         if total > MAX_COPIES and not (c.basic_land or c.any_number):
             reasons.append(Reason(f"{total} copies; at most {MAX_COPIES}", c.name))
     return tuple(reasons)
+
+
+def decided(reasons: Iterable[Reason]) -> bool | None:
+    """The deck's legality from its reasons: False with any reason but ``unknown``, True with none, None
+    when only cards of unknown legality stand in the way."""
+    kinds = {r.reason for r in reasons}
+    if kinds - {UNKNOWN}:
+        return False
+    return None if kinds else True

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from app.rules.decks.legality import DeckCard, Reason, any_number, check
+import pytest
+
+from app.rules.decks.legality import (
+    UNKNOWN,
+    DeckCard,
+    Reason,
+    UnknownFormat,
+    any_number,
+    check,
+    decided,
+    normalize_format,
+)
 
 
 def _card(name: str, main: int = 1, **kw: object) -> DeckCard:
@@ -72,3 +83,42 @@ def test_commander_rules() -> None:
         Reason("color identity B is outside the commander's", "Relentless Rats", "903.5c"),
     )
     assert Reason("the deck names no commander", None, "903.3") in check("commander", cards[1:])
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("Modern", "modern"),
+        (" MODERN ", "modern"),
+        ("EDH", "commander"),
+        ("cEDH", "commander"),
+        ("Pauper Commander", "paupercommander"),
+        ("PDH", "paupercommander"),
+        ("Duel Commander", "duel"),
+        ("historic-brawl", "historicbrawl"),
+        ("Penny Dreadful", "penny"),
+        ("Old School", "oldschool"),
+    ],
+)
+def test_format_names_fold_and_alias(name: str, key: str) -> None:
+    assert normalize_format(name) == key
+
+
+def test_unknown_format_lists_the_known_ones() -> None:
+    with pytest.raises(UnknownFormat) as exc:
+        normalize_format("modrn")
+    assert "modern" in exc.value.known and "commander" in exc.value.known
+    assert "modrn" in str(exc.value)
+
+
+def test_unknown_legality_is_neither_legal_nor_not_legal() -> None:
+    # A card without legality data gets reason "unknown" (never not_legal), and alone it leaves the deck's
+    # legality undecided; a real fault still decides it.
+    unknown = DeckCard("Vorthos", 0, 1, 0, UNKNOWN, False, False, frozenset())
+    forest = DeckCard("Forest", 60, 0, 0, "legal", True, False, frozenset({"G"}))
+    reasons = check("legacy", [forest, unknown])
+    assert [(r.card, r.reason) for r in reasons] == [("Vorthos", "unknown")]
+    assert decided(reasons) is None
+    short = DeckCard("Forest", 59, 0, 0, "legal", True, False, frozenset({"G"}))
+    assert decided(check("legacy", [short, unknown])) is False
+    assert decided(check("legacy", [forest])) is True

@@ -1,0 +1,189 @@
+"""The mana-base advisor: the fewest land swaps that bring a deck's spells to Karsten's source counts.
+
+The target. A spell meets its threshold when, for each color of its cost, the deck's sources of that color
+are at least the table cell ``castability.sources_needed`` for its symbols of that color, its turn, the
+deck's size and land count (the ``meets`` of deck analysis). A swap takes out one land and puts in another,
+so the deck's size and land count, hence every table cell, stay as they are: the target is a fixed number
+of sources per color (``required``: the largest cell over the spells), and a plan meets it when every color
+has that many lands producing it (CR 106.7: a land counts for each color it could produce).
+
+The search. A change swaps one copy of a land of the deck for one copy of a land that may be added (a
+basic, a land already in the deck, a candidate), within the copies a deck may hold (CR 100.2a: four of a
+card but basic lands, CR 903.5b: one in Commander). Plans are searched by increasing number of swaps
+(iterative deepening), each plan once (swaps in a fixed order), with two bounds: one swap adds at most
+one source of each color, so a plan with ``k`` swaps left cannot close a color's deficit larger than ``k``;
+and it lowers the total deficit (the sources missing, summed over the colors) by at most the short colors
+its new land adds less the colors at or under their need that its old land takes away, so ``k`` swaps
+cannot close more than ``k`` times the best such swap still open. The first
+plan found has the fewest swaps: exact. The search is bounded by ``max_changes`` and ``max_nodes``; when
+the node budget runs out before a plan is found or every plan of the last size was ruled out, the answer
+says so (``complete`` false, ``proven_below``: no plan with fewer swaps exists).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from app.rules.errors import RulesError
+
+COLORS: Final = "WUBRG"
+MAX_NODES: Final = 8_000
+"""Search nodes (swap choices tried) per plan; beyond it the answer is what was proven."""
+
+
+class ManabaseError(RulesError):
+    """Input the advisor cannot take: counts that do not add up, unknown colors."""
+
+
+@dataclass(frozen=True, slots=True)
+class LandKind:
+    """A land of the deck (``count`` copies; taken out only if ``removable``) or one the plan may put in
+    (``addable`` more copies)."""
+
+    key: str
+    colors: frozenset[str]
+    count: int
+    addable: int
+    removable: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    remove: str
+    add: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """``swaps`` (None: no plan found within the bounds), ``complete`` (every plan up to ``max_changes``
+    swaps was decided: a missing plan is then proven not to exist within them), ``proven_below`` (no plan
+    has fewer swaps than this), ``nodes`` searched."""
+
+    swaps: tuple[Swap, ...] | None
+    complete: bool
+    proven_below: int
+    nodes: int
+
+
+def sources(lands: Sequence[LandKind], counts: Sequence[int] | None = None) -> dict[str, int]:
+    """Lands producing each color (each land counts once for every color it could produce)."""
+    out = dict.fromkeys(COLORS, 0)
+    for i, land in enumerate(lands):
+        n = land.count if counts is None else counts[i]
+        for c in land.colors:
+            out[c] += n
+    return out
+
+
+def plan(
+    lands: Sequence[LandKind],
+    required: Mapping[str, int],
+    *,
+    max_changes: int,
+    max_nodes: int = MAX_NODES,
+) -> Plan:
+    """The fewest swaps after which every color ``c`` has at least ``required[c]`` sources (module
+    docstring). Raises ``ManabaseError`` on a color outside WUBRG or negative counts."""
+    for c, n in required.items():
+        if c not in COLORS or n < 0:
+            raise ManabaseError(f"required sources must be WUBRG colors with counts from 0, not {c!r}: {n}")
+    for land in lands:
+        if land.count < 0 or land.addable < 0 or not land.colors <= frozenset(COLORS):
+            raise ManabaseError(f"bad land kind {land.key!r}")
+    need = tuple(required.get(c, 0) for c in COLORS)
+    masks = tuple(tuple(c in land.colors for c in COLORS) for land in lands)
+    counts = [land.count for land in lands]
+    have = [sum(counts[i] for i in range(len(lands)) if masks[i][j]) for j in range(5)]
+    deficit_colors = {j for j in range(5) if have[j] < need[j]}
+    if not deficit_colors:
+        return Plan((), True, 0, 0)
+    # A useful swap puts in a land with a color that is wanted and that the land taken out lacks (a color
+    # not short now may be once another swap takes a source of it away).
+    wanted = {j for j in range(5) if need[j] > 0}
+    pairs = [
+        (r, a)
+        for r in range(len(lands))
+        if lands[r].count > 0 and lands[r].removable
+        for a in range(len(lands))
+        if a != r and lands[a].addable > 0 and any(masks[a][j] and not masks[r][j] for j in wanted)
+    ]
+    # Lands with fewer colors go out first, lands with more go in first: good plans are met early.
+    pairs.sort(key=lambda p: (len(lands[p[0]].colors), -len(lands[p[1]].colors), p))
+    removed = [0] * len(lands)
+    added = [0] * len(lands)
+    chosen: list[tuple[int, int]] = []
+    nodes = 0
+    out_of_budget = False
+
+    def deficit() -> int:
+        return sum(max(0, need[j] - have[j]) for j in range(5))
+
+    def net(r: int, a: int) -> int:
+        """How much swapping ``r`` for ``a`` lowers the total deficit now: the short colors ``a`` adds, less
+        the colors at or under their need that ``r`` takes away."""
+        out = 0
+        for j in range(5):
+            if masks[a][j] and not masks[r][j] and have[j] < need[j]:
+                out += 1
+            elif masks[r][j] and not masks[a][j] and have[j] <= need[j]:
+                out -= 1
+        return out
+
+    def best_net(start: int) -> int:
+        """The most one swap still open here can lower the total deficit."""
+        return max(
+            (
+                net(r, a)
+                for r, a in pairs[start:]
+                if removed[r] < lands[r].count and added[a] < lands[a].addable
+            ),
+            default=0,
+        )
+
+    def search(left: int, start: int) -> bool:
+        nonlocal nodes, out_of_budget
+        total = deficit()
+        if total == 0:
+            return True
+        if left == 0 or max(need[j] - have[j] for j in range(5)) > left:
+            return False
+        best = best_net(start)
+        if best == 0 or total > left * best:
+            return False  # no swap left lowers the deficit enough (each lowers it by at most `best`)
+        for i in sorted(range(start, len(pairs)), key=lambda i: -net(*pairs[i])):
+            r, a = pairs[i]
+            if removed[r] >= lands[r].count or added[a] >= lands[a].addable:
+                continue
+            nodes += 1
+            if nodes > max_nodes:
+                out_of_budget = True
+                return False
+            removed[r] += 1
+            added[a] += 1
+            for j in range(5):
+                have[j] += masks[a][j] - masks[r][j]
+            chosen.append((r, a))
+            if search(left - 1, i):
+                return True
+            chosen.pop()
+            for j in range(5):
+                have[j] -= masks[a][j] - masks[r][j]
+            removed[r] -= 1
+            added[a] -= 1
+        return False
+
+    lower = max(need[j] - have[j] for j in range(5))
+    for k in range(lower, max_changes + 1):
+        if search(k, 0):
+            merged: dict[tuple[str, str], int] = {}
+            for r, a in chosen:
+                key = (lands[r].key, lands[a].key)
+                merged[key] = merged.get(key, 0) + 1
+            swaps = tuple(Swap(r, a, n) for (r, a), n in merged.items())
+            return Plan(swaps, True, k, nodes)
+        if out_of_budget:
+            return Plan(None, False, k, nodes)
+    return Plan(None, True, max_changes + 1, nodes)

@@ -1,0 +1,96 @@
+"""The mana-base advisor's search (app/rules/decks/manabase.py): fewest swaps, exact against brute force on
+small mana bases, honest at its bound."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.rules.decks.manabase import LandKind, plan, sources
+
+F = frozenset
+
+
+def test_duals_keep_the_other_color() -> None:
+    # 16 Mountains, 4 Plains; 8 white sources and 16 red wanted: each Mountain that becomes a Sacred Foundry
+    # adds white and keeps red, four of them (the most a deck holds).
+    lands = [
+        LandKind("Mountain", F("R"), 16, 40),
+        LandKind("Plains", F("W"), 4, 40),
+        LandKind("Foundry", F("RW"), 0, 4),
+    ]
+    found = plan(lands, {"W": 8, "R": 16}, max_changes=10)
+    assert found.swaps is not None
+    assert [(s.remove, s.add, s.count) for s in found.swaps] == [("Mountain", "Foundry", 4)]
+    assert found.complete
+
+
+def test_no_plan_is_proven_within_the_bound() -> None:
+    lands = [
+        LandKind("Mountain", F("R"), 16, 40),
+        LandKind("Plains", F("W"), 4, 40),
+        LandKind("Foundry", F("RW"), 0, 4),
+    ]
+    found = plan(lands, {"W": 10, "R": 16}, max_changes=10)  # 4 Foundries give 8 white; a Plains costs red
+    assert found.swaps is None and found.complete
+
+
+def test_bound_reached_says_so() -> None:
+    basics = [LandKind(c, F(c), 5, 99) for c in "WUBRG"]
+    duals = [LandKind(p, F(p), 0, 1) for p in ("WU", "UB", "BR", "RG", "GW", "WB", "UR", "BG", "RW", "GU")]
+    found = plan(basics + duals, dict.fromkeys("WUBRG", 7), max_changes=12, max_nodes=500)
+    assert not found.complete and found.swaps is None
+    assert (
+        found.proven_below >= 5
+    )  # no color can gain 2 in fewer than 2 swaps, nor the total 10 in fewer than 5
+
+
+def test_modal_lands_are_never_taken_out() -> None:
+    lands = [
+        LandKind("Call", F("W"), 4, 0, removable=False),
+        LandKind("Mountain", F("R"), 16, 40),
+        LandKind("Plains", F("W"), 0, 40),
+    ]
+    found = plan(lands, {"W": 6}, max_changes=5)
+    assert found.swaps is not None and {s.remove for s in found.swaps} == {"Mountain"}
+
+
+def _brute(lands: list[LandKind], need: dict[str, int], limit: int) -> int | None:
+    pairs = [(r, a) for r in range(len(lands)) for a in range(len(lands)) if r != a]
+    for k in range(limit + 1):
+        for combo in combinations_with_replacement(pairs, k):
+            counts = [land.count for land in lands]
+            added = [0] * len(lands)
+            ok = True
+            for r, a in combo:
+                counts[r] -= 1
+                counts[a] += 1
+                added[a] += 1
+                if counts[r] < 0 or added[a] > lands[a].addable or not lands[r].removable:
+                    ok = False
+            if ok and all(sources(lands, counts)[c] >= n for c, n in need.items()):
+                return k
+    return None
+
+
+KINDS = st.sampled_from([F("W"), F("U"), F("R"), F("WU"), F("UR"), F("WR"), F(), F("WUR")])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(KINDS, st.integers(0, 3), st.integers(0, 3)), min_size=2, max_size=4),
+    st.dictionaries(st.sampled_from("WUR"), st.integers(0, 6), max_size=3),
+)
+def test_fewest_swaps_match_brute_force(
+    kinds: list[tuple[frozenset[str], int, int]], need: dict[str, int]
+) -> None:
+    lands = [LandKind(str(i), colors, count, addable) for i, (colors, count, addable) in enumerate(kinds)]
+    found = plan(lands, need, max_changes=4)
+    expected = _brute(lands, need, 4)
+    assert found.complete
+    if expected is None:
+        assert found.swaps is None
+    else:
+        assert found.swaps is not None and sum(s.count for s in found.swaps) == expected
