@@ -266,6 +266,14 @@ _extra_type(
     "method-not-allowed", 405, "Method Not Allowed", "This path does not accept this HTTP method; see Allow."
 )
 _extra_type("forbidden", 403, "Forbidden", "The API key may not do this.")
+# Answered by the HTTP server itself (app.api.http_server), before the application reads the request.
+_extra_type(
+    "header-too-large",
+    431,
+    "Request Header Fields Too Large",
+    "The request line and headers together are larger than `MANACALC_MAX_HEADER_BYTES`; the connection"
+    " is closed.",
+)
 
 
 # --- rendering ---------------------------------------------------------------------------------------

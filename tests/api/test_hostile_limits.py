@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
+from uvicorn.importer import import_from_string
 
+from app.api.http_server import ManacalcHttpToolsProtocol, ServerLimits
 from app.config import Settings
 from app.db.session import postgres_timeouts
 
@@ -102,14 +104,24 @@ def test_serve_passes_header_cap_keep_alive_and_no_proxy_trust(monkeypatch: pyte
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: seen.update(kwargs))
     monkeypatch.setenv("MANACALC_MAX_HEADER_BYTES", "8192")
     monkeypatch.setenv("MANACALC_KEEP_ALIVE_TIMEOUT_S", "3")
+    monkeypatch.setenv("MANACALC_REQUEST_HEAD_TIMEOUT_S", "2.5")
+    monkeypatch.setenv("MANACALC_MAX_CONCURRENT_CONNECTIONS", "300")
     monkeypatch.setenv("MANACALC_MIGRATE_ON_START", "false")
     get_settings.cache_clear()
     try:
         status = cli.serve(argparse.Namespace(host="127.0.0.1", port=0, workers=1))
+        # Each worker's protocol reads its limits from the settings (the class is named, not passed).
+        limits = ServerLimits.from_settings(get_settings())
     finally:
         get_settings.cache_clear()
     assert status == 0
-    assert seen["http"] == "h11" and seen["h11_max_incomplete_event_size"] == 8192
+    assert seen["http"] == "app.api.http_server:ManacalcHttpToolsProtocol"
+    assert import_from_string(seen["http"]) is ManacalcHttpToolsProtocol
+    assert limits == ServerLimits(
+        max_header_bytes=8192, request_head_timeout_s=2.5, max_connections=300, max_requests=300
+    )
+    # uvicorn's own limit counted idle connections against requests (issue 27): ours replaces it.
+    assert seen["limit_concurrency"] is None
     assert seen["timeout_keep_alive"] == 3
     assert seen["proxy_headers"] is False
 
