@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -386,6 +387,8 @@ def _short(value: Any) -> Any:
     """Client input echoed back only when small and scalar (never a huge body)."""
     if isinstance(value, str):
         return value if len(value) <= _MAX_ECHO else value[:_MAX_ECHO] + "…"
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON cannot hold it (an overflowing 1e999 was a 500 here)
     if value is None or isinstance(value, bool | int | float):
         return value
     return None

@@ -11,9 +11,10 @@ wrapper:
 - Prometheus counts and latency by method, route template and status;
 - the rate limit (before the body is read; ``app.api.rate_limit``);
 - the body guard: 413 above ``max_body_bytes`` (declared or streamed), 415 for a body that is not JSON
-  (or has no ``Content-Type``), 400 for JSON nested deeper than ``max_json_depth``, 422 for NUL, lone
-  surrogates and non-finite numbers, 408 when the body is not complete within ``body_read_timeout_s``
-  (a trickled body held a worker's slot open);
+  (or has no ``Content-Type``), 400 for a body that is not UTF-8 or JSON nested deeper than
+  ``max_json_depth``, 422 for NUL, lone surrogates and non-finite numbers (overflowing ones included),
+  408 when the body is not complete within ``body_read_timeout_s`` (a trickled body held a worker's slot
+  open);
 - an exception no handler took: a 500 problem, traceback logged, never sent.
 
 CORS, when configured, runs inside it (so 429s and 413s carry CORS headers and preflights are logged).
@@ -33,7 +34,13 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.direct import DirectRead, DirectRoute, serve, serve_read
-from app.api.limits import MAX_JSON_DEPTH, body_hygiene_errors, deeper_than, is_json_media_type
+from app.api.limits import (
+    MAX_JSON_DEPTH,
+    body_hygiene_errors,
+    deeper_than,
+    is_json_media_type,
+    utf8_problem,
+)
 from app.api.metrics import IN_PROGRESS, LATENCY, REQUESTS, route_template
 from app.api.rate_limit import AUTHENTICATED_PREFIX, RateLimiter, bearer, exempt, key_hash_of
 from app.errors import (
@@ -241,6 +248,9 @@ class ServiceMiddleware:
                 if media
                 else "A request body needs Content-Type: application/json (or a +json type)."
             )
+        not_utf8 = utf8_problem(body)
+        if not_utf8 is not None:
+            return BadRequest(not_utf8, errors=[{"loc": ["body"], "msg": not_utf8, "type": "utf8_invalid"}])
         if deeper_than(body, self.max_json_depth):
             text = f"The JSON body is nested more than {self.max_json_depth} levels deep."
             return BadRequest(text, errors=[{"loc": ["body"], "msg": text, "type": "json_too_deep"}])
