@@ -29,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from fastapi.security.utils import get_authorization_scheme_param
 from starlette.types import Scope
 
 logger = logging.getLogger("manacalc")
@@ -191,20 +192,23 @@ class RedisTokenBucketLimiter:
         return wait
 
 
-def bearer(scope: Scope) -> bytes | None:
-    """The credentials of ``Authorization: Bearer <credentials>``, if any."""
+def bearer(scope: Scope) -> str | None:
+    """The credentials of ``Authorization: Bearer <credentials>``, read exactly as authentication reads
+    them (``app.api.auth``: FastAPI's ``HTTPBearer``): the first ``Authorization`` header, as latin-1,
+    split at its first space by FastAPI's own function, which strips every Unicode space (``\xa0``,
+    ``\x85``...). Issue 27: stripping only ASCII spaces here gave 30 spellings of one key 30 buckets."""
     for key, value in scope.get("headers", ()):
         if key.lower() == b"authorization":
-            scheme, _, credentials = value.partition(b" ")
-            credentials = credentials.strip()
-            if scheme.lower() == b"bearer" and credentials:
+            scheme, credentials = get_authorization_scheme_param(value.decode("latin-1"))
+            if scheme.lower() == "bearer" and credentials:
                 return credentials
             return None
     return None
 
 
-def key_hash_of(token: bytes) -> str:
-    return hashlib.sha256(token).hexdigest()[:32]
+def key_hash_of(token: str) -> str:
+    """The bucket name of a key: a prefix of the SHA-256 of its UTF-8 text (the key is never kept)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
 
 
 def exempt(path: str) -> bool:
