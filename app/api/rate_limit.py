@@ -22,6 +22,7 @@ is started with ``proxy_headers=False``: the header is read here, from trusted p
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import time
@@ -125,6 +126,28 @@ REDIS_RETRY_S = 5.0
 REDIS_TIMEOUT_S = 0.25
 
 
+def redis_client(url: str, **options: Any) -> Any:
+    """The limiter's Redis client: short timeouts (a request never waits long on the limit), and a
+    connection error retried once, at once, on a new connection. A pooled connection that Redis closed
+    (a restart, a failover, an idle timeout) fails its first command; redis-py retries only the errors
+    it is told to, none by default, so each stale connection was a failure that sent the worker to its
+    own buckets for ``REDIS_RETRY_S``. Timeouts are not retried: a Redis that does not answer is not
+    asked twice."""
+    from redis import asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    return aioredis.Redis.from_url(
+        url,
+        socket_timeout=REDIS_TIMEOUT_S,
+        socket_connect_timeout=REDIS_TIMEOUT_S,
+        retry=Retry(NoBackoff(), 1),
+        retry_on_error=[RedisConnectionError],
+        **options,
+    )
+
+
 class RedisTokenBucketLimiter:
     """The token buckets of ``TokenBucketLimiter``, kept in Redis for every worker and replica at once.
 
@@ -143,15 +166,11 @@ class RedisTokenBucketLimiter:
         prefix: str = "manacalc:rl:",
         client: Any = None,
     ) -> None:
-        from redis import asyncio as aioredis
-
         self.rate = per_minute / 60.0
         self.burst = burst
         self.prefix = prefix
         self.fallback = TokenBucketLimiter(per_minute, burst, clock=clock)
-        self._client = client or aioredis.Redis.from_url(
-            url, socket_timeout=REDIS_TIMEOUT_S, socket_connect_timeout=REDIS_TIMEOUT_S
-        )
+        self._client = client or redis_client(url)
         self._script = self._client.register_script(_TOKEN_BUCKET_LUA)
         self._down_until: float | None = None
 
@@ -185,6 +204,10 @@ class RedisTokenBucketLimiter:
                     str(exc)[:200],
                 )
             self._down_until = now + REDIS_RETRY_S
+            # Drop every pooled connection: after a restart they are all stale, and each one failing in
+            # turn made the limit flap between Redis and the fallback (issue 27).
+            with contextlib.suppress(Exception):  # closing a gone server's sockets may fail: nothing to keep
+                await self._client.connection_pool.disconnect()
             return self.fallback.acquire(key)
         if self._down_until is not None:
             logger.info("rate limit: Redis is back; the limit is shared again")
