@@ -319,7 +319,8 @@ def create_api_key(ns: argparse.Namespace) -> int:
 
 @subcommand(
     "revoke-api-key",
-    help="Revoke the API key NAME at once (its scenarios are kept)",
+    help="Revoke the API key NAME (its scenarios are kept): refused from now on, except by a running server"
+    " that accepted it in the last 5 seconds, which keeps trusting it until then",
     args=[Arg("name", help="the key's name, as given to create-api-key")],
 )
 def revoke_api_key(ns: argparse.Namespace) -> int:
@@ -331,7 +332,14 @@ def revoke_api_key(ns: argparse.Namespace) -> int:
 
     if _api_key_command(action) is None:
         return 1
-    print(f"revoked API key {ns.name!r}", file=sys.stderr)
+    from app.services.api_keys import KEY_CACHE_TTL_S
+
+    # Each worker trusts a key it accepted for KEY_CACHE_TTL_S without asking the database (issue 14); this
+    # command runs in its own process, so a running server learns of the revocation only then.
+    print(
+        f"revoked API key {ns.name!r}; running servers refuse it within {KEY_CACHE_TTL_S:g} s",
+        file=sys.stderr,
+    )
     return 0
 
 
