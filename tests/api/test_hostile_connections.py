@@ -5,6 +5,7 @@ application sees a request. A real uvicorn server runs our protocol in a thread,
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import socket
 import threading
@@ -12,12 +13,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
 
 from app.api.http_server import ManacalcHttpToolsProtocol, ServerLimits
+from app.config import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
 
 HEAD_TIMEOUT_S = 0.6
 CAP = 16 * 1024
@@ -76,16 +81,16 @@ def read_answer(sock: socket.socket) -> tuple[int, bytes]:
     return int(data.split(b" ", 2)[1]), data
 
 
-def serve(limits: ServerLimits) -> Iterator[Served]:
+def serve(limits: ServerLimits, app: Any = small_app) -> Iterator[Served]:
     protocol = type("Limited", (ManacalcHttpToolsProtocol,), {"limits": limits})
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(small_app, http=protocol, log_config=None, lifespan="on", backlog=4096)
+    config = uvicorn.Config(app, http=protocol, log_config=None, lifespan="on", backlog=4096)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while not server.started:
         assert time.monotonic() < deadline, "the test server did not start"
         time.sleep(0.02)
@@ -287,3 +292,21 @@ def test_a_newcomer_is_refused_with_a_503_problem_when_every_connection_is_busy(
             assert b"retry-after: 1" in answer.lower()
             for sock in sleepers:  # the busy ones were not cut
                 assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+
+
+def test_the_hostile_bench_short_form_passes_against_the_service(
+    settings: Settings, startup_hooks: None
+) -> None:
+    """``bench/hostile.py``'s short form (what CI runs of it), against the real application served by our
+    protocol with the production limits: heads over the cap (whole and trickled), CL+TE, raw surrogate
+    bytes, 1e999, and 1,000 idle connections held while another client's requests succeed."""
+    spec = importlib.util.spec_from_file_location("hostile_bench", ROOT / "bench" / "hostile.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    from app.main import create_app
+
+    for served in serve(ServerLimits.from_settings(settings), app=create_app(settings)):
+        started = time.monotonic()
+        assert bench.short_form(f"http://127.0.0.1:{served.port}", idle=1000) == []
+        assert time.monotonic() - started < 60
