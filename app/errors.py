@@ -146,6 +146,19 @@ class TooLarge(AppError):
     description = "The request body, or a list in it, is larger than the service accepts."
 
 
+class HeaderTooLarge(AppError):
+    """Answered by ``manacalc serve``'s protocol as the head arrives (``app.api.http_server``), and by
+    ``ServiceMiddleware`` under any other server, so the cap holds whatever serves the app."""
+
+    status = 431
+    type_slug = "header-too-large"
+    title = "Request Header Fields Too Large"
+    description = (
+        "The request line and headers together are larger than `MANACALC_MAX_HEADER_BYTES`; the connection"
+        " is closed."
+    )
+
+
 class UnsupportedMediaType(AppError):
     status = 415
     type_slug = "unsupported-media-type"
@@ -267,14 +280,6 @@ _extra_type(
     "method-not-allowed", 405, "Method Not Allowed", "This path does not accept this HTTP method; see Allow."
 )
 _extra_type("forbidden", 403, "Forbidden", "The API key may not do this.")
-# Answered by the HTTP server itself (app.api.http_server), before the application reads the request.
-_extra_type(
-    "header-too-large",
-    431,
-    "Request Header Fields Too Large",
-    "The request line and headers together are larger than `MANACALC_MAX_HEADER_BYTES`; the connection"
-    " is closed.",
-)
 
 
 # --- rendering ---------------------------------------------------------------------------------------

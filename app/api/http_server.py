@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
-from app.errors import PROBLEM_MEDIA_TYPE, problem_body
+from app.errors import PROBLEM_MEDIA_TYPE, HeaderTooLarge, problem_body
 
 if TYPE_CHECKING:
     from uvicorn.config import Config
@@ -268,12 +268,8 @@ class ManacalcHttpToolsProtocol(HttpToolsProtocol):
         super().data_received(data)
 
     def _head_too_large(self) -> None:
-        self._refuse(
-            431,
-            "header-too-large",
-            "Request Header Fields Too Large",
-            f"The request line and headers are larger than {self.max_header_bytes} bytes.",
-        )
+        error = HeaderTooLarge(f"The request line and headers are larger than {self.max_header_bytes} bytes.")
+        self._refuse(error.status, error.type_slug, error.title, error.detail)
 
     def on_message_begin(self) -> None:
         self._parsed_head_bytes = 0

@@ -47,6 +47,7 @@ from app.errors import (
     PROBLEM_MEDIA_TYPE,
     AppError,
     BadRequest,
+    HeaderTooLarge,
     InputError,
     RateLimited,
     RequestTimeout,
@@ -75,6 +76,7 @@ class ServiceMiddleware:
         max_body_bytes: int,
         max_json_depth: int = MAX_JSON_DEPTH,
         body_read_timeout_s: float = DEFAULT_BODY_READ_TIMEOUT_S,
+        max_header_bytes: int | None = None,
         limiter: RateLimiter | None = None,
         cors: Any = None,
         direct: Mapping[str, DirectRoute] | None = None,
@@ -86,6 +88,7 @@ class ServiceMiddleware:
         self.max_body_bytes = max_body_bytes
         self.max_json_depth = max_json_depth
         self.body_read_timeout_s = body_read_timeout_s
+        self.max_header_bytes = max_header_bytes
         self.limiter = limiter
         # CORS wraps the guarded application: cors(app=self._guarded), built by the caller or not at all.
         self._inner: ASGIApp = cors(self._guarded) if cors is not None else self._guarded
@@ -176,12 +179,21 @@ class ServiceMiddleware:
             await _refuse(scope, receive, send, error)
             return
         declared = content_type = None
+        head = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
         for key, value in scope.get("headers", ()):
+            head += len(key) + len(value) + 4  # ": " and CRLF
             key = key.lower()
             if key == b"content-length":
                 declared = value
             elif key == b"content-type":
                 content_type = value.decode("latin-1")
+        if self.max_header_bytes is not None and head > self.max_header_bytes:
+            # manacalc serve refuses it as it arrives (app.api.http_server); this holds under any server.
+            too_large = HeaderTooLarge(
+                f"The request line and headers are larger than {self.max_header_bytes} bytes."
+            )
+            await _refuse(scope, receive, send, too_large, headers={"Connection": "close"})
+            return
         if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
             await _refuse(scope, receive, send, self._too_large())
             return

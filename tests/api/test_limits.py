@@ -348,3 +348,17 @@ def test_a_batch_answer_stops_at_its_byte_budget(client: TestClient, monkeypatch
     assert 30_000 <= len(answered) * one < 30_000 + one  # stopped at the first answer past the budget
     assert all(item["problem"]["type"] == "/problems/too-large" for item in cut)
     assert "30,000 bytes of answers" in cut[0]["problem"]["detail"]
+
+
+# --- the header cap, whatever serves the app ------------------------------------------------------------
+
+
+def test_headers_over_the_cap_are_a_431_under_any_server(client: TestClient) -> None:
+    """``manacalc serve`` refuses a big head as it arrives (tests/api/test_hostile_connections.py); the
+    application refuses it too, so the cap holds under another ASGI server (here: none at all)."""
+    response = client.get("/healthz", headers={f"x-h{i}": "b" * 1024 for i in range(20)})
+    assert_problem(response, 431, "header-too-large")
+    assert response.headers["connection"] == "close"
+    assert client.get("/healthz", headers={f"x-h{i}": "b" * 1024 for i in range(10)}).status_code == 200
+    long_query = client.get("/v1/symbols", params={"q": "a" * 20_000})
+    assert_problem(long_query, 431, "header-too-large")
