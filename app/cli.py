@@ -96,6 +96,14 @@ def serve(ns: argparse.Namespace) -> int:
         if status:
             return status
         os.environ["MANACALC_MIGRATE_ON_START"] = "false"
+    # Every connection a worker may hold, plus database connections, log files and the like.
+    wanted = settings.max_concurrent_connections + 256 if settings.max_concurrent_connections else 65536
+    if 0 < raise_open_files_limit(wanted) < wanted:
+        print(
+            f"manacalc: warning: the open-files limit is below {wanted}; lower"
+            " MANACALC_MAX_CONCURRENT_CONNECTIONS or raise `ulimit -n`",
+            file=sys.stderr,
+        )
     metrics_dir = _metrics_dir(ns.workers)
     try:
         uvicorn.run(
@@ -114,12 +122,38 @@ def server_options(settings: Settings) -> dict[str, Any]:
         # Forwarded headers are not uvicorn's to trust: its default trusts them from 127.0.0.1, which
         # let any local client spoof its address past the rate limit (issue 15).
         "proxy_headers": False,
-        # h11, not httptools: only h11 enforces the header-size cap (httptools ignores it).
-        "http": "h11",
-        "h11_max_incomplete_event_size": settings.max_header_bytes,
+        # httptools through our protocol (app.api.http_server): a header cap however the head arrives, a
+        # deadline for each request head, idle connections that cannot crowd out requests, problem+json
+        # for every refusal. It reads its limits from the settings (MANACALC_MAX_HEADER_BYTES,
+        # MANACALC_REQUEST_HEAD_TIMEOUT_S, MANACALC_MAX_CONCURRENT_CONNECTIONS) in each worker, so
+        # uvicorn's own connection limit stays off: it counted idle connections against requests.
+        "http": HTTP_PROTOCOL,
         "timeout_keep_alive": settings.keep_alive_timeout_s,
-        "limit_concurrency": settings.max_concurrent_connections or None,
+        "limit_concurrency": None,
     }
+
+
+HTTP_PROTOCOL = "app.api.http_server:ManacalcHttpToolsProtocol"
+"""uvicorn's ``http`` option: a name, not the class, so ``--workers`` processes import it themselves."""
+
+
+def raise_open_files_limit(wanted: int) -> int:
+    """Raise this process's soft limit of open files toward ``wanted`` (at most the hard limit): with
+    the common default of 1,024, a thousand held connections would exhaust descriptors and stop the
+    server accepting anyone. Returns the soft limit now in force (0 where there is no such limit)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return int(soft)
 
 
 def _metrics_dir(workers: int) -> str | None:
@@ -285,7 +319,8 @@ def create_api_key(ns: argparse.Namespace) -> int:
 
 @subcommand(
     "revoke-api-key",
-    help="Revoke the API key NAME at once (its scenarios are kept)",
+    help="Revoke the API key NAME (its scenarios are kept): refused from now on, except by a running server"
+    " that accepted it in the last 5 seconds, which keeps trusting it until then",
     args=[Arg("name", help="the key's name, as given to create-api-key")],
 )
 def revoke_api_key(ns: argparse.Namespace) -> int:
@@ -297,7 +332,14 @@ def revoke_api_key(ns: argparse.Namespace) -> int:
 
     if _api_key_command(action) is None:
         return 1
-    print(f"revoked API key {ns.name!r}", file=sys.stderr)
+    from app.services.api_keys import KEY_CACHE_TTL_S
+
+    # Each worker trusts a key it accepted for KEY_CACHE_TTL_S without asking the database (issue 14); this
+    # command runs in its own process, so a running server learns of the revocation only then.
+    print(
+        f"revoked API key {ns.name!r}; running servers refuse it within {KEY_CACHE_TTL_S:g} s",
+        file=sys.stderr,
+    )
     return 0
 
 

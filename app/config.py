@@ -57,10 +57,15 @@ class Settings(BaseSettings):
     # 0 disables it; PostgreSQL only (SQLite has no statement timeout).
     # 10 s, the README's promise: a statement the database does not finish in time is a 503.
     statement_timeout_ms: int = Field(default=10_000, ge=0)
-    # uvicorn (``manacalc serve``): largest request head (request line + headers) in bytes, seconds an
-    # idle keep-alive connection is held open, and most connections served at once (0: no limit).
+    # ``manacalc serve`` (app.api.http_server): largest request head (request line + headers) in bytes,
+    # seconds an idle keep-alive connection is held open, and most connections open and most requests in
+    # flight per worker, each (0: no limit; past the connection limit the longest-waiting idle connection
+    # is closed to make room).
     max_header_bytes: int = Field(default=16 * 1024, ge=1024, le=1024 * 1024)
     keep_alive_timeout_s: int = Field(default=5, ge=1, le=300)
+    # Seconds a connection may take to send a whole request head once it is ready for one (accepted, or
+    # its last answer sent); trickling bytes does not extend it. Past it: closed (408 if a head began).
+    request_head_timeout_s: float = Field(default=5.0, gt=0, le=300)
     max_concurrent_connections: int = Field(default=1000, ge=0)
     # Seconds of work a compute request may use (queueing included) before it is a 422 too-large.
     compute_budget_s: float = Field(default=1.5, gt=0, le=60)

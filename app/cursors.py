@@ -9,6 +9,7 @@ import base64
 import binascii
 import json
 import math
+from datetime import UTC, datetime
 from typing import Any, NoReturn
 
 from app.errors import BadRequest
@@ -43,6 +44,21 @@ def decode_cursor(cursor: str) -> dict[str, Any]:
     if not isinstance(value, dict) or not all(_plain(k) and _plain(v) for k, v in value.items()):
         raise _invalid()
     return value
+
+
+def cursor_datetime(value: object) -> datetime:
+    """A timestamp of a cursor (ISO 8601 with a UTC offset), in UTC; ``BadRequest`` otherwise.
+
+    Issue 27: ``9999-12-31T23:59:59-14:00`` is a valid ISO date whose UTC time is past year 9999, which no
+    ``datetime`` holds: converting it for the database raised ``OverflowError``, a 500. Any date that
+    has a UTC time is a position (a page, perhaps empty); the others are refused here."""
+    try:
+        moment = datetime.fromisoformat(str(value))
+        if moment.tzinfo is None:
+            raise ValueError("no UTC offset")
+        return moment.astimezone(UTC)
+    except (ValueError, OverflowError) as exc:
+        raise _invalid() from exc
 
 
 def _refuse_constant(name: str) -> NoReturn:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -143,6 +144,19 @@ class TooLarge(AppError):
     type_slug = "too-large"
     title = "Content Too Large"
     description = "The request body, or a list in it, is larger than the service accepts."
+
+
+class HeaderTooLarge(AppError):
+    """Answered by ``manacalc serve``'s protocol as the head arrives (``app.api.http_server``), and by
+    ``ServiceMiddleware`` under any other server, so the cap holds whatever serves the app."""
+
+    status = 431
+    type_slug = "header-too-large"
+    title = "Request Header Fields Too Large"
+    description = (
+        "The request line and headers together are larger than `MANACALC_MAX_HEADER_BYTES`; the connection"
+        " is closed."
+    )
 
 
 class UnsupportedMediaType(AppError):
@@ -378,6 +392,8 @@ def _short(value: Any) -> Any:
     """Client input echoed back only when small and scalar (never a huge body)."""
     if isinstance(value, str):
         return value if len(value) <= _MAX_ECHO else value[:_MAX_ECHO] + "…"
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON cannot hold it (an overflowing 1e999 was a 500 here)
     if value is None or isinstance(value, bool | int | float):
         return value
     return None

@@ -212,6 +212,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_body_bytes=settings.max_body_bytes,
         max_json_depth=settings.max_json_depth,
         body_read_timeout_s=settings.body_read_timeout_s,
+        max_header_bytes=settings.max_header_bytes,
         limiter=RateLimiter(buckets, settings.trusted_proxies) if buckets is not None else None,
         cors=cors_factory(settings),
         direct=DIRECT_ROUTES,  # compute routes answered from memory skip FastAPI's routing (app.api.direct)

@@ -1,12 +1,17 @@
-"""Replay issue 15's attacks against a running service; time, status, memory and /healthz latency.
+"""Replay issue 15's and issue 27's attacks against a running service; time, status, memory and /healthz.
 
     manacalc serve --port 8000 &
     python bench/hostile.py --url http://127.0.0.1:8000 [--pid SERVER_PID]
+    python bench/hostile.py --serve postgresql+psycopg://... --workers 2 --port 8127   (starts, then stops it)
 
 Each attack is sent with a hard client bound (``--timeout``); meanwhile a thread polls ``/healthz`` and the
-worst latency is reported. ``--pid`` adds the server's resident-memory peak (VmHWM) after each attack. A
-baseline request (an ordinary ``spells/cost``) is measured in the same run, and each attack's time is also
-given as a ratio to it. Goals (issue 15): each attack 2 s or less, ``/healthz`` 100 ms or less, no 5xx.
+worst latency is reported. ``--pid`` (or ``--serve``) adds the peak resident memory (VmHWM) of the server's
+processes after each attack, the largest worker's. A baseline request (an ordinary ``spells/cost``) is
+measured in the same run, and each attack's time is also given as a ratio to it. Goals (issues 15 and 27):
+each attack 2 s or less, ``/healthz`` 100 ms or less, no 5xx, 400 MB or less per worker, and 1,000 idle
+connections held while another client's requests succeed. Below HTTP (raw sockets): heads over the cap,
+whole and trickled (431), Content-Length with Transfer-Encoding (400), a trickled head (408 at the head
+deadline), every refusal problem+json. ``short_form`` is what CI runs (tests/api/test_hostile_bench.py).
 """
 
 from __future__ import annotations
@@ -14,16 +19,21 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
 JSON = {"Content-Type": "application/json"}
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def vorthos() -> tuple[str, str, Any]:
@@ -91,6 +101,22 @@ def no_content_type() -> tuple[str, str, Any]:
     return "POST", "/v1/mana-costs/parse", '{"mana_cost": "{W}"}'
 
 
+def raw_surrogate() -> tuple[str, str, Any]:
+    """U+D800's bytes as sent, not escaped: not UTF-8 (issue 27: a 500)."""
+    return "POST", "/v1/spells/cost", b'{"board": {"permanents": []}, "spell": {"card": "\xed\xa0\x80"}}'
+
+
+def overflow() -> tuple[str, str, Any]:
+    return "POST", "/v1/spells/cost", '{"board": {"permanents": []}, "spell": {"card": "Forest", "x": 1e999}}'
+
+
+def big_batch() -> tuple[str, str, Any]:
+    """A 9 KB batch whose answer, every spell explaining every tax, was megabytes (bounded at 4 MiB)."""
+    taxes = ["Thalia, Guardian of Thraben", "Goblin Electromancer", "Sphere of Resistance"] * 12
+    board = {"permanents": [{"id": f"t{i}", "card": card} for i, card in enumerate(taxes)]}
+    return "POST", "/v1/spells/cost/batch", {"board": board, "spells": [{"card": "Lightning Bolt"}] * 250}
+
+
 def baseline() -> tuple[str, str, Any]:
     board = {"permanents": [{"id": "f1", "card": "Forest"}, {"id": "f2", "card": "Forest"}]}
     return "POST", "/v1/spells/cost", {"board": board, "spell": {"card": "Grizzly Bears"}}
@@ -109,26 +135,146 @@ ATTACKS: dict[str, Callable[[], tuple[str, str, Any]]] = {
     "cursor nested 1,500 deep": deep_cursor,
     "life -5, unpayable Phyrexian cost": negative_life,
     "body without Content-Type": no_content_type,
+    "raw surrogate bytes": raw_surrogate,
+    "1e999": overflow,
+    "250 taxed spells (answer bytes)": big_batch,
 }
 # Attacks whose request carries no JSON media type on purpose.
 NO_MEDIA_TYPE = {"body without Content-Type"}
 
 
-def raw_attack(url: str, name: str, payload: bytes, timeout: float) -> str:
-    """Attacks below HTTP parsing: a 1 MiB header line, a trickled body. Returns what the server did."""
+def _address(url: str) -> tuple[str, int]:
     parts = urlsplit(url)
+    return parts.hostname or "127.0.0.1", parts.port or 80
+
+
+def raw_attack(url: str, payload: bytes, timeout: float, *, trickle: int = 0) -> tuple[int, float, bytes]:
+    """Send ``payload`` on a raw socket (in ``trickle``-byte pieces 5 ms apart when given); the status the
+    server answered (0: closed without one, -1: held open past ``timeout``), the seconds, the answer."""
     started = time.perf_counter()
-    with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), timeout=timeout) as sock:
+    with socket.create_connection(_address(url), timeout=timeout) as sock:
+        answer = b""
         try:
-            sock.sendall(payload)
-            answer = sock.recv(64)
-        except TimeoutError:
-            return f"held open > {timeout:.0f}s"
+            if trickle:
+                for start in range(0, len(payload), trickle):
+                    sock.sendall(payload[start : start + trickle])
+                    time.sleep(0.005)
+            else:
+                sock.sendall(payload)
         except (BrokenPipeError, ConnectionResetError):
-            answer = b""  # the server closed the connection before reading it all: refused, as it should
+            pass  # the server closed the connection before reading it all: refused, as it should
+        try:
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+                if b"\r\n\r\n" in answer and not answer.startswith(b"HTTP/1.1 100"):
+                    break
+        except TimeoutError:
+            if not answer:
+                return -1, time.perf_counter() - started, b""
+        except ConnectionResetError:
+            pass
     took = time.perf_counter() - started
-    first_line = answer.split(b"\r\n", 1)[0].decode(errors="replace") or "closed"
-    return f"{first_line} after {took:.2f}s"
+    status = int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/") else 0
+    return status, took, answer
+
+
+def head_attacks(url: str) -> list[tuple[str, bytes, int, int]]:
+    """(name, payload, trickle piece, expected status) of the attacks below HTTP parsing."""
+    host = urlsplit(url).netloc.encode()
+    start = b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n"
+    big = start + b"X-Big: " + b"a" * 60_000 + b"\r\n\r\n"
+    many = start + b"".join(b"X-H%d: " % i + b"b" * 1024 + b"\r\n" for i in range(40)) + b"\r\n"
+    post = b"POST /v1/mana-costs/parse HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/json\r\n"
+    smuggle = post + b"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    return [
+        ("1 MiB header line", start + b"X-Big: " + b"a" * 1024 * 1024 + b"\r\n\r\n", 0, 431),
+        ("60 KB header block, whole", big, 0, 431),
+        ("60 KB header block, trickled", big, 2048, 431),
+        ("40 headers of 1 KB, whole", many, 0, 431),
+        ("40 headers of 1 KB, trickled", many, 1024, 431),
+        ("Content-Length + Transfer-Encoding", smuggle, 0, 400),
+    ]
+
+
+def slow_head(url: str, timeout: float) -> tuple[int, float]:
+    """A head trickled a byte every 0.2 s, for ever: answered 408 at the head deadline, then closed."""
+    started = time.perf_counter()
+    with socket.create_connection(_address(url), timeout=timeout) as sock:
+        try:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+            while time.perf_counter() - started < timeout:
+                sock.sendall(b"X")
+                time.sleep(0.2)
+                sock.setblocking(False)
+                try:
+                    answer = sock.recv(65536)
+                except BlockingIOError:
+                    answer = None
+                finally:
+                    sock.setblocking(True)
+                if answer is not None:
+                    status = int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/") else 0
+                    return status, time.perf_counter() - started
+        except (BrokenPipeError, ConnectionResetError):
+            return 0, time.perf_counter() - started
+    return -1, time.perf_counter() - started
+
+
+def idle_connections(url: str, count: int, timeout: float) -> tuple[int, list[int], float]:
+    """Hold ``count`` connections that send nothing, and meanwhile send another client's requests
+    (``/healthz`` and a ``spells/cost``, each on a new connection). Returns the connections the server
+    accepted, the other client's statuses, and its worst latency in seconds."""
+    held: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            try:
+                held.append(socket.create_connection(_address(url), timeout=timeout))
+            except OSError:
+                break
+        time.sleep(0.2)
+        method, path, body = baseline()
+        statuses: list[int] = []
+        worst = 0.0
+        for _ in range(10):
+            for call in (
+                lambda: httpx.get(url + "/healthz", timeout=timeout),
+                lambda: httpx.request(method, url + path, json=body, timeout=timeout),
+            ):
+                started = time.perf_counter()
+                try:
+                    statuses.append(call().status_code)
+                except httpx.HTTPError:
+                    statuses.append(0)
+                worst = max(worst, time.perf_counter() - started)
+        return len(held), statuses, worst
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def short_form(url: str, *, idle: int = 1000, timeout: float = 10.0) -> list[str]:
+    """The attacks of issue 27 that are the server's own (CI runs this): what missed its goal."""
+    missed: list[str] = []
+    for name, payload, trickle, expected in head_attacks(url):
+        status, took, answer = raw_attack(url, payload, timeout, trickle=trickle)
+        problem = b"application/problem+json" in answer.lower()
+        if status != expected or took > 2.0 or not problem:
+            missed.append(f"{name}: {status} after {took:.2f}s (problem+json: {problem})")
+    for name, build in (("raw surrogate bytes", raw_surrogate), ("1e999", overflow)):
+        method, path, body = build()
+        content = body if isinstance(body, bytes) else body.encode()
+        response = httpx.request(method, url + path, content=content, headers=JSON, timeout=timeout)
+        if response.status_code not in (400, 422):
+            missed.append(f"{name}: {response.status_code}")
+    accepted, statuses, worst = idle_connections(url, idle, timeout)
+    if any(status != 200 for status in statuses) or worst > 1.0:
+        missed.append(
+            f"{accepted} idle connections: other client got {sorted(set(statuses))}, worst {worst:.2f}s"
+        )
+    return missed
 
 
 def log_line_forgery(url: str) -> str:
@@ -191,14 +337,47 @@ def two_at_once(url: str, timeout: float) -> tuple[float, float]:
     return worst["healthz"], worst["cost"]
 
 
-def vm_hwm_mib(pid: int | None) -> str:
+def vm_hwm_mib(pids: list[int]) -> str:
+    """The largest peak resident memory of ``pids`` (the server and its workers), MiB."""
+    peaks = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        peaks.append(int(line.split()[1]) / 1024)
+        except OSError:
+            continue
+    return f"{max(peaks):.0f}" if peaks else "-"
+
+
+def server_pids(pid: int | None) -> list[int]:
+    """``pid`` and its children (uvicorn's workers)."""
     if pid is None:
-        return "-"
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return f"{int(line.split()[1]) / 1024:.0f}"
-    return "?"
+        return []
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            return [pid, *map(int, children.read().split())]
+    except OSError:
+        return [pid]
+
+
+def start_server(database_url: str, workers: int, port: int) -> subprocess.Popen[bytes]:
+    """``manacalc serve`` on 127.0.0.1:``port`` with ``database_url``; returns once ``/healthz`` answers."""
+    env = {**os.environ, "MANACALC_DATABASE_URL": database_url, "MANACALC_RATE_LIMIT_PER_MINUTE": "0"}
+    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", str(workers)]
+    server = subprocess.Popen(
+        command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.5)
+    server.terminate()
+    raise SystemExit(f"manacalc serve did not start on port {port}")
 
 
 def main() -> int:
@@ -207,9 +386,26 @@ def main() -> int:
     )
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--pid", type=int, default=None, help="the server process, for its memory peak")
+    parser.add_argument("--serve", metavar="DATABASE_URL", help="start manacalc serve on this database first")
+    parser.add_argument("--workers", type=int, default=1, help="with --serve: worker processes")
+    parser.add_argument("--port", type=int, default=8127, help="with --serve: the port")
+    parser.add_argument("--idle", type=int, default=1000, help="idle connections to hold (default 1000)")
     parser.add_argument("--timeout", type=float, default=30.0, help="hard bound per attack, seconds")
     ns = parser.parse_args()
 
+    server = None
+    if ns.serve:
+        server = start_server(ns.serve, ns.workers, ns.port)
+        ns.url, ns.pid = f"http://127.0.0.1:{ns.port}", server.pid
+    try:
+        return run(ns)
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(30)
+
+
+def run(ns: argparse.Namespace) -> int:
     try:
         httpx.get(ns.url + "/healthz", timeout=2)
     except httpx.HTTPError:
@@ -228,12 +424,15 @@ def main() -> int:
 
     failures = 0
     base_s = None
+    peak_mib = 0.0
     print(f"{'attack':34} {'status':>6} {'time s':>8} {'x base':>8} {'healthz ms':>10} {'peak MiB':>8}")
     with httpx.Client(base_url=ns.url, timeout=ns.timeout) as client:
         for name, build in ATTACKS.items():
             method, path, body = build()
             content = (
-                body.encode()
+                body
+                if isinstance(body, bytes)
+                else body.encode()
                 if isinstance(body, str)
                 else None
                 if body is None
@@ -245,12 +444,14 @@ def main() -> int:
             poller = threading.Thread(target=poll, daemon=True)
             poller.start()
             started = time.perf_counter()
+            size = 0
             try:
                 if name == "baseline":  # warm caches first: the baseline is an ordinary, warm request
                     for _ in range(5):
                         client.request(method, path, content=content, headers=headers)
                     started = time.perf_counter()
-                status = str(client.request(method, path, content=content, headers=headers).status_code)
+                response = client.request(method, path, content=content, headers=headers)
+                status, size = str(response.status_code), len(response.content)
             except httpx.TimeoutException:
                 status = "TIMEOUT"
             elapsed = time.perf_counter() - started
@@ -258,21 +459,44 @@ def main() -> int:
             poller.join()
             base_s = elapsed if name == "baseline" else base_s
             ratio = f"{elapsed / base_s:.1f}" if base_s else "-"
+            peak = vm_hwm_mib(server_pids(ns.pid))
+            peak_mib = max(peak_mib, float(peak)) if peak != "-" else peak_mib
             bad = status == "TIMEOUT" or status.startswith("5") or elapsed > 2.0 or worst[0] > 0.1
+            bad = bad or size > 5 * 1024 * 1024
             failures += bad and name != "baseline"
-            peak = vm_hwm_mib(ns.pid)
             mark = "  <- goal missed" if bad and name != "baseline" else ""
+            extra = f"  ({size / 1024 / 1024:.1f} MiB answered)" if size > 1024 * 1024 else ""
             line = f"{name:34} {status:>6} {elapsed:8.3f} {ratio:>8} {worst[0] * 1000:10.1f} {peak:>8}"
-            print(line + mark)
+            print(line + extra + mark)
+    for name, payload, trickle, expected in head_attacks(ns.url):
+        status, took, answer = raw_attack(ns.url, payload, 10, trickle=trickle)
+        problem = b"application/problem+json" in answer.lower()
+        bad = status != expected or took > 2.0 or not problem
+        failures += bad
+        print(
+            f"{name:34} {status:>6} {took:8.3f}  problem+json: {problem}{'  <- goal missed' if bad else ''}"
+        )
+    status, took = slow_head(ns.url, 15)
+    failures += status != 408
+    print(
+        f"{'head trickled a byte / 0.2 s':34} {status:>6} {took:8.3f}  (the head deadline)"
+        + ("" if status == 408 else "  <- goal missed")
+    )
     host = urlsplit(ns.url).netloc
-    big_header = f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nX-Big: {'a' * 1024 * 1024}\r\n\r\n".encode()
-    print(f"{'1 MiB header':34} {raw_attack(ns.url, 'header', big_header, 10)}")
     trickle = f"POST /v1/spells/cost HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n".encode()
-    trickled = raw_attack(ns.url, "trickle", trickle + b"Content-Length: 100\r\n\r\n{", 15)
-    print(f"{'trickled body (never sent)':34} {trickled}")
+    status, took, _ = raw_attack(ns.url, trickle + b"Content-Length: 100\r\n\r\n{", 15)
+    print(f"{'trickled body (never sent)':34} {status:>6} {took:8.3f}  (the body deadline)")
     print(f"{'%0A in the path (log forgery)':34} {log_line_forgery(ns.url)}")
     print(f"{'X-Forwarded-For, untrusted peer':34} {forwarded_for_bypass(ns.url)}")
     print(f"{'trailing slash, forged Host':34} {host_echo(ns.url)}")
+    accepted, statuses, idle_worst = idle_connections(ns.url, ns.idle, ns.timeout)
+    idle_ok = all(s == 200 for s in statuses) and idle_worst <= 1.0
+    failures += not idle_ok
+    print(
+        f"{f'{ns.idle:,} idle connections':34} {accepted} held; another client: {len(statuses)} requests,"
+        f" statuses {sorted(set(statuses))}, worst {idle_worst * 1000:.0f} ms"
+        + ("" if idle_ok else "  <- goal missed")
+    )
     healthz_s, cost_s = two_at_once(ns.url, ns.timeout)
     both_ok = healthz_s <= 0.1 and cost_s <= 0.1
     failures += not both_ok
@@ -280,6 +504,12 @@ def main() -> int:
         f"{'2 hostile requests at once':34} worst /healthz {healthz_s * 1000:.1f} ms, "
         f"worst spells/cost {cost_s * 1000:.1f} ms{'' if both_ok else '  <- goal missed'}"
     )
+    if ns.pid is not None:
+        memory_ok = peak_mib <= 400
+        failures += not memory_ok
+        print(
+            f"{'peak memory, largest process':34} {peak_mib:.0f} MiB{'' if memory_ok else '  <- goal missed'}"
+        )
     print(f"{failures} attack(s) missed the goals")
     return 1 if failures else 0
 

@@ -43,7 +43,25 @@ def json_depth(body: bytes) -> int:
 # Escapes JSON allows but no database or answer can hold: a NUL, and a surrogate (paired or not: the
 # cheap test; the exact one decides). Bare NaN / Infinity are Python's extension of JSON.
 _SUSPECT_ESCAPE = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
-_NON_FINITE = re.compile(rb"NaN|Infinity")
+# NaN and Infinity, and number literals that may overflow a float to infinity (issue 27: ``1e999`` parsed
+# as inf and was a 500): an exponent of three digits or more, or a run of 300 digits. The exact test is
+# the parsed value's (``_walk``); this only decides whether to parse.
+_NON_FINITE = re.compile(rb"NaN|Infinity|[0-9][eE][+-]?[0-9]{3}|[0-9]{300}")
+
+
+def utf8_problem(body: bytes) -> str | None:
+    """Why ``body`` is not UTF-8 (RFC 8259 section 8.1: JSON exchanged between systems is UTF-8), or None.
+
+    Issue 27: a lone surrogate sent as raw bytes (``ED A0 80``) is not UTF-8, but Python's JSON parser
+    decodes bytes with ``surrogatepass`` and let it through, to fail (500) wherever the text was encoded
+    again. Checked in C; a body of ASCII only (most) is not even decoded."""
+    if body.isascii():
+        return None
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"The body is not valid UTF-8 (byte {exc.start}: {exc.reason})."
+    return None
 
 
 def body_hygiene_errors(body: bytes) -> list[dict[str, object]]:

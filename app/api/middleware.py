@@ -11,9 +11,10 @@ wrapper:
 - Prometheus counts and latency by method, route template and status;
 - the rate limit (before the body is read; ``app.api.rate_limit``);
 - the body guard: 413 above ``max_body_bytes`` (declared or streamed), 415 for a body that is not JSON
-  (or has no ``Content-Type``), 400 for JSON nested deeper than ``max_json_depth``, 422 for NUL, lone
-  surrogates and non-finite numbers, 408 when the body is not complete within ``body_read_timeout_s``
-  (a trickled body held a worker's slot open);
+  (or has no ``Content-Type``), 400 for a body that is not UTF-8 or JSON nested deeper than
+  ``max_json_depth``, 422 for NUL, lone surrogates and non-finite numbers (overflowing ones included),
+  408 when the body is not complete within ``body_read_timeout_s`` (a trickled body held a worker's slot
+  open);
 - an exception no handler took: a 500 problem, traceback logged, never sent.
 
 CORS, when configured, runs inside it (so 429s and 413s carry CORS headers and preflights are logged).
@@ -33,13 +34,20 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.direct import DirectRead, DirectRoute, serve, serve_read
-from app.api.limits import MAX_JSON_DEPTH, body_hygiene_errors, deeper_than, is_json_media_type
+from app.api.limits import (
+    MAX_JSON_DEPTH,
+    body_hygiene_errors,
+    deeper_than,
+    is_json_media_type,
+    utf8_problem,
+)
 from app.api.metrics import IN_PROGRESS, LATENCY, REQUESTS, route_template
 from app.api.rate_limit import AUTHENTICATED_PREFIX, RateLimiter, bearer, exempt, key_hash_of
 from app.errors import (
     PROBLEM_MEDIA_TYPE,
     AppError,
     BadRequest,
+    HeaderTooLarge,
     InputError,
     RateLimited,
     RequestTimeout,
@@ -68,6 +76,7 @@ class ServiceMiddleware:
         max_body_bytes: int,
         max_json_depth: int = MAX_JSON_DEPTH,
         body_read_timeout_s: float = DEFAULT_BODY_READ_TIMEOUT_S,
+        max_header_bytes: int | None = None,
         limiter: RateLimiter | None = None,
         cors: Any = None,
         direct: Mapping[str, DirectRoute] | None = None,
@@ -79,6 +88,7 @@ class ServiceMiddleware:
         self.max_body_bytes = max_body_bytes
         self.max_json_depth = max_json_depth
         self.body_read_timeout_s = body_read_timeout_s
+        self.max_header_bytes = max_header_bytes
         self.limiter = limiter
         # CORS wraps the guarded application: cors(app=self._guarded), built by the caller or not at all.
         self._inner: ASGIApp = cors(self._guarded) if cors is not None else self._guarded
@@ -169,12 +179,21 @@ class ServiceMiddleware:
             await _refuse(scope, receive, send, error)
             return
         declared = content_type = None
+        head = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
         for key, value in scope.get("headers", ()):
+            head += len(key) + len(value) + 4  # ": " and CRLF
             key = key.lower()
             if key == b"content-length":
                 declared = value
             elif key == b"content-type":
                 content_type = value.decode("latin-1")
+        if self.max_header_bytes is not None and head > self.max_header_bytes:
+            # manacalc serve refuses it as it arrives (app.api.http_server); this holds under any server.
+            too_large = HeaderTooLarge(
+                f"The request line and headers are larger than {self.max_header_bytes} bytes."
+            )
+            await _refuse(scope, receive, send, too_large, headers={"Connection": "close"})
+            return
         if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
             await _refuse(scope, receive, send, self._too_large())
             return
@@ -241,6 +260,9 @@ class ServiceMiddleware:
                 if media
                 else "A request body needs Content-Type: application/json (or a +json type)."
             )
+        not_utf8 = utf8_problem(body)
+        if not_utf8 is not None:
+            return BadRequest(not_utf8, errors=[{"loc": ["body"], "msg": not_utf8, "type": "utf8_invalid"}])
         if deeper_than(body, self.max_json_depth):
             text = f"The JSON body is nested more than {self.max_json_depth} levels deep."
             return BadRequest(text, errors=[{"loc": ["body"], "msg": text, "type": "json_too_deep"}])

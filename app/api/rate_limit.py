@@ -22,6 +22,7 @@ is started with ``proxy_headers=False``: the header is read here, from trusted p
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import time
@@ -29,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from fastapi.security.utils import get_authorization_scheme_param
 from starlette.types import Scope
 
 logger = logging.getLogger("manacalc")
@@ -124,6 +126,28 @@ REDIS_RETRY_S = 5.0
 REDIS_TIMEOUT_S = 0.25
 
 
+def redis_client(url: str, **options: Any) -> Any:
+    """The limiter's Redis client: short timeouts (a request never waits long on the limit), and a
+    connection error retried once, at once, on a new connection. A pooled connection that Redis closed
+    (a restart, a failover, an idle timeout) fails its first command; redis-py retries only the errors
+    it is told to, none by default, so each stale connection was a failure that sent the worker to its
+    own buckets for ``REDIS_RETRY_S``. Timeouts are not retried: a Redis that does not answer is not
+    asked twice."""
+    from redis import asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    return aioredis.Redis.from_url(
+        url,
+        socket_timeout=REDIS_TIMEOUT_S,
+        socket_connect_timeout=REDIS_TIMEOUT_S,
+        retry=Retry(NoBackoff(), 1),
+        retry_on_error=[RedisConnectionError],
+        **options,
+    )
+
+
 class RedisTokenBucketLimiter:
     """The token buckets of ``TokenBucketLimiter``, kept in Redis for every worker and replica at once.
 
@@ -142,15 +166,11 @@ class RedisTokenBucketLimiter:
         prefix: str = "manacalc:rl:",
         client: Any = None,
     ) -> None:
-        from redis import asyncio as aioredis
-
         self.rate = per_minute / 60.0
         self.burst = burst
         self.prefix = prefix
         self.fallback = TokenBucketLimiter(per_minute, burst, clock=clock)
-        self._client = client or aioredis.Redis.from_url(
-            url, socket_timeout=REDIS_TIMEOUT_S, socket_connect_timeout=REDIS_TIMEOUT_S
-        )
+        self._client = client or redis_client(url)
         self._script = self._client.register_script(_TOKEN_BUCKET_LUA)
         self._down_until: float | None = None
 
@@ -184,6 +204,10 @@ class RedisTokenBucketLimiter:
                     str(exc)[:200],
                 )
             self._down_until = now + REDIS_RETRY_S
+            # Drop every pooled connection: after a restart they are all stale, and each one failing in
+            # turn made the limit flap between Redis and the fallback (issue 27).
+            with contextlib.suppress(Exception):  # closing a gone server's sockets may fail: nothing to keep
+                await self._client.connection_pool.disconnect()
             return self.fallback.acquire(key)
         if self._down_until is not None:
             logger.info("rate limit: Redis is back; the limit is shared again")
@@ -191,20 +215,23 @@ class RedisTokenBucketLimiter:
         return wait
 
 
-def bearer(scope: Scope) -> bytes | None:
-    """The credentials of ``Authorization: Bearer <credentials>``, if any."""
+def bearer(scope: Scope) -> str | None:
+    """The credentials of ``Authorization: Bearer <credentials>``, read exactly as authentication reads
+    them (``app.api.auth``: FastAPI's ``HTTPBearer``): the first ``Authorization`` header, as latin-1,
+    split at its first space by FastAPI's own function, which strips every Unicode space (``\xa0``,
+    ``\x85``...). Issue 27: stripping only ASCII spaces here gave 30 spellings of one key 30 buckets."""
     for key, value in scope.get("headers", ()):
         if key.lower() == b"authorization":
-            scheme, _, credentials = value.partition(b" ")
-            credentials = credentials.strip()
-            if scheme.lower() == b"bearer" and credentials:
+            scheme, credentials = get_authorization_scheme_param(value.decode("latin-1"))
+            if scheme.lower() == "bearer" and credentials:
                 return credentials
             return None
     return None
 
 
-def key_hash_of(token: bytes) -> str:
-    return hashlib.sha256(token).hexdigest()[:32]
+def key_hash_of(token: str) -> str:
+    """The bucket name of a key: a prefix of the SHA-256 of its UTF-8 text (the key is never kept)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
 
 
 def exempt(path: str) -> bool:

@@ -9,8 +9,12 @@ timeout, a statement timeout.
 
 from __future__ import annotations
 
+import logging
+import os
 import select
+import socket
 import threading
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -20,6 +24,8 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
+
+logger = logging.getLogger("manacalc")
 
 SQLITE_BUSY_TIMEOUT_MS = 5000
 
@@ -65,7 +71,85 @@ def _create_engine(url: str, pool_timeout: float, statement_timeout_ms: int) -> 
     )
     if parsed.get_backend_name() == "postgresql":
         event.listen(engine, "checkout", _drop_dead_connections)
+        seconds = answer_deadline_s(pool_timeout, statement_timeout_ms)
+
+        def watch(conn: Any, *_args: Any) -> None:
+            _WATCHDOG.watch(conn.connection.dbapi_connection, seconds)
+
+        def done(conn: Any, *_args: Any) -> None:
+            _WATCHDOG.done(conn.connection.dbapi_connection)
+
+        def failed(context: Any) -> None:
+            cursor = getattr(context.execution_context, "cursor", None)
+            if cursor is not None:  # psycopg's cursor knows its connection, invalidated or not
+                _WATCHDOG.done(cursor.connection)
+
+        event.listen(engine, "before_cursor_execute", watch)
+        event.listen(engine, "after_cursor_execute", done)
+        event.listen(engine, "handle_error", failed)
     return engine
+
+
+def answer_deadline_s(pool_timeout: float, statement_timeout_ms: int) -> float:
+    """How long a PostgreSQL statement may wait for its answer before the client gives up on the server:
+    the statement timeout (the server cancels the statement itself then) and a second for its answer to
+    arrive; without a statement timeout, the pool timeout."""
+    if statement_timeout_ms > 0:
+        return statement_timeout_ms / 1000 + 1.0
+    return pool_timeout
+
+
+class AnswerWatchdog:
+    """Cuts the socket of a PostgreSQL connection whose statement has had no answer by its deadline.
+
+    Issue 27: a server that stays connected but never answers (stopped, frozen, a network path that
+    swallows packets while the kernel still acknowledges them) hung every request that reached it for
+    the whole outage: the statement timeout is the server's to enforce, ``tcp_user_timeout`` needs
+    unacknowledged data, and libpq waits on its socket with no timeout. One thread checks the
+    statements in flight every ``interval`` seconds; a late one's socket is shut down, so libpq's wait
+    ends with an error, SQLAlchemy invalidates the connection, and the request answers a 503 problem
+    with ``Retry-After`` (``app.errors.database_unavailable``). A statement costs two dictionary updates.
+    """
+
+    def __init__(self, interval: float = 0.1) -> None:
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._pending: dict[int, tuple[float, Any]] = {}  # id(dbapi connection) -> (deadline, connection)
+        self._thread: threading.Thread | None = None
+
+    def watch(self, dbapi_connection: Any, seconds: float) -> None:
+        with self._lock:
+            self._pending[id(dbapi_connection)] = (time.monotonic() + seconds, dbapi_connection)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="db-answer-watchdog", daemon=True)
+                self._thread.start()
+
+    def done(self, dbapi_connection: Any) -> None:
+        with self._lock:
+            self._pending.pop(id(dbapi_connection), None)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.interval)
+            now = time.monotonic()
+            with self._lock:  # cut under the lock: a statement that ends now cannot return its connection
+                for key, (deadline, connection) in list(self._pending.items()):
+                    if deadline <= now:
+                        del self._pending[key]
+                        _cut(connection)
+
+
+def _cut(dbapi_connection: Any) -> None:
+    logger.warning("the database did not answer a statement in time: dropping its connection")
+    try:
+        fd = dbapi_connection.pgconn.socket
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except Exception:  # already closed: the statement has ended one way or another
+        logger.debug("could not cut a database connection", exc_info=True)
+
+
+_WATCHDOG = AnswerWatchdog()
 
 
 def _drop_dead_connections(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:

@@ -24,7 +24,7 @@ from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from app.config import Settings
-from app.cursors import decode_cursor, encode_cursor
+from app.cursors import cursor_datetime, decode_cursor, encode_cursor
 from app.db.base import utcnow
 from app.db.models.scenarios import NO_OWNER, ScenarioRow
 from app.db.repositories import scenarios as repo
@@ -346,9 +346,9 @@ def list_scenarios(
 def _cursor_position(cursor: str) -> tuple[datetime, str]:
     position = decode_cursor(cursor)
     try:
-        created = datetime.fromisoformat(str(position["c"]))
+        created = cursor_datetime(position["c"])
         last_id = position["i"]
-        if created.tzinfo is None or not isinstance(last_id, str):
+        if not isinstance(last_id, str):
             raise ValueError("bad cursor")
     except (KeyError, ValueError) as exc:
         raise BadRequest(

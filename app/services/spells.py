@@ -55,6 +55,10 @@ Loc = tuple[str | int, ...]
 # A batch stops computing after this many seconds: later spells answer a too-large problem each (retry
 # them in another request), so no batch (250 spells on a huge hostile board) holds a worker for minutes.
 BATCH_TIME_BUDGET_S = 3.0
+# And once its answers hold this many bytes (issue 27: a 21 KB batch of costly spells on a board of many
+# cost effects answered 10.9 MB, every spell explaining every step): the spells after it answer a
+# too-large problem each, to be sent again in another request. 250 ordinary answers take about 0.5 MB.
+BATCH_MAX_BYTES = 4 * 1024 * 1024
 
 
 def character_index() -> CharacterIndex:
@@ -222,12 +226,17 @@ def _batch(
 ) -> list[SpellCostBatchItem]:
     items: list[SpellCostBatchItem] = []
     deadline = time.monotonic() + BATCH_TIME_BUDGET_S
+    size = 0
     for i, spell_in in enumerate(spells):
         loc: Loc = ("body", "spells", i)
-        if time.monotonic() > deadline:
+        if time.monotonic() > deadline or size >= BATCH_MAX_BYTES:
+            spent = (
+                f"its {BATCH_TIME_BUDGET_S:g} s of computation"
+                if size < BATCH_MAX_BYTES
+                else f"its {BATCH_MAX_BYTES:,} bytes of answers"
+            )
             late = TooLarge(
-                f"The batch used up its {BATCH_TIME_BUDGET_S:g} s of computation before this spell;"
-                " send the remaining spells in another request."
+                f"The batch used up {spent} before this spell; send the remaining spells in another request."
             )
             items.append(SpellCostBatchItem(index=i, problem=app_error_body(late)))
             continue
@@ -237,11 +246,9 @@ def _batch(
         except AppError as exc:
             items.append(SpellCostBatchItem(index=i, problem=app_error_body(exc)))
             continue
-        items.append(
-            SpellCostBatchItem(
-                index=i, result=cost_answer(result, rules_edition=rules_edition, data_version=version)
-            )
-        )
+        answer = cost_answer(result, rules_edition=rules_edition, data_version=version)
+        size += len(answer.model_dump_json())
+        items.append(SpellCostBatchItem(index=i, result=answer))
     return items
 
 

@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
 from app.api.limits import body_hygiene_errors
+from app.services.api_keys import create_api_key
 
 SPELL = {"board": {"permanents": [{"id": "f", "card": "Forest"}]}, "spell": {"card": "Llanowar Elves"}}
 RAW = json.dumps(SPELL)
@@ -153,3 +155,27 @@ def test_vorthos_hostile_character_answers_at_once(client: TestClient) -> None:
     response = client.post("/v1/spells/cost", json=body)
     assert response.status_code == 200, response.text
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    "created",
+    [
+        "9999-12-31T23:59:59.999999+00:00",
+        "9999-12-31T23:59:59-14:00",  # past year 9999 once in UTC
+        "0001-01-01T00:00:00+14:00",  # before year 1 once in UTC
+        "0001-01-01T00:00:00+00:00",
+        "2026-01-01T00:00:00+23:59",
+    ],
+)
+def test_extreme_cursor_dates_are_a_400_or_an_empty_page(
+    client: TestClient, db_session: Session, created: str
+) -> None:
+    """Issue 27: a far-future cursor date was a 500. A date the database can compare is a position like
+    any other (a page, empty or not); one that is not a date any database holds is a 400."""
+    headers = {"Authorization": f"Bearer {create_api_key(db_session, name='cursor-dates')}"}
+    raw = json.dumps({"c": created, "i": "x"}).encode()
+    cursor = base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    response = client.get("/v1/scenarios", params={"cursor": cursor}, headers=headers)
+    assert response.status_code in (200, 400), response.text
+    if response.status_code == 400:
+        assert response.json()["errors"][0]["loc"] == ["query", "cursor"]

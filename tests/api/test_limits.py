@@ -322,3 +322,43 @@ def test_malformed_and_empty_bodies_are_problems(client: TestClient) -> None:
     assert_problem(client.post("/v1/spells/cost", content=b"", headers=JSON), 422, "validation-error")
     assert_problem(client.post("/v1/spells/cost", content=b"[]", headers=JSON), 422, "validation-error")
     assert_problem(client.post("/v1/spells/cost", content=b"null", headers=JSON), 422, "validation-error")
+
+
+# --- the size of a batch's answer -----------------------------------------------------------------------
+
+
+def test_a_batch_answer_stops_at_its_byte_budget(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: a 21 KB batch answered 10.9 MB (each spell explaining every step of a board full of cost
+    effects). Past the budget, spells get a too-large problem each, as past the time budget; the budget
+    is lowered here so a small board shows it."""
+    from app.services import spells
+
+    monkeypatch.setattr(spells, "BATCH_MAX_BYTES", 30_000)
+    taxes = ["Thalia, Guardian of Thraben", "Goblin Electromancer", "Sphere of Resistance"]
+    board = {"permanents": [{"id": f"t{i}", "card": card} for i, card in enumerate(taxes * 3)]}
+    body = {"board": board, "spells": [{"card": "Lightning Bolt"}] * 40}
+    response = client.post("/v1/spells/cost/batch", json=body)
+    assert response.status_code == 200, response.text[:300]
+    data = response.json()["data"]
+    assert [item["index"] for item in data] == list(range(40))
+    answered = [item for item in data if "result" in item]
+    cut = [item for item in data if "problem" in item]
+    assert answered and cut and data.index(cut[0]) == len(answered)  # answers first, then the cut
+    one = len(json.dumps(answered[0]["result"], separators=(",", ":")))
+    assert 30_000 <= len(answered) * one < 30_000 + one  # stopped at the first answer past the budget
+    assert all(item["problem"]["type"] == "/problems/too-large" for item in cut)
+    assert "30,000 bytes of answers" in cut[0]["problem"]["detail"]
+
+
+# --- the header cap, whatever serves the app ------------------------------------------------------------
+
+
+def test_headers_over_the_cap_are_a_431_under_any_server(client: TestClient) -> None:
+    """``manacalc serve`` refuses a big head as it arrives (tests/api/test_hostile_connections.py); the
+    application refuses it too, so the cap holds under another ASGI server (here: none at all)."""
+    response = client.get("/healthz", headers={f"x-h{i}": "b" * 1024 for i in range(20)})
+    assert_problem(response, 431, "header-too-large")
+    assert response.headers["connection"] == "close"
+    assert client.get("/healthz", headers={f"x-h{i}": "b" * 1024 for i in range(10)}).status_code == 200
+    long_query = client.get("/v1/symbols", params={"q": "a" * 20_000})
+    assert_problem(long_query, 431, "header-too-large")

@@ -3,6 +3,9 @@ driven by a fake clock, so every expectation is exact."""
 
 from __future__ import annotations
 
+import asyncio
+
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -139,6 +142,56 @@ def test_an_accepted_api_key_has_its_own_bucket_and_made_up_keys_do_not(
     assert client.get("/v1/scenarios", headers={"Authorization": "Bearer made-up-2"}).status_code == 429
     clock.now += 1
     assert client.get("/v1/scenarios", headers=keyed).status_code == 200
+
+
+# Characters Python's str.strip() removes and an ASCII strip keeps (latin-1, as a header value is read).
+UNICODE_SPACES = [b"\xa0", b"\x85", b"\x1c", b"\x1d", b"\x1e", b"\x1f"]
+
+
+def test_every_spelling_of_a_key_authentication_accepts_shares_its_bucket(
+    limited: tuple[FastAPI, FakeClock], db_session: Session
+) -> None:
+    """Issue 27: the limiter stripped ASCII spaces only, authentication every Unicode one, so 30
+    spellings of one key, each from its own address, got 30 buckets (3,693 answers against 120)."""
+    app, _ = limited
+    key = create_api_key(db_session, name="spellings").encode()
+    spellings = [
+        b"Bearer " + before + key + after
+        for before in [b"", b" ", *UNICODE_SPACES]
+        for after in UNICODE_SPACES[:4]
+    ][:30]
+
+    async def send_all() -> list[int]:
+        # httpx's ASGI transport passes header bytes as sent (the TestClient re-encodes them as UTF-8).
+        async def get(address: str, authorization: bytes) -> int:
+            transport = httpx.ASGITransport(app=app, client=(address, 5000))
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+                response = await client.get("/v1/scenarios", headers={"Authorization": authorization})
+                return response.status_code
+
+        assert await get("192.0.2.1", b"Bearer " + key) == 200
+        return [await get(f"192.0.2.{i + 2}", spelling) for i, spelling in enumerate(spellings)]
+
+    statuses = asyncio.run(send_all())
+    assert 401 not in statuses  # authentication accepts every one of them...
+    assert statuses.count(200) == 2  # ...and they share the key's bucket: its burst of 2, then 429
+    assert statuses.count(429) == len(spellings) - 2
+
+
+def test_the_limiter_reads_a_key_as_authentication_does() -> None:
+    """The limiter's reading of the header is FastAPI's HTTPBearer's, character for character."""
+    from fastapi.security import HTTPBearer
+    from starlette.requests import Request
+
+    from app.api.rate_limit import bearer
+
+    scheme = HTTPBearer(auto_error=False)
+    values = [b"Bearer k", b"bearer  k\xa0", b"BEARER\x85k", b"Bearer", b"Bearer ", b"Basic k", b"Bearer a b"]
+    values += [b"Bearer " + space + b"key" + space for space in [*UNICODE_SPACES, b"\t", b"\x0b"]]
+    for value in values:
+        scope = {"type": "http", "headers": [(b"authorization", value)]}
+        credentials = asyncio.run(scheme(Request(scope)))
+        assert bearer(scope) == (credentials.credentials if credentials else None), value
 
 
 def test_a_refused_key_falls_back_to_the_address(limited: tuple[FastAPI, FakeClock]) -> None:

@@ -81,6 +81,45 @@ def test_bucket_refills_at_the_rate() -> None:
     assert later == 0.0
 
 
+@needs_redis
+def test_connections_redis_dropped_are_replaced_without_falling_back() -> None:
+    """Issue 27: after a Redis restart every pooled connection is stale; each failed its first command
+    and sent the worker to its own buckets for 5 s, in turn (the limit flapped). Redis dropping this
+    limiter's connections (as a restart does; only ours, by client name, on a shared Redis) must cost
+    no request its shared bucket."""
+    import redis
+
+    from app.api.rate_limit import redis_client
+
+    name = f"manacalc-test-{uuid.uuid4().hex[:12]}"
+    prefix = f"test:{uuid.uuid4().hex}:"
+
+    def drop_our_connections() -> int:
+        with redis.Redis.from_url(REDIS_URL) as admin:
+            ours = [c["id"] for c in admin.client_list() if c.get("name") == name]
+            for client_id in ours:
+                admin.client_kill_filter(_id=client_id)
+            return len(ours)
+
+    async def run() -> tuple[int, list[float], bool]:
+        limiter = RedisTokenBucketLimiter(
+            REDIS_URL, 60, 100, prefix=prefix, client=redis_client(REDIS_URL, client_name=name)
+        )
+        await asyncio.gather(*(limiter.take("k") for _ in range(6)))  # several pooled connections
+        dropped = drop_our_connections()
+        waits = list(await asyncio.gather(*(limiter.take("k") for _ in range(6))))
+        fell_back = limiter.using_fallback
+        await limiter.aclose()
+        return dropped, waits, fell_back
+
+    dropped, waits, fell_back = asyncio.run(run())
+    assert dropped >= 2
+    assert not fell_back
+    assert waits == [0.0] * 6
+    with redis.Redis.from_url(REDIS_URL) as admin:  # all 12 counted in the shared bucket
+        assert 87 <= float(admin.hget(prefix + "k", "tokens") or 0) <= 88.5
+
+
 def test_unreachable_redis_falls_back_to_the_worker_and_logs_once(caplog: pytest.LogCaptureFixture) -> None:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))

@@ -179,7 +179,7 @@ async def _read_directly(scope: Scope, match: re.Match[str]) -> Response | None:
     token = bearer(scope)
     if token is None:
         return None
-    key_id = cached_key_id(token.decode("latin-1"))
+    key_id = cached_key_id(token)
     if key_id is None:
         return None
     if_none_match = Headers(scope=scope).get("if-none-match")

@@ -1,0 +1,312 @@
+"""The connection layer (``app.api.http_server``) over raw sockets: what the HTTP server does before the
+application sees a request. A real uvicorn server runs our protocol in a thread, on an ephemeral port of
+127.0.0.1, in front of a small ASGI app that answers ``/healthz``, echoes a body, or sleeps."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from app.api.http_server import ManacalcHttpToolsProtocol, ServerLimits
+from app.config import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HEAD_TIMEOUT_S = 0.6
+CAP = 16 * 1024
+
+
+async def small_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    if scope["path"] == "/sleep":
+        await asyncio.sleep(1.0)
+    answer = json.dumps({"path": scope["path"], "body_bytes": len(body)}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": answer})
+
+
+@dataclass
+class Served:
+    port: int
+
+    def connect(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        return sock
+
+    def get(self, path: str = "/healthz") -> tuple[int, bytes]:
+        with self.connect() as sock:
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode())
+            return read_answer(sock)
+
+
+def read_answer(sock: socket.socket) -> tuple[int, bytes]:
+    """The status and the whole answer the server sends before it closes the connection (0 if none)."""
+    data = b""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    except (ConnectionResetError, TimeoutError):
+        pass
+    if not data:
+        return 0, b""
+    return int(data.split(b" ", 2)[1]), data
+
+
+def serve(limits: ServerLimits, app: Any = small_app) -> Iterator[Served]:
+    protocol = type("Limited", (ManacalcHttpToolsProtocol,), {"limits": limits})
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(app, http=protocol, log_config=None, lifespan="on", backlog=4096)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert time.monotonic() < deadline, "the test server did not start"
+        time.sleep(0.02)
+    try:
+        yield Served(sock.getsockname()[1])
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture
+def served() -> Iterator[Served]:
+    yield from serve(ServerLimits(max_header_bytes=CAP, request_head_timeout_s=HEAD_TIMEOUT_S))
+
+
+def problem(answer: bytes) -> dict[str, Any]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"content-type: application/problem+json" in head.lower(), head
+    assert b"connection: close" in head.lower(), head
+    document: dict[str, Any] = json.loads(body)
+    return document
+
+
+def test_an_ordinary_request_is_served(served: Served) -> None:
+    status, answer = served.get()
+    assert status == 200, answer
+
+
+def test_a_silent_connection_is_closed_after_the_head_deadline(served: Served) -> None:
+    with served.connect() as sock:
+        started = time.monotonic()
+        status, _ = read_answer(sock)
+        elapsed = time.monotonic() - started
+    assert status == 0  # closed without an answer: it asked nothing
+    assert HEAD_TIMEOUT_S * 0.8 < elapsed < HEAD_TIMEOUT_S + 2
+
+
+def test_a_trickled_head_gets_408_at_the_deadline_however_often_bytes_come(served: Served) -> None:
+    """Bytes do not extend the deadline: a slowloris sending one byte every 0.1 s is cut at 0.6 s."""
+    with served.connect() as sock:
+        started = time.monotonic()
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+        try:
+            for _ in range(40):
+                sock.sendall(b"X")
+                time.sleep(0.1)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        status, answer = read_answer(sock)
+    elapsed = time.monotonic() - started
+    assert status == 408, answer
+    assert problem(answer)["type"] == "/problems/request-timeout"
+    assert elapsed < HEAD_TIMEOUT_S + 2
+
+
+def test_the_deadline_restarts_for_each_request_on_a_kept_connection(served: Served) -> None:
+    with served.connect() as sock:
+        for _ in range(3):
+            time.sleep(HEAD_TIMEOUT_S / 2)  # each wait alone is within the deadline; together they are not
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+            answer = sock.recv(65536)
+            assert answer.startswith(b"HTTP/1.1 200"), answer
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ["one 60 KB header", "40 headers of 1 KB", "a 20 KB header"],
+)
+@pytest.mark.parametrize("trickled", [False, True], ids=["whole", "trickled"])
+def test_a_head_over_the_cap_is_refused_with_431(served: Served, shape: str, trickled: bool) -> None:
+    if shape == "one 60 KB header":
+        headers = b"X-Big: " + b"a" * 60_000 + b"\r\n"
+    elif shape == "40 headers of 1 KB":
+        headers = b"".join(b"X-H%d: " % i + b"b" * 1024 + b"\r\n" for i in range(40))
+    else:
+        headers = b"X-Big: " + b"a" * 20_000 + b"\r\n"
+    head = b"GET /healthz HTTP/1.1\r\nHost: t\r\n" + headers + b"\r\n"
+    with served.connect() as sock:
+        try:
+            if trickled:
+                for start in range(0, len(head), 4096):
+                    sock.sendall(head[start : start + 4096])
+                    time.sleep(0.005)
+            else:
+                sock.sendall(head)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused before all of it was read, as it should be
+        status, answer = read_answer(sock)
+    assert status == 431, answer[:200]
+    assert problem(answer)["type"] == "/problems/header-too-large"
+
+
+def test_a_head_just_under_the_cap_with_a_body_in_the_same_write_is_served(served: Served) -> None:
+    """The cap counts the head only: a body arriving with it, whatever its size, is not head."""
+    body = b'{"a": "' + b"z" * 100_000 + b'"}'
+    head = b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nConnection: close\r\n"
+    head += b"Content-Length: %d\r\n" % len(body)
+    head += b"X-Fill: " + b"f" * (CAP - len(head) - 20) + b"\r\n\r\n"
+    assert len(head) <= CAP
+    with served.connect() as sock:
+        sock.sendall(head + body)
+        status, answer = read_answer(sock)
+    assert status == 200, answer[:300]
+    assert json.loads(answer.partition(b"\r\n\r\n")[2])["body_bytes"] == len(body)
+
+
+def test_a_pipelined_head_over_the_cap_is_refused(served: Served) -> None:
+    """Two requests in one write: the second's head, parsed from the same data, is held to the cap too
+    (the connection is refused at once, so the first may go unanswered: it is a client's to send again)."""
+    first = b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"
+    second = b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n"
+    with served.connect() as sock:
+        sock.sendall(first + second)
+        _, answer = read_answer(sock)
+    assert b"HTTP/1.1 431" in answer, answer[:300]
+
+
+@pytest.mark.parametrize(
+    "framing",
+    [
+        b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n",
+        b"Transfer-Encoding: chunked\r\nContent-Length: 5\r\n",
+    ],
+    ids=["CL then TE", "TE then CL"],
+)
+def test_content_length_with_transfer_encoding_is_refused(served: Served, framing: bytes) -> None:
+    head = b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n" + framing + b"\r\n"
+    with served.connect() as sock:
+        sock.sendall(head + b"5\r\nhello\r\n0\r\n\r\n")
+        status, answer = read_answer(sock)
+    assert status == 400, answer
+    assert problem(answer)["type"] == "/problems/bad-request"
+
+
+def test_garbage_is_a_400_problem(served: Served) -> None:
+    with served.connect() as sock:
+        sock.sendall(b"\x16\x03\x01 not http at all\r\n\r\n")
+        status, answer = read_answer(sock)
+    assert status == 400, answer
+    assert problem(answer)["type"] == "/problems/bad-request"
+
+
+def test_a_thousand_idle_connections_do_not_keep_others_out() -> None:
+    """Issue 27's critical finding: 1,000 silent sockets made every request, /healthz included, a 503.
+    With the connection limit at 1,000, the idle ones are closed to make room, longest waiting first."""
+    limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=30, max_connections=1000)
+    for served in serve(limits):
+        idle = [served.connect() for _ in range(1000)]
+        try:
+            time.sleep(0.3)  # all accepted
+            for _ in range(20):
+                started = time.monotonic()
+                status, answer = served.get()
+                assert status == 200, answer
+                assert time.monotonic() - started < 1
+            # The first idle sockets paid for the room: the server closed them, oldest first.
+            idle[0].settimeout(2)
+            assert idle[0].recv(1) == b""
+            assert idle[-1].fileno() >= 0
+        finally:
+            for sock in idle:
+                sock.close()
+
+
+@contextmanager
+def sleeping(served: Served, count: int) -> Iterator[list[socket.socket]]:
+    """``count`` connections each running a one-second request."""
+    sleepers = [served.connect() for _ in range(count)]
+    try:
+        for sock in sleepers:
+            sock.sendall(b"GET /sleep HTTP/1.1\r\nHost: t\r\n\r\n")
+        time.sleep(0.2)
+        yield sleepers
+    finally:
+        for sock in sleepers:
+            sock.close()
+
+
+def test_requests_past_the_limit_get_a_503_problem_with_retry_after() -> None:
+    limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=5, max_connections=100, max_requests=2)
+    for served in serve(limits):
+        with sleeping(served, 2):
+            status, answer = served.get()
+            assert status == 503, answer
+            head = answer.partition(b"\r\n\r\n")[0].lower()
+            assert b"retry-after: 1" in head
+            assert b"application/problem+json" in head
+            assert json.loads(answer.partition(b"\r\n\r\n")[2])["type"] == "/problems/service-unavailable"
+
+
+def test_a_newcomer_is_refused_with_a_503_problem_when_every_connection_is_busy() -> None:
+    limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=5, max_connections=2, max_requests=10)
+    for served in serve(limits):
+        with sleeping(served, 2) as sleepers:
+            with served.connect() as sock:
+                status, answer = read_answer(sock)
+            assert status == 503, answer
+            assert b"retry-after: 1" in answer.lower()
+            for sock in sleepers:  # the busy ones were not cut
+                assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+
+
+def test_the_hostile_bench_short_form_passes_against_the_service(
+    settings: Settings, startup_hooks: None
+) -> None:
+    """``bench/hostile.py``'s short form (what CI runs of it), against the real application served by our
+    protocol with the production limits: heads over the cap (whole and trickled), CL+TE, raw surrogate
+    bytes, 1e999, and 1,000 idle connections held while another client's requests succeed."""
+    spec = importlib.util.spec_from_file_location("hostile_bench", ROOT / "bench" / "hostile.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    from app.main import create_app
+
+    for served in serve(ServerLimits.from_settings(settings), app=create_app(settings)):
+        started = time.monotonic()
+        assert bench.short_form(f"http://127.0.0.1:{served.port}", idle=1000) == []
+        assert time.monotonic() - started < 60
