@@ -22,7 +22,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import __version__
-from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all, ignore_lost_interruptions
+from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
 from app.api.cors import cors_factory
 from app.api.direct import READS as DIRECT_READS
 from app.api.direct import ROUTES as DIRECT_ROUTES
@@ -152,7 +152,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure_logging(settings.log_level, json_lines=settings.log_json)
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)  # /healthz within 100 ms while workers compute
-    ignore_lost_interruptions()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -171,7 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         stop_refresh.set()
         cancelled = cancel_all()  # work still running would delay the exit by up to its budget
         if cancelled:
-            logger.info("shutdown: interrupted %d compute jobs", cancelled)
+            logger.info("shutdown: cancelled %d compute jobs", cancelled)
         if isinstance(_app.state.rate_limiter, RedisTokenBucketLimiter):
             await _app.state.rate_limiter.aclose()
         get_engine(settings).dispose()

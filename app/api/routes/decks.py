@@ -6,9 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Header
 from fastapi.responses import Response
+from sqlalchemy.orm import Session
 
 from app.api import examples
-from app.api.compute import INLINE_WORK_LIMIT, compute
+from app.api.compute import INLINE_WORK_LIMIT, compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.errors import TooLarge
@@ -31,6 +32,7 @@ _RESPONSES[200] = {
     responses=_RESPONSES,
     summary="A decklist's curve, colors, sources, castability on curve (Karsten) and legality",
 )
+@computes(router, "/analyze")
 async def analyze_deck(
     body: Annotated[DeckAnalyzeRequest, Body(openapi_examples=examples.DECK_ANALYZE)],
     session: SessionDep,
@@ -39,13 +41,17 @@ async def analyze_deck(
 ) -> DeckAnalyzeAnswer | Response:
     """Counts, lands, curve, colored symbols, sources per color (CR 106.7), the exact chance of casting each
     spell on curve with the sources it needs (Karsten's 2022 model), and legality in `format`."""
-    answer = await compute(
-        lambda s: service.analyze(request=body, session=s, settings=settings),
-        session,
-        size=INLINE_WORK_LIMIT + 1,  # exact castability is too much for the event loop
-    )
-    if accept is not None and SVG in accept and "application/json" not in accept.split(",")[0]:
+    svg = accept is not None and SVG in accept and "application/json" not in accept.split(",")[0]
+
+    def work(s: Session) -> DeckAnalyzeAnswer | str:
+        answer = service.analyze(request=body, session=s, settings=settings)
+        if not svg:
+            return answer
         from app.services import deck_chart  # matplotlib loads on the first chart, not at start-up
 
-        return Response(deck_chart.render_svg(answer), media_type=SVG)
-    return answer
+        # Drawn in the worker, within the budget: 4 s of drawing held the event loop before.
+        return deck_chart.render_svg(answer)
+
+    # Exact castability is too much for the event loop: straight to a worker thread.
+    answer = await compute(work, session, size=INLINE_WORK_LIMIT + 1)
+    return Response(answer, media_type=SVG) if isinstance(answer, str) else answer
