@@ -53,6 +53,19 @@ class _Held:
     counts: dict[str, int] = field(default_factory=lambda: {"main": 0, "sideboard": 0, "commander": 0})
 
 
+def analyze_or_chart(
+    *, request: DeckAnalyzeRequest, session: Session, settings: Settings, chart: bool
+) -> DeckAnalyzeAnswer | bytes:
+    """``analyze``, or with ``chart`` its curve as an SVG drawing: drawn in the same unit of work, so that
+    the drawing (seconds for a large deck) runs within the compute boundary, never on the event loop."""
+    answer = analyze(request=request, session=session, settings=settings)
+    if not chart:
+        return answer
+    from app.services import deck_chart  # matplotlib loads on the first chart, not at start-up
+
+    return deck_chart.render_svg(answer)
+
+
 def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings) -> DeckAnalyzeAnswer:
     """Read the deck and answer every part of the contract."""
     entries, problems = _entries(request)

@@ -233,7 +233,11 @@ def _validated_facts(board_in: BoardIn, catalogue: Catalogue) -> list[PermanentF
     return facts
 
 
-def validated_facts(session: Session, board_in: BoardIn) -> list[PermanentFacts]:
+BoardFacts = list[PermanentFacts]
+"""What a valid board stores beside it (``validated_facts``), handed from the validation to the write."""
+
+
+def validated_facts(session: Session, board_in: BoardIn) -> BoardFacts:
     """The stored facts of a valid board (a 422 for an invalid one), read with ``session``: routes compute
     them before beginning the write, so that no write lock is held while names are resolved."""
     return _validated_facts(board_in, Catalogue(session))

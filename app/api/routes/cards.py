@@ -7,14 +7,12 @@ import hashlib
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
-from sqlalchemy.orm import Session
 
 from app.api.compute import compute, computes, light
 from app.api.deps import SessionDep
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import PROBLEM_MEDIA_TYPE, InputError, from_rules_error
 from app.rules.errors import ManaCostSyntaxError
-from app.rules.values.cards import Card
 from app.rules.values.costs import MAX_COST_LENGTH, ManaCost
 from app.rules.values.creature_types import CREATURE_TYPE_LIST, RULES_EDITION
 from app.schemas.cards import (
@@ -27,6 +25,7 @@ from app.schemas.cards import (
     CreatureTypes,
 )
 from app.schemas.common import Problem
+from app.services import card_lookup
 from app.services.card_formats import MAX_NAME_LENGTH
 from app.services.catalogue import Catalogue
 
@@ -100,14 +99,9 @@ async def named_card(
             ],
         )
 
-    def work(s: Session) -> tuple[Card, str]:
-        # An unknown name searches suggestions (difflib over thousands of names): within the boundary.
-        catalogue = Catalogue(s)
-        if exact is not None:
-            return catalogue.exact(exact, unknown_status=404), catalogue.data_version
-        return catalogue.fuzzy(fuzzy or "", unknown_status=404), catalogue.data_version
-
-    card, data_version = await compute(work, session, size=1)
+    card, data_version = await compute(
+        lambda s: card_lookup.named(s, exact=exact, fuzzy=fuzzy), session, size=1
+    )
     if (not_modified := _conditional(request, response, data_version)) is not None:
         return not_modified
     return CardAnswer(**CardOut.of(card).model_dump(), data_version=data_version)
@@ -127,11 +121,7 @@ async def autocomplete(
     request: Request,
     response: Response,
 ) -> AutocompleteAnswer | Response:
-    def work(s: Session) -> tuple[list[str], str]:
-        catalogue = Catalogue(s)  # scans every name for a word starting with q: within the boundary
-        return catalogue.autocomplete(q), catalogue.data_version
-
-    names, data_version = await compute(work, session, size=1)
+    names, data_version = await compute(lambda s: card_lookup.autocomplete(s, q), session, size=1)
     if (not_modified := _conditional(request, response, data_version)) is not None:
         return not_modified
     return AutocompleteAnswer(data=names, data_version=data_version)
@@ -166,15 +156,10 @@ async def card_collection(
     session: SessionDep,
 ) -> CollectionAnswer:
     idents = [i.model_dump(exclude_none=True) for i in body.identifiers]
-
-    def work(s: Session) -> CollectionAnswer:
-        catalogue = Catalogue(s)
-        found, missing = catalogue.collection(idents)
-        return CollectionAnswer(
-            data=[CardOut.of(c) for c in found], not_found=missing, data_version=catalogue.data_version
-        )
-
-    return await compute(work, session, size=len(idents))
+    found, missing, data_version = await compute(
+        lambda s: card_lookup.collection(s, idents), session, size=len(idents)
+    )
+    return CollectionAnswer(data=[CardOut.of(c) for c in found], not_found=missing, data_version=data_version)
 
 
 @router.get(
@@ -198,11 +183,7 @@ async def get_card(
             errors=[{"loc": ["path", "ref"], "msg": "bad length", "type": "string_length"}],
         )
 
-    def work(s: Session) -> tuple[Card, str]:
-        catalogue = Catalogue(s)  # an unknown name searches suggestions: within the boundary
-        return catalogue.lookup(ref, unknown_status=404), catalogue.data_version
-
-    card, data_version = await compute(work, session, size=1)
+    card, data_version = await compute(lambda s: card_lookup.by_ref(s, ref), session, size=1)
     if (not_modified := _conditional(request, response, data_version)) is not None:
         return not_modified
     return CardAnswer(**CardOut.of(card).model_dump(), data_version=data_version)

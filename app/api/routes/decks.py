@@ -6,7 +6,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Header
 from fastapi.responses import Response
-from sqlalchemy.orm import Session
 
 from app.api import examples
 from app.api.compute import INLINE_WORK_LIMIT, compute, computes
@@ -43,15 +42,11 @@ async def analyze_deck(
     spell on curve with the sources it needs (Karsten's 2022 model), and legality in `format`."""
     svg = accept is not None and SVG in accept and "application/json" not in accept.split(",")[0]
 
-    def work(s: Session) -> DeckAnalyzeAnswer | str:
-        answer = service.analyze(request=body, session=s, settings=settings)
-        if not svg:
-            return answer
-        from app.services import deck_chart  # matplotlib loads on the first chart, not at start-up
-
-        # Drawn in the worker, within the budget: 4 s of drawing held the event loop before.
-        return deck_chart.render_svg(answer)
-
-    # Exact castability is too much for the event loop: straight to a worker thread.
-    answer = await compute(work, session, size=INLINE_WORK_LIMIT + 1)
-    return Response(answer, media_type=SVG) if isinstance(answer, str) else answer
+    # Exact castability and the drawing (4 s held the event loop before) are too much for the event loop:
+    # straight to a worker thread, within the budget.
+    answer = await compute(
+        lambda s: service.analyze_or_chart(request=body, session=s, settings=settings, chart=svg),
+        session,
+        size=INLINE_WORK_LIMIT + 1,
+    )
+    return Response(answer, media_type=SVG) if isinstance(answer, bytes) else answer

@@ -12,7 +12,6 @@ import re
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, Path, Query, Response, status
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.types import Scope
@@ -61,7 +60,7 @@ from app.schemas.scenarios import (
 from app.schemas.spells import SpellCostOut
 from app.services import scenarios as service
 from app.services.api_keys import cached_key_id
-from app.services.scenarios import IdempotencyKeyReused, PermanentFacts, StoredScenario
+from app.services.scenarios import BoardFacts, IdempotencyKeyReused, StoredScenario
 
 router = APIRouter(prefix="/v1/scenarios", tags=["scenarios"])
 
@@ -178,8 +177,8 @@ def list_scenarios(
 
 
 async def _validated(
-    body: ScenarioIn, reading: Session
-) -> tuple[list[PermanentFacts] | None, AppError | RulesError | None]:
+    body: ScenarioIn, reading: ReadSessionDep
+) -> tuple[BoardFacts | None, AppError | RulesError | None]:
     """The board's stored facts, or its error, computed within the compute boundary and before any write
     transaction begins: another key's write never waits for this one's names to resolve."""
     try:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from app.rules import deadline
 from app.rules.errors import RulesError
 
 MAX_CHARS: Final = 100_000
@@ -109,6 +110,7 @@ def parse_decklist(text: str) -> Decklist:
     section = "main"
     headed = False
     for number, raw in enumerate(lines, start=1):
+        deadline.check()  # one line of the decklist
         stripped = raw.strip()
         if not stripped:
             if not headed and section == "main" and any(e.section == "main" for e in entries):
