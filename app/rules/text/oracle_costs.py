@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
 from typing import Final
 
+from app.rules.bounded_cache import text_cache
 from app.rules.casting.effects import (
     NO_EFFECTS,
     CardEffects,
@@ -180,7 +180,7 @@ class _NotUnderstood(Exception):
     """Internal: a recognised sentence shape with a part the reader does not know."""
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=2_000_000)  # bounded in bytes too: the texts are the client's
 def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
     """The cost effects in one face's ``oracle_text`` (``name`` is the face's name, read as "~").
 

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final
 
+from app.rules.bounded_cache import text_cache
 from app.rules.errors import RulesError
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
@@ -893,7 +893,7 @@ def _removed_counters(effect: str, cost: tuple[CostPart, ...]) -> str:
     return effect
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=1_000_000)  # bounded in bytes too: the texts are the client's
 def parse_activated(line: str, self_name: str = "~") -> ActivatedText | None:
     """Read ``line`` as an activated ability; None when it is not of the form ``COST: EFFECT``."""
     m = _ACTIVATED.match(line.strip())
@@ -1258,7 +1258,7 @@ def _other_mana_line(line: str) -> tuple[str, str | None]:
     return "problem", "adds mana in a way this reader does not know"
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=2_000_000)  # bounded in bytes too: the texts are the client's
 def read_text(oracle_text: str, name: str = "") -> FaceMana:
     """Read every line of a face's text (``name`` is replaced by ``~`` for self-references)."""
     activated: list[ActivatedText] = []
