@@ -25,6 +25,7 @@ from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.logs import current_request_id
+from app.rules.deadline import DeadlineExceeded
 from app.rules.errors import (
     AmbiguousError,
     IllegalError,
@@ -349,6 +350,12 @@ def app_error_body(exc: AppError, instance: str | None = None) -> dict[str, Any]
 
 def from_rules_error(exc: RulesError, loc: Sequence[str | int] = ()) -> AppError:
     """The service error for a rules-core error; ``loc`` places it in the request when known."""
+    if isinstance(exc, DeadlineExceeded):  # a check in the rules core's loops: the budget is spent
+        return TooLarge(
+            "The request needs more than its time budget; ask for less (fewer permanents, spells, names"
+            " or symbols).",
+            status=422,
+        )
     if isinstance(exc, ManaCostSyntaxError):
         symbol = exc.symbol[:_MAX_ECHO]
         message = str(exc)[:300]

@@ -2,7 +2,7 @@
 
 Importing this module builds nothing: ``app.main:app`` is made on first access (PEP 562 module
 ``__getattr__``), by the ASGI server that serves it, together with the process-wide settings a served
-process needs (``apply_process_settings``: logging, the GIL switch interval, the unraisable hook), which
+process needs (``apply_process_settings``: logging and the GIL switch interval), which
 ``manacalc serve`` applies too. Tests and tools call ``create_app()``, which changes nothing process-wide.
 
 Start-up (lifespan): apply pending Alembic migrations (or, with ``MANACALC_MIGRATE_ON_START=false``,
@@ -27,7 +27,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import __version__
-from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all, ignore_lost_interruptions
+from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
 from app.api.cors import cors_factory
 from app.api.direct import READS as DIRECT_READS
 from app.api.direct import ROUTES as DIRECT_ROUTES
@@ -173,7 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         stop_refresh.set()
         cancelled = cancel_all()  # work still running would delay the exit by up to its budget
         if cancelled:
-            logger.info("shutdown: interrupted %d compute jobs", cancelled)
+            logger.info("shutdown: cancelled %d compute jobs", cancelled)
         if isinstance(_app.state.rate_limiter, RedisTokenBucketLimiter):
             await _app.state.rate_limiter.aclose()
         get_engine(settings).dispose()
@@ -225,12 +225,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def apply_process_settings(settings: Settings) -> None:
-    """What a served process sets once for all its apps: logging (``app.logs``), the GIL switch interval
-    (``/healthz`` within 100 ms while workers compute) and the unraisable hook that keeps the watchdog's
-    lost interruptions out of the log (``app.api.compute``). Idempotent."""
+    """What a served process sets once for all its apps: logging (``app.logs``) and the GIL switch interval
+    (``/healthz`` within 100 ms while workers compute). Idempotent."""
     configure_logging(settings.log_level, json_lines=settings.log_json)
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-    ignore_lost_interruptions()
 
 
 _served: FastAPI | None = None

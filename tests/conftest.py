@@ -15,7 +15,6 @@ their own writes and never each other's.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 
 import pytest
@@ -26,7 +25,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from app.api.compute import WorkCancelled
 from app.config import Settings
 from app.db.migrate import upgrade_to_head
 from app.db.session import dispose_engines, get_engine
@@ -34,27 +32,6 @@ from app.main import apply_process_settings, create_app, run_startup_hooks
 from tests.sessions import bind_app_to_session
 
 TEST_DATABASE_URL = os.environ.get("MANACALC_TEST_DATABASE_URL")
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _interruptions_are_expected() -> Iterator[None]:
-    """Keep the watchdog's interruptions out of pytest's unraisable-exception hook.
-
-    An interruption (``app.api.compute``) that lands in a finalizer or a gc callback (hypothesis installs
-    one) is "ignored" by Python and sent again by the watchdog, which may then land inside pytest's own
-    hook, written in Python: pytest then fails the test with "Failed to process unraisable exception"
-    (seen once in CI, on schemathesis's spells/cost run). Dropped here before pytest's hook runs; any
-    other unraisable exception still fails its test (pyproject's filterwarnings)."""
-    pytest_hook = sys.unraisablehook
-
-    def hook(unraisable: sys.UnraisableHookArgs) -> None:
-        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, WorkCancelled):
-            return
-        pytest_hook(unraisable)
-
-    sys.unraisablehook = hook
-    yield
-    sys.unraisablehook = pytest_hook
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -7,6 +7,14 @@ globals and class attributes), adds the run-time patterns, and pumps each with r
 characters and character pairs its own source contains, ended by a character that makes the match fail:
 the shape that makes nested or overlapping quantifiers backtrack exponentially. Each match must finish
 within ``BOUND_S``; an exponential pattern takes minutes at these lengths.
+
+Issue 27 adds polynomial backtracking: a pattern rescanning a run from each of its positions ("spaces
+then a parenthesis" over 5,000 spaces: 100 ms per line of oracle text) is quadratic. Every pattern is
+timed on its worst pump at ``LINEAR_SHORT`` and ``LINEAR_LONG`` characters (oracle text is at most 5,000
+characters a face); a pattern whose time grows by more than ``LINEAR_RATIO`` (a linear one grows 4-fold,
+a quadratic one 16-fold) and is above ``LINEAR_FLOOR_S`` at the long length fails. Patterns are found in
+module globals, in class attributes, inside module-level tuples, lists, sets and dicts, and in the
+card-text template registries (``app.rules.text.templates.REGISTRIES``).
 """
 
 from __future__ import annotations
@@ -29,8 +37,31 @@ PUMP_LENGTH = 2_000
 SHORT_PUMP = 60
 BOUND_S = 1.0
 SCAN_TIMEOUT_S = 20.0
+LINEAR_SHORT = 1_250
+LINEAR_LONG = 5_000
+LINEAR_RATIO = 8.0
+LINEAR_FLOOR_S = 0.003
+SUPERLINEAR_ELSEWHERE: dict[str, str] = {
+    # Rewritten in the decks room's linear-time decklist reader (issue 27, the HTTP half's sibling).
+    "app.rules.decks.decklist._ARENA": "decklist lines: being rewritten as a linear-time reader",
+}
+"""Patterns known to grow faster than linearly and fixed elsewhere: skipped, each with its reason."""
 _ENDINGS = ("!", "\x00", "", "\n")
 _EXTRA = " -a1{}/'\"\t"
+
+
+def _held(where: str, value: Any) -> Iterator[tuple[str, re.Pattern[Any]]]:
+    """Patterns in ``value``: itself, or one level inside a tuple, list, set, frozenset or dict."""
+    if isinstance(value, re.Pattern):
+        yield where, value
+    elif isinstance(value, (tuple, list, set, frozenset)):
+        for i, item in enumerate(value):
+            if isinstance(item, re.Pattern):
+                yield f"{where}[{i}]", item
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, re.Pattern):
+                yield f"{where}[{key!r}]", item
 
 
 def _app_patterns() -> Iterator[tuple[str, re.Pattern[Any]]]:
@@ -41,9 +72,15 @@ def _app_patterns() -> Iterator[tuple[str, re.Pattern[Any]]]:
         holders += [(f"{info.name}.{k}", v) for k, v in vars(module).items() if isinstance(v, type)]
         for where, holder in holders:
             for name, value in list(vars(holder).items()):
-                if isinstance(value, re.Pattern) and id(value) not in seen:
-                    seen.add(id(value))
-                    yield f"{where}.{name}", value
+                for found, pattern in _held(f"{where}.{name}", value):
+                    if id(pattern) not in seen:
+                        seen.add(id(pattern))
+                        yield found, pattern
+    for reader, templates in sorted(REGISTRIES.items()):
+        for template in templates:
+            if id(template.pattern) not in seen:
+                seen.add(id(template.pattern))
+                yield f"templates[{reader!r}].{template.name}", template.pattern
 
 
 def _runtime_patterns() -> Iterator[tuple[str, re.Pattern[Any]]]:
@@ -122,3 +159,75 @@ def test_no_pattern_backtracks_catastrophically() -> None:
         process.kill()
         process.join()
     assert not slow, "\n".join(slow)
+
+
+def _shapes(pattern: re.Pattern[Any]) -> Iterator[tuple[str, str]]:
+    """(unit, ending) of the pumps: the unit repeated to a length, then the ending."""
+    source = pattern.pattern if isinstance(pattern.pattern, str) else pattern.pattern.decode("latin-1")
+    alphabet = sorted({c for c in source if c.isprintable()} | set(_EXTRA))
+    pairs = [a + b for a, b in product(alphabet[:24], repeat=2) if a != b]
+    for unit in [*alphabet, *pairs]:
+        for ending in _ENDINGS:
+            yield unit, ending
+
+
+def _timed(pattern: re.Pattern[Any], text: str) -> float:
+    subject: Any = text if isinstance(pattern.pattern, str) else text.encode("utf-8")
+    best = float("inf")
+    for _ in range(3):  # the least of three: a collection or another process's burst is not the pattern
+        started = time.perf_counter()
+        pattern.search(subject)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _growth(names: list[str], connection: Connection) -> None:
+    """In a child process: for each pattern, its worst shape at the long length, timed short and long."""
+    by_name = dict(PATTERNS)
+    for name in names:
+        pattern = by_name[name]
+        ranked = []
+        for unit, ending in _shapes(pattern):
+            text = unit * (LINEAR_LONG // len(unit)) + ending
+            started = time.perf_counter()
+            pattern.search(text if isinstance(pattern.pattern, str) else text.encode("utf-8"))
+            ranked.append((time.perf_counter() - started, unit, ending))
+        ranked.sort(reverse=True)
+        worst = (0.0, 0.0, "")
+        for _elapsed, unit, ending in ranked[:3]:
+            long = _timed(pattern, unit * (LINEAR_LONG // len(unit)) + ending)
+            short = _timed(pattern, unit * (LINEAR_SHORT // len(unit)) + ending)
+            if long > worst[0]:
+                worst = (long, short, unit)
+        connection.send((name, *worst))
+
+
+def test_no_pattern_grows_faster_than_linearly() -> None:
+    names = [name for name, _ in PATTERNS if name not in SUPERLINEAR_ELSEWHERE]
+    parent, child = multiprocessing.get_context("fork").Pipe(duplex=False)
+    process = multiprocessing.get_context("fork").Process(target=_growth, args=(names, child), daemon=True)
+    process.start()
+    slow: list[str] = []
+    try:
+        for _ in names:
+            if not parent.poll(SCAN_TIMEOUT_S):
+                slow.append(f"no answer within {SCAN_TIMEOUT_S} s")
+                break
+            name, long, short, unit = parent.recv()
+            if long > LINEAR_FLOOR_S and long > LINEAR_RATIO * max(short, 1e-6):
+                slow.append(
+                    f"{name}: {short * 1000:.2f} ms at {LINEAR_SHORT} chars, {long * 1000:.2f} ms at"
+                    f" {LINEAR_LONG} ({unit!r} repeated)"
+                )
+    finally:
+        process.kill()
+        process.join()
+    assert not slow, "\n".join(slow)
+
+
+def test_the_growth_check_catches_a_quadratic_pattern() -> None:
+    """The check itself: the mana reader's reminder pattern as it was (issue 27) is flagged."""
+    quadratic = re.compile(r"\s*\([^()]*\)")
+    long = _timed(quadratic, " \t" * (LINEAR_LONG // 2))
+    short = _timed(quadratic, " \t" * (LINEAR_SHORT // 2))
+    assert long > LINEAR_FLOOR_S and long > LINEAR_RATIO * short

@@ -10,10 +10,12 @@ key first among a route's parameters: a writer's transaction must start with it 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import ReadSessionDep, SessionDep, StatementSessionDep
@@ -59,6 +61,33 @@ def api_key_statement_writer(session: StatementSessionDep, credentials: Credenti
     return _key_id(session, credentials, writing=False)
 
 
+@dataclass(frozen=True, slots=True)
+class LateWriter:
+    """A key checked as a reader checks it, whose write transaction begins only at ``begin``.
+
+    A route that must compute before it writes (validate a board, resolve its names, search suggestions
+    for unknown ones) does so first, outside any transaction: on SQLite ``BEGIN IMMEDIATE`` holds the one
+    write lock of the database, and another key's write waited for the whole validation (issue 27)."""
+
+    key_id: int
+    key: str
+
+    def begin(self, session: Session) -> int:
+        """Begin the write in ``session`` (on SQLite taking the write lock) and check the key again there
+        (it may have been revoked meanwhile); the key's id."""
+        credentials = HTTPAuthorizationCredentials(scheme="Bearer", credentials=self.key)
+        return _key_id(session, credentials, writing=True)
+
+
+async def api_key_late_writer(session: ReadSessionDep, credentials: Credentials) -> LateWriter:
+    """The calling key, for a route that writes after computing: 401 at once for a bad key, the write
+    lock taken only by ``LateWriter.begin``."""
+    key_id = await api_key_reader(session, credentials)
+    assert credentials is not None  # api_key_reader answered 401 otherwise
+    return LateWriter(key_id, credentials.credentials)
+
+
 ApiKeyDep = Annotated[int, Depends(api_key_reader)]
+ApiKeyLateWriterDep = Annotated[LateWriter, Depends(api_key_late_writer)]
 ApiKeyWriterDep = Annotated[int, Depends(api_key_writer)]
 ApiKeyStatementWriterDep = Annotated[int, Depends(api_key_statement_writer)]

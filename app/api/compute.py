@@ -1,31 +1,35 @@
-"""Run compute work bounded in time: a short slice on the event loop, the rest in a worker thread.
+"""The compute boundary: every request that computes runs through ``compute``, bounded in time and size,
+and stops when its client leaves.
 
 A sync route costs a thread-pool hop per request, which measured as most of the time of a small
 ``spells/cost`` (hundreds of µs against ~200 µs of real work). So a compute route first runs its service
 on the event loop with a session that refuses any use (``NeedsDatabase``): the work is pure and free of
 side effects until it would read the database, so an attempt can simply be dropped.
 
-Issue 15: a 230-byte request could hold the event loop for minutes (backtracking, exponential lists, an
-exponential payment search), so that ``/healthz`` stopped answering and a shutdown waited for it. Now:
+Issue 15 bounded every request in time, issue 27 made the bound cooperative:
 
-- the inline attempt gets ``INLINE_SLICE_S``; a watchdog thread interrupts it past that, and the work
-  starts again in a worker thread, where it cannot stop other requests;
+- the inline attempt runs under a ``Deadline`` of ``INLINE_SLICE_S`` (``app.rules.deadline``); the rules
+  core's loops check it, and past it the attempt is dropped and the work starts again in a worker thread,
+  where it cannot stop other requests. Only requests of at most ``INLINE_WORK_LIMIT`` (permanents x
+  spells) are tried there: what runs between two checks is then a small bounded slice;
 - in the worker, the whole request gets ``compute_budget_s`` (queueing included); past it, or when the
-  client disconnects, or at shutdown, the work is interrupted and the answer is a 422 ``too-large``
-  (a 503 with ``Retry-After`` if every worker was busy the whole time).
+  client disconnects, or at shutdown, the deadline is cancelled, the work stops at its next check and the
+  answer is a 422 ``too-large`` "ask for less" (a 503 with ``Retry-After`` if every worker was busy the
+  whole time, 499 in the log for a client gone).
 
-Interrupting is ``PyThreadState_SetAsyncExc``: the interpreter raises ``WorkCancelled`` in the working
-thread at its next bytecode boundary, so pure-Python work is checked "as it goes" at no cost per step.
-The exception derives from ``BaseException`` so that no ``except Exception`` in the rules swallows it. A
-thread inside a long C call (a database round trip) is interrupted when the call returns; the statement
-timeout bounds those.
+Work stops only where the rules core calls ``deadline.check()``: between two steps of a search or a fixed
+point, never inside a cache or memo update, a lock or logging, as an exception injected into the thread
+(``PyThreadState_SetAsyncExc``, used before) could. A result computed under a deadline that raised is
+discarded even if some handler on the way swallowed the raise (``Deadline.tripped``).
+
+``COMPUTE_ROUTES`` lists the routes that compute (``computes(router, path, method)`` marks them) and
+``LIGHT_ROUTES`` the ones that do only a small bounded amount of work, each with its reason;
+``tests/api/test_compute_boundary.py`` fails for a route in neither.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ctypes
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -37,6 +41,7 @@ from starlette.types import Receive, Scope
 
 from app.errors import BadRequest, ServiceUnavailable, TooLarge
 from app.logs import current_request
+from app.rules.deadline import Deadline, DeadlineExceeded, running
 
 T = TypeVar("T")
 
@@ -54,6 +59,33 @@ COMPUTE_THREADS: Final = 8
 """Worker threads per process: more would only share the GIL thinner."""
 BUSY_RETRY_AFTER_S: Final = 2
 
+COMPUTE_ROUTES: set[tuple[str, str]] = set()
+"""(method, path) of every route whose work goes through ``compute`` (filled by ``computes``)."""
+
+LIGHT_ROUTES: Final[dict[tuple[str, str], str]] = {}
+"""(method, path) of routes that do not compute, with the reason their work is small and bounded
+(filled by ``light``)."""
+
+
+def computes(router: Any, path: str, method: str = "POST") -> Callable[[Any], Any]:
+    """Mark an endpoint as going through ``compute`` (put it under the ``@router.<method>`` decorator)."""
+
+    def mark(endpoint: Any) -> Any:
+        COMPUTE_ROUTES.add((method, getattr(router, "prefix", "") + path))
+        return endpoint
+
+    return mark
+
+
+def light(router: Any, path: str, method: str, reason: str) -> Callable[[Any], Any]:
+    """Mark an endpoint that does not need the boundary, saying why its work is small and bounded."""
+
+    def mark(endpoint: Any) -> Any:
+        LIGHT_ROUTES[(method, getattr(router, "prefix", "") + path)] = reason
+        return endpoint
+
+    return mark
+
 
 class NeedsDatabase(Exception):
     """The computation needs the database: run it again in a worker thread with a real session."""
@@ -68,9 +100,8 @@ INLINE_TRIED: Final = "manacalc.inline_tried"
 """Set in the scope when the direct lane's inline attempt failed: the FastAPI rerun goes straight to a
 worker thread instead of trying the event loop again."""
 
-
-class WorkCancelled(BaseException):
-    """Raised inside a working thread that overran its budget, lost its client or is shut down."""
+COMPUTED: Final = "manacalc.computed"
+"""Set in the scope by ``compute`` (the boundary test reads it)."""
 
 
 class _OfflineSession:
@@ -84,119 +115,52 @@ OFFLINE_SESSION = cast(Session, _OfflineSession())
 """The session of work that must not touch the database; passed to ``compute`` by the direct lane."""
 
 
-def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
-    """Raise ``exc`` in the thread at its next bytecode boundary (``None`` clears a pending one)."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(
-        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc is not None else None
-    )
+class _Job:
+    """One request's work in a worker thread: its deadline, whether it began, and why it was stopped."""
 
+    __slots__ = ("began", "deadline", "reason")
 
-class _Interruptible:
-    """Work running in one thread that another thread may interrupt (again, until it stops).
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+        self.began = threading.Event()
+        self.reason = "budget"
 
-    ``state`` moves queued -> running -> done under ``lock``; ``interrupt`` raises only while running,
-    and the working thread clears any pending exception under the same lock as it finishes, so the
-    exception can never escape into the code that runs after the work (the event loop or the pool).
-    """
-
-    __slots__ = ("lock", "state", "thread_id")
-
-    QUEUED, RUNNING, INTERRUPTED, DONE = range(4)
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.thread_id = 0
-        self.state = self.QUEUED
+    def stop(self, reason: str) -> None:
+        self.reason = reason
+        self.deadline.cancel()
 
     def call(self, work: Callable[[], T]) -> T:
-        """``work()`` in the current thread; ``WorkCancelled`` if interrupted (or cancelled before)."""
-        try:
-            try:
-                with self.lock:
-                    if self.state != self.QUEUED:
-                        raise WorkCancelled
-                    self.thread_id = threading.get_ident()
-                    self.state = self.RUNNING
-                return work()
-            finally:
-                with self.lock:
-                    if self.state == self.INTERRUPTED:
-                        _set_async_exc(self.thread_id, None)
-                    self.state = self.DONE
-        except WorkCancelled:
-            # Raised in work(), or pending until one of the lines above; nothing of it is left pending.
-            raise WorkCancelled from None
-
-    def interrupt(self) -> bool:
-        """Stop the work: True if it had not started (it never will), False if interrupted or done."""
-        with self.lock:
-            if self.state == self.QUEUED:
-                self.state = self.DONE
-                return True
-            if self.state in (self.RUNNING, self.INTERRUPTED):
-                # Again while still running: an exception that lands in a finalizer or a weakref
-                # callback is printed as "ignored" and lost, and the work would then run on unbounded.
-                self.state = self.INTERRUPTED
-                _set_async_exc(self.thread_id, WorkCancelled)
-            return False
+        if self.deadline.cancelled:
+            raise DeadlineExceeded("cancelled before it started", cancelled=True)
+        self.began.set()
+        return _under(self.deadline, work)
 
 
-class _Watchdog:
-    """One daemon thread that interrupts inline work holding the event loop longer than its slice."""
-
-    def __init__(self, period: float) -> None:
-        self.period = period
-        self.lock = threading.Lock()
-        self.armed: tuple[_Interruptible, float] | None = None
-        self.thread: threading.Thread | None = None
-
-    def arm(self, job: _Interruptible, deadline: float) -> None:
-        if self.thread is None:
-            self.thread = threading.Thread(target=self._watch, name="manacalc-watchdog", daemon=True)
-            self.thread.start()
-        self.armed = (job, deadline)
-
-    def disarm(self) -> None:
-        self.armed = None
-
-    def _watch(self) -> None:
-        while True:
-            time.sleep(self.period)
-            armed = self.armed
-            if armed is not None and time.monotonic() > armed[1]:
-                armed[0].interrupt()
+def _under(deadline: Deadline, work: Callable[[], T]) -> T:
+    """``work()`` under ``deadline``; ``DeadlineExceeded`` if any check raised, whatever work made of it."""
+    try:
+        with running(deadline):
+            result = work()
+    except DeadlineExceeded:
+        raise
+    except Exception:
+        if deadline.tripped:  # e.g. turned into a problem answer by a service: the raise is what counts
+            raise DeadlineExceeded from None
+        raise
+    if deadline.tripped:  # swallowed on the way (a batch's per-spell problem): the result is not whole
+        raise DeadlineExceeded
+    return result
 
 
-_WATCHDOG = _Watchdog(INLINE_SLICE_S / 2)
 _EXECUTOR = ThreadPoolExecutor(COMPUTE_THREADS, thread_name_prefix="manacalc-compute")
-_RUNNING: set[_Interruptible] = set()
-
-
-def ignore_lost_interruptions() -> None:
-    """Keep interruptions Python could not deliver out of the log (idempotent; ``app.main`` calls it).
-
-    An interruption that lands in a finalizer or a weakref callback the interrupted work triggered is
-    "ignored" by Python, which prints it with a traceback through ``sys.unraisablehook``, and the
-    watchdog sends it again until the work stops (``_Interruptible``). Expected, so dropped here; any
-    other unraisable exception goes to the hook as before (seen during ``bench/db_faults.py``'s outage)."""
-    previous = sys.unraisablehook
-    if getattr(previous, "_manacalc", False):
-        return
-
-    def hook(unraisable: sys.UnraisableHookArgs) -> None:
-        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, WorkCancelled):
-            return
-        previous(unraisable)
-
-    hook._manacalc = True  # type: ignore[attr-defined]
-    sys.unraisablehook = hook
+_RUNNING: set[_Job] = set()
 
 
 def cancel_all() -> int:
-    """Interrupt every running or queued compute job (shutdown); returns how many there were."""
+    """Stop every running or queued compute job (shutdown); returns how many there were."""
     jobs = list(_RUNNING)
     for job in jobs:
-        job.interrupt()
+        job.stop("shutdown")
     return len(jobs)
 
 
@@ -205,13 +169,15 @@ async def compute(work: Callable[[Session], T], session: Session, *, size: int) 
     budget. ``TooLarge`` (422) past the budget, ``ServiceUnavailable`` (503) if no worker was free."""
     bound = current_request()
     scope = bound[0] if bound else None
+    if scope is not None:
+        scope[COMPUTED] = True
     started = time.monotonic()
     if session is OFFLINE_SESSION:  # the direct lane: inline, or through FastAPI with a session
         if size > INLINE_WORK_LIMIT:
             raise Fallback
         try:
             return _inline(work, started)
-        except (NeedsDatabase, WorkCancelled):
+        except (NeedsDatabase, DeadlineExceeded):
             if scope is not None:
                 scope[INLINE_TRIED] = True
             raise Fallback from None
@@ -219,63 +185,76 @@ async def compute(work: Callable[[Session], T], session: Session, *, size: int) 
     if size <= INLINE_WORK_LIMIT and not (scope is not None and scope.get(INLINE_TRIED)):
         try:
             return _inline(work, started)
-        except (NeedsDatabase, WorkCancelled):
+        except (NeedsDatabase, DeadlineExceeded):
             pass
-    return await _in_worker(work, session, started + budget, budget, bound[1] if bound else None)
+    return await _in_worker(work, session, Deadline(started + budget), budget, bound[1] if bound else None)
+
+
+async def run_bounded(work: Callable[[], T]) -> T:
+    """``work()`` in a worker thread within the request's budget, for work that is not a service over a
+    session (rendering a chart): the same bounds as ``compute``, never on the event loop."""
+    return await compute(lambda _session: work(), OFFLINE_SESSION_FOR_WORKER, size=INLINE_WORK_LIMIT + 1)
+
+
+OFFLINE_SESSION_FOR_WORKER = cast(Session, _OfflineSession())
+"""Like ``OFFLINE_SESSION``, but not the direct lane's marker: the work runs in a worker thread."""
 
 
 def _inline(work: Callable[[Session], T], started: float) -> T:
-    """``work`` on the event loop with the offline session, interrupted past ``INLINE_SLICE_S``."""
-    inline = _Interruptible()
-    _WATCHDOG.arm(inline, started + INLINE_SLICE_S)
-    try:
-        return inline.call(lambda: work(OFFLINE_SESSION))
-    finally:
-        _WATCHDOG.disarm()
+    """``work`` on the event loop with the offline session, stopped at a check past ``INLINE_SLICE_S``."""
+    return _under(Deadline(started + INLINE_SLICE_S), lambda: work(OFFLINE_SESSION))
 
 
 async def _in_worker(
-    work: Callable[[Session], T], session: Session, deadline: float, budget: float, receive: Receive | None
+    work: Callable[[Session], T], session: Session, deadline: Deadline, budget: float, receive: Receive | None
 ) -> T:
-    job = _Interruptible()
+    job = _Job(deadline)
     future = asyncio.wrap_future(_EXECUTOR.submit(job.call, lambda: work(session)))
-    future.add_done_callback(_retrieve)  # an abandoned job's WorkCancelled is expected, not "never retrieved"
+    future.add_done_callback(_retrieve)  # an abandoned job's DeadlineExceeded is expected
     watcher = asyncio.ensure_future(_disconnected(receive)) if receive is not None else None
     _RUNNING.add(job)
     try:
         waiting: set[asyncio.Future[Any]] = {future} if watcher is None else {future, watcher}
-        timeout = max(0.0, deadline - time.monotonic())
-        done, _ = await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        if future in done:
-            try:
-                return future.result()
-            except WorkCancelled:  # shut down meanwhile
-                raise ServiceUnavailable(
-                    "The service is shutting down.", headers={"Retry-After": str(BUSY_RETRY_AFTER_S)}
-                ) from None
-        never_started = job.interrupt()
-        if not never_started:
-            # Interrupted: wait for the thread to leave the work (and the session) before the route
-            # closes the session; pure Python stops at once, a database call when it returns.
-            await asyncio.wait({future}, timeout=budget)
-        if watcher is not None and watcher in done:
+        done, _ = await asyncio.wait(
+            waiting, timeout=max(0.0, deadline.remaining()), return_when=asyncio.FIRST_COMPLETED
+        )
+        if future not in done:
+            job.stop("client" if watcher is not None and watcher in done else "budget")
+            if job.began.is_set():
+                # Wait for the thread to leave the work (and the session) before the route closes the
+                # session: the work stops at its next check, a database call when it returns.
+                await asyncio.wait({future}, timeout=budget)
+        elif not future.exception():
+            return future.result()
+        elif not isinstance(future.exception(), DeadlineExceeded):
+            return future.result()  # raises the work's own error
+        if job.reason == "client":
             # The client is gone and reads no answer; 499 (nginx's "client closed request") in the log.
             raise BadRequest("The client closed the connection before the answer.", status=499)
-        if never_started:
+        if job.reason == "shutdown":
+            raise ServiceUnavailable(
+                "The service is shutting down.", headers={"Retry-After": str(BUSY_RETRY_AFTER_S)}
+            )
+        if not job.began.is_set():
             raise ServiceUnavailable(
                 f"Every compute worker was busy for {budget:g} s. Retry in {BUSY_RETRY_AFTER_S} seconds.",
                 headers={"Retry-After": str(BUSY_RETRY_AFTER_S)},
             )
-        raise TooLarge(
-            f"The request needs more than its {budget:g} s of work; ask for less (fewer permanents,"
-            " spells or symbols).",
-            status=422,
-            extra={"budget_seconds": budget},
-        )
+        raise too_large(budget)
     finally:
         _RUNNING.discard(job)
         if watcher is not None:
             watcher.cancel()
+
+
+def too_large(budget: float) -> TooLarge:
+    """The "ask for less" answer of a request that needs more than its time budget."""
+    return TooLarge(
+        f"The request needs more than its {budget:g} s of work; ask for less (fewer permanents,"
+        " spells, names or symbols).",
+        status=422,
+        extra={"budget_seconds": budget},
+    )
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:

@@ -15,6 +15,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from app.api.compute import light
 from app.errors import (
     PROBLEM_BASE,
     PROBLEM_MEDIA_TYPE,
@@ -343,6 +344,7 @@ def install_docs(app: FastAPI) -> None:
     oauth2_redirect = "/docs/oauth2-redirect"
 
     @app.get("/docs", include_in_schema=False)
+    @light(app, "/docs", "GET", "a constant page")
     def swagger_ui() -> HTMLResponse:
         return get_swagger_ui_html(
             openapi_url=app.openapi_url or "/openapi.json",
@@ -356,10 +358,12 @@ def install_docs(app: FastAPI) -> None:
     redoc_js = _local_redoc_js()
 
     @app.get(REDOC_JS_PATH, include_in_schema=False)
+    @light(app, REDOC_JS_PATH, "GET", "a constant script")
     def redoc_script() -> Response:
         return Response(redoc_js, media_type="text/javascript", headers={"Cache-Control": "max-age=3600"})
 
     @app.get("/redoc", include_in_schema=False)
+    @light(app, "/redoc", "GET", "a constant page")
     def redoc() -> HTMLResponse:
         page = get_redoc_html(
             openapi_url=app.openapi_url or "/openapi.json",
@@ -373,6 +377,7 @@ def install_docs(app: FastAPI) -> None:
         return page
 
     @app.get(oauth2_redirect, include_in_schema=False)
+    @light(app, oauth2_redirect, "GET", "a constant page")
     def swagger_ui_redirect() -> HTMLResponse:
         return get_swagger_ui_oauth2_redirect_html()
 

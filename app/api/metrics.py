@@ -31,6 +31,8 @@ from prometheus_client import (
 from starlette.routing import compile_path
 from starlette.types import Scope
 
+from app.api.compute import light
+
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_PATH = "/metrics"
 UNMATCHED = "unmatched"
@@ -118,6 +120,7 @@ router = APIRouter(tags=["health"])
     response_class=Response,
     responses={200: {"description": "Prometheus text format 0.0.4", "content": {"text/plain": {}}}},
 )
+@light(router, METRICS_PATH, "GET", "the text of a fixed set of counters and histograms")
 async def metrics() -> Response:
     return Response(render_metrics(), media_type=CONTENT_TYPE_LATEST)
 

@@ -14,9 +14,12 @@ the catalogue's ``data_version`` (a re-imported catalogue resolves names anew). 
 read raises as before and is not kept. Every value kept is frozen or, for the analysis's mappings, only
 read by its users; the answers are the same as without the memo (``tests/services/test_board_memo.py``).
 
-Bounded: ``MAX_BOARDS`` boards holding ``MAX_KEPT_PERMANENTS`` permanents in all, least recently used
-first out, and boards of more than ``MAX_PERMANENTS`` permanents are built per request, as before (their
-own work dwarfs the reading, and they would hold the most memory).
+Bounded: ``MAX_BOARDS`` boards holding ``MAX_KEPT_PERMANENTS`` permanents and ``MAX_KEPT_CHARS``
+characters of canonical JSON in all (inline cards carry up to 5,000 characters of text a face, so a count
+of permanents alone does not bound the bytes), least recently used first out, and boards of more than
+``MAX_PERMANENTS`` permanents are built per request, as before (their own work dwarfs the reading, and
+they would hold the most memory). A request stopped at its deadline while deriving a value (the analysis)
+keeps nothing of it: ``_once`` stores a value only once it is whole.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ MAX_PERMANENTS: Final = 100
 MAX_KEPT_PERMANENTS: Final = 2_000
 """Permanents of all kept boards together: a board and its analyses take 3 KB (ten basic lands) to 15 KB
 (mana doublers, any-color sources) a permanent, so at most about 30 MB a worker (goal: 300 MB in all)."""
+
+MAX_KEPT_CHARS: Final = 8_000_000
+"""Characters of the kept boards' canonical JSON, all together (the keys, and the order of the texts the
+boards hold)."""
 
 T = TypeVar("T")
 
@@ -90,9 +97,16 @@ class BuiltBoard:
 class BoardMemo:
     """A thread-safe bounded LRU of ``BuiltBoard`` by (data_version, added players, canonical JSON)."""
 
-    def __init__(self, maxsize: int = MAX_BOARDS, max_permanents: int = MAX_KEPT_PERMANENTS) -> None:
+    def __init__(
+        self,
+        maxsize: int = MAX_BOARDS,
+        max_permanents: int = MAX_KEPT_PERMANENTS,
+        max_chars: int = MAX_KEPT_CHARS,
+    ) -> None:
         self.maxsize = maxsize
         self.max_permanents = max_permanents
+        self.max_chars = max_chars
+        self._chars = 0
         self._lock = threading.Lock()
         self._boards: OrderedDict[tuple[str, tuple[str, ...], str], BuiltBoard] = OrderedDict()
         self._permanents = 0
@@ -117,6 +131,8 @@ class BoardMemo:
         if len(board_in.permanents) > MAX_PERMANENTS:
             return build()
         key = (data_version, tuple(extra_players), board_in.model_dump_json())
+        if len(key[2]) * 10 > self.max_chars:
+            return build()  # one board would take a tenth of the memo: read per request
         with self._lock:
             built = self._boards.get(key)
             if built is not None:
@@ -129,17 +145,30 @@ class BoardMemo:
             if key not in self._boards:
                 self._boards[key] = built
                 self._permanents += len(built.board.permanents)
+                self._chars += len(key[2])
             self._boards.move_to_end(key)
-            while len(self._boards) > self.maxsize or self._permanents > self.max_permanents:
-                _, out = self._boards.popitem(last=False)
+            while (
+                len(self._boards) > self.maxsize
+                or self._permanents > self.max_permanents
+                or self._chars > self.max_chars
+            ):
+                (_v, _p, text), out = self._boards.popitem(last=False)
                 self._permanents -= len(out.board.permanents)
+                self._chars -= len(text)
         return built
 
     def clear(self) -> None:
         with self._lock:
             self._boards.clear()
             self._permanents = 0
+            self._chars = 0
             self.hits = self.misses = 0
+
+    @property
+    def chars(self) -> int:
+        """Characters of the kept boards' canonical JSON, all together."""
+        with self._lock:
+            return self._chars
 
     @property
     def permanents(self) -> int:

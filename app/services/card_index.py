@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import gc
+import heapq
 import logging
 import threading
 from collections.abc import Callable, Iterator
@@ -29,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db.repositories import cards as repo
+from app.rules import deadline
 from app.rules.values.cards import Card
 from app.services.card_import import data_version
 from app.services.catalogue_snapshot import default_directory, load_or_build
@@ -142,7 +144,7 @@ class CardIndex:
         for w in words[:3]:
             for n in self.words.get(w, ())[:SUGGESTION_POOL]:
                 pool.setdefault(n, None)
-        close = difflib.get_close_matches(name_norm, list(pool)[: SUGGESTION_POOL * 2], n=limit, cutoff=0.6)
+        close = close_matches(name_norm, list(pool)[: SUGGESTION_POOL * 2], n=limit, cutoff=0.6)
         return list(_distinct(e for n in close for e in self.entries[n]))[:limit]
 
     def card(self, oracle_id: str) -> Card | None:
@@ -152,6 +154,29 @@ class CardIndex:
         if card.oracle_id is not None:
             with self.lock:
                 self.cards[card.oracle_id] = card
+
+
+CHECK_EVERY: Final = 64
+"""Names compared between two deadline checks (a comparison takes a few µs)."""
+
+
+def close_matches(word: str, possibilities: list[str], *, n: int, cutoff: float) -> list[str]:
+    """``difflib.get_close_matches`` (the same steps, so the same answer), checking the request's deadline
+    as it goes: one unknown name compares thousands of names, and a request may hold hundreds of them."""
+    scored: list[tuple[float, str]] = []
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    for i, candidate in enumerate(possibilities):
+        if i % CHECK_EVERY == 0:
+            deadline.check()
+        matcher.set_seq1(candidate)
+        if (
+            matcher.real_quick_ratio() >= cutoff
+            and matcher.quick_ratio() >= cutoff
+            and matcher.ratio() >= cutoff
+        ):
+            scored.append((matcher.ratio(), candidate))
+    return [candidate for _score, candidate in heapq.nlargest(n, scored)]
 
 
 def _distinct(entries: object) -> tuple[Entry, ...]:

@@ -233,6 +233,16 @@ def _validated_facts(board_in: BoardIn, catalogue: Catalogue) -> list[PermanentF
     return facts
 
 
+BoardFacts = list[PermanentFacts]
+"""What a valid board stores beside it (``validated_facts``), handed from the validation to the write."""
+
+
+def validated_facts(session: Session, board_in: BoardIn) -> BoardFacts:
+    """The stored facts of a valid board (a 422 for an invalid one), read with ``session``: routes compute
+    them before beginning the write, so that no write lock is held while names are resolved."""
+    return _validated_facts(board_in, Catalogue(session))
+
+
 def _request_hash(data: ScenarioIn) -> str:
     canonical = json.dumps(data.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
@@ -242,14 +252,26 @@ def _request_hash(data: ScenarioIn) -> str:
 
 
 def create_scenario(
-    session: Session, *, api_key_id: int, data: ScenarioIn, idempotency_key: str | None = None
+    session: Session,
+    *,
+    api_key_id: int,
+    data: ScenarioIn,
+    idempotency_key: str | None = None,
+    facts: list[PermanentFacts] | None = None,
+    invalid: AppError | RulesError | None = None,
 ) -> Created:
     """Store a new scenario (version 1). A retry with the same ``idempotency_key`` and body answers the
     scenario first created (``replayed``); the same key with another body is 422; a name already used by
-    this key and owner is 409. One INSERT: the key's earlier use comes back from it (no look-up first)."""
+    this key and owner is 409. One INSERT: the key's earlier use comes back from it (no look-up first).
+
+    ``facts`` (or ``invalid``, the board's error) are ``validated_facts``'s answer when the caller
+    validated the board already; else it is validated here."""
     request_hash = _request_hash(data) if idempotency_key is not None else None
     try:
-        facts = _validated_facts(data.board, Catalogue(session))
+        if invalid is not None:
+            raise invalid
+        if facts is None:
+            facts = _validated_facts(data.board, Catalogue(session))
     except (AppError, RulesError):
         # A retry answers what the first request made even when its board no longer validates (the
         # catalogue changed), and another body with a used key is a reuse before it is a bad board.
@@ -371,14 +393,28 @@ def _explain_miss(session: Session, *, api_key_id: int, scenario_id: str) -> Not
     return _not_found(scenario_id) if row is None else _stale(scenario_id, row.version)
 
 
-def replace_scenario(
-    session: Session, *, api_key_id: int, scenario_id: str, data: ScenarioIn, if_match: str | None
-) -> StoredScenario:
-    """Replace the scenario whole. ``If-Match`` is required (428 without, 412 when stale)."""
+def replace_condition(if_match: str | None, scenario_id: str) -> IfMatch:
+    """A PUT's ``If-Match``: 428 without one (checked before the board is validated)."""
     condition = parse_if_match(if_match, scenario_id)
     if condition is None:
         raise PreconditionRequired("PUT needs If-Match with the scenario's current ETag (or *)")
-    facts = _validated_facts(data.board, Catalogue(session))
+    return condition
+
+
+def replace_scenario(
+    session: Session,
+    *,
+    api_key_id: int,
+    scenario_id: str,
+    data: ScenarioIn,
+    if_match: str | None,
+    facts: list[PermanentFacts] | None = None,
+) -> StoredScenario:
+    """Replace the scenario whole. ``If-Match`` is required (428 without, 412 when stale). ``facts``:
+    ``validated_facts``'s answer when the caller validated the board already."""
+    condition = replace_condition(if_match, scenario_id)
+    if facts is None:
+        facts = _validated_facts(data.board, Catalogue(session))
     row = repo.update_scenario(
         session,
         api_key_id=api_key_id,

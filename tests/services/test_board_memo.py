@@ -188,3 +188,39 @@ def test_it_keeps_at_most_so_many_permanents_in_all(db_session: Session) -> None
     assert memo.get(forests("a", 4), catalogue, "v") is not first  # it was the one evicted
     memo.get(forests("d", 9), catalogue, "v")
     assert memo.permanents <= 10
+
+
+def test_it_keeps_at_most_so_many_characters_in_all(db_session: Session) -> None:
+    """Inline cards carry long texts: the memo counts the characters of what it keeps (issue 27)."""
+    catalogue = Catalogue(db_session)
+
+    def board(tag: str) -> BoardIn:
+        card = {"name": f"Wall {tag}", "type_line": "Creature — Wall", "oracle_text": "Defender. " * 300}
+        return _board({"permanents": [{"id": f"{tag}{i}", "card": card} for i in range(3)]})
+
+    size = len(board("a").model_dump_json())
+    memo = BoardMemo(max_chars=size * 25)
+    for tag in "abcdefghijklmnopqrstuvwxyz0123456789":
+        memo.get(board(tag), catalogue, "v")
+        assert memo.chars <= size * 25 + 25  # the tags differ in length by a character or two
+    assert 20 <= len(memo) <= 26
+    assert BoardMemo(max_chars=size * 5).get(board("x"), catalogue, "v") is not None  # too big: not kept
+    too_small = BoardMemo(max_chars=size * 5)
+    too_small.get(board("x"), catalogue, "v")
+    assert len(too_small) == 0
+
+
+def test_a_deadline_reached_mid_analysis_keeps_nothing_half_made(db_session: Session) -> None:
+    """A request stopped at its deadline while the memo derives the board's analysis (issue 27): the
+    memo holds no analysis afterwards, and the next request's is the analysis of a fresh reading."""
+    import time
+
+    from app.rules.deadline import Deadline, DeadlineExceeded, running
+
+    board_in = _board({"permanents": [{"id": "f", "card": "Forest"}, {"id": "e", "card": "Llanowar Elves"}]})
+    built = BOARDS.get(board_in, Catalogue(db_session), "v")
+    with running(Deadline(time.monotonic() - 1)), pytest.raises(DeadlineExceeded):
+        built.analysis  # noqa: B018 - the property computes
+    assert "analysis" not in built._derived
+    fresh = analyze_board(build_board(board_in, catalogue=Catalogue(db_session)))
+    assert built.analysis.could_produce == fresh.could_produce

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from app.api import examples
-from app.api.compute import compute
+from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.schemas.analysis import AnalyzeAnswer, AnalyzeRequest
@@ -24,6 +24,7 @@ _PROBLEMS = problem_responses(*BOARD_PROBLEMS)
     responses=_PROBLEMS,
     summary="Mana abilities, what each permanent could produce, and parties",
 )
+@computes(router, "/analyze")
 async def analyze_board(
     body: Annotated[AnalyzeRequest, Body(openapi_examples=examples.BOARD_ANALYZE)],
     session: SessionDep,

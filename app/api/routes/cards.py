@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 
+from app.api.compute import compute, computes, light
 from app.api.deps import SessionDep
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import PROBLEM_MEDIA_TYPE, InputError, from_rules_error
@@ -24,6 +25,7 @@ from app.schemas.cards import (
     CreatureTypes,
 )
 from app.schemas.common import Problem
+from app.services import card_lookup
 from app.services.card_formats import MAX_NAME_LENGTH
 from app.services.catalogue import Catalogue
 
@@ -81,10 +83,11 @@ _LOOKUP_RESPONSES: dict[int | str, dict[str, object]] = {
     " suggestions; a name several cards bear is a 422 `ambiguous-card` listing them.",
     responses=_LOOKUP_RESPONSES,
 )
-def named_card(
+@computes(router, "/cards/named", "GET")
+async def named_card(
     request: Request,
     response: Response,
-    catalogue: CatalogueDep,
+    session: SessionDep,
     exact: ExactQuery = None,
     fuzzy: NameQuery = None,
 ) -> CardAnswer | Response:
@@ -95,14 +98,13 @@ def named_card(
                 {"loc": ["query", "exact"], "msg": "give exactly one of exact and fuzzy", "type": "missing"}
             ],
         )
-    card = (
-        catalogue.exact(exact, unknown_status=404)
-        if exact is not None
-        else catalogue.fuzzy(fuzzy or "", unknown_status=404)
+
+    card, data_version = await compute(
+        lambda s: card_lookup.named(s, exact=exact, fuzzy=fuzzy), session, size=1
     )
-    if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
+    if (not_modified := _conditional(request, response, data_version)) is not None:
         return not_modified
-    return CardAnswer(**CardOut.of(card).model_dump(), data_version=catalogue.data_version)
+    return CardAnswer(**CardOut.of(card).model_dump(), data_version=data_version)
 
 
 @router.get(
@@ -112,16 +114,17 @@ def named_card(
     description="Names starting with `q` first (shorter first), then names with a word starting with `q`;"
     " case, accents, Æ/Ae and ’ do not matter. No match is an empty list.",
 )
-def autocomplete(
+@computes(router, "/cards/autocomplete", "GET")
+async def autocomplete(
     q: Annotated[str, Query(min_length=1, max_length=MAX_NAME_LENGTH, examples=["llanow"])],
-    catalogue: CatalogueDep,
+    session: SessionDep,
     request: Request,
     response: Response,
 ) -> AutocompleteAnswer | Response:
-    names = catalogue.autocomplete(q)
-    if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
+    names, data_version = await compute(lambda s: card_lookup.autocomplete(s, q), session, size=1)
+    if (not_modified := _conditional(request, response, data_version)) is not None:
         return not_modified
-    return AutocompleteAnswer(data=names, data_version=catalogue.data_version)
+    return AutocompleteAnswer(data=names, data_version=data_version)
 
 
 @router.post(
@@ -131,7 +134,8 @@ def autocomplete(
     ' or `{"oracle_id": ...}`. Found cards come in request order in `data`; the identifiers that found no'
     " single card are in `not_found`, as given.",
 )
-def card_collection(
+@computes(router, "/cards/collection")
+async def card_collection(
     body: Annotated[
         CollectionRequest,
         Body(
@@ -149,13 +153,13 @@ def card_collection(
             }
         ),
     ],
-    catalogue: CatalogueDep,
+    session: SessionDep,
 ) -> CollectionAnswer:
     idents = [i.model_dump(exclude_none=True) for i in body.identifiers]
-    found, missing = catalogue.collection(idents)
-    return CollectionAnswer(
-        data=[CardOut.of(c) for c in found], not_found=missing, data_version=catalogue.data_version
+    found, missing, data_version = await compute(
+        lambda s: card_lookup.collection(s, idents), session, size=len(idents)
     )
+    return CollectionAnswer(data=[CardOut.of(c) for c in found], not_found=missing, data_version=data_version)
 
 
 @router.get(
@@ -166,9 +170,10 @@ def card_collection(
     " either face's name. The answer describes every face and the card's legalities.",
     responses=_LOOKUP_RESPONSES,
 )
-def get_card(
+@computes(router, "/cards/{ref:path}", "GET")
+async def get_card(
     ref: Annotated[str, Path(description="A card name or oracle id.", examples=["Herald's Horn"])],
-    catalogue: CatalogueDep,
+    session: SessionDep,
     request: Request,
     response: Response,
 ) -> CardAnswer | Response:
@@ -177,10 +182,11 @@ def get_card(
             f"A card name is 1 to {MAX_NAME_LENGTH} characters.",
             errors=[{"loc": ["path", "ref"], "msg": "bad length", "type": "string_length"}],
         )
-    card = catalogue.lookup(ref, unknown_status=404)
-    if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
+
+    card, data_version = await compute(lambda s: card_lookup.by_ref(s, ref), session, size=1)
+    if (not_modified := _conditional(request, response, data_version)) is not None:
         return not_modified
-    return CardAnswer(**CardOut.of(card).model_dump(), data_version=catalogue.data_version)
+    return CardAnswer(**CardOut.of(card).model_dump(), data_version=data_version)
 
 
 @router.get(
@@ -191,6 +197,7 @@ def get_card(
     " matches as a multiset of symbols, as Mental Magic compares costs.",
     responses={422: {"description": "Malformed mana cost or parameter", **_PROBLEM}},
 )
+@light(router, "/cards", "GET", "one indexed SQL query for a page of at most LIMIT_MAX cards")
 def search_cards(
     catalogue: CatalogueDep,
     request: Request,
@@ -234,5 +241,6 @@ def search_cards(
     summary="Every creature type of CR 205.3m (rules of 2026-04-17)",
     description="The values a `chosen.creature_type` may take, in the rule's order.",
 )
+@light(router, "/creature-types", "GET", "a constant list (CR 205.3m)")
 def creature_types() -> CreatureTypes:
     return CreatureTypes(data=list(CREATURE_TYPE_LIST), rules_edition=RULES_EDITION)

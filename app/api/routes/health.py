@@ -6,6 +6,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from app import __version__
+from app.api.compute import light
 from app.api.deps import SessionDep, SettingsDep
 from app.errors import PROBLEM_MEDIA_TYPE
 from app.schemas.common import Problem
@@ -31,6 +32,7 @@ class Readiness(BaseModel):
     summary="The process is up (no database access)",
     description="Liveness: answers 200 as long as the process serves requests; never touches the database.",
 )
+@light(router, "/healthz", "GET", "a constant answer, no database")
 async def healthz() -> Health:
     return Health(status="ok", version=__version__)
 
@@ -44,6 +46,7 @@ async def healthz() -> Health:
         503: {"description": "Not ready", "model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}},
     },
 )
+@light(router, "/readyz", "GET", "one schema-revision query, bounded by the statement timeout")
 def readyz(session: SessionDep, settings: SettingsDep) -> Readiness:
     state = check_ready(session)
     return Readiness(

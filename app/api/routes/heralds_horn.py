@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body
 from pydantic import Field
 
 from app.api import examples
-from app.api.compute import compute
+from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.schemas.board import BoardIn, CardRef, PermanentId
 from app.schemas.common import ComputedAnswer, Problem, StrictModel
@@ -35,6 +35,7 @@ class RevealOut(ComputedAnswer):
     summary="May Herald's Horn put the revealed top card into hand?",
     responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
 )
+@computes(router, "/reveal")
 async def reveal(
     body: Annotated[RevealRequest, Body(openapi_examples=examples.HERALDS_HORN_REVEAL)],
     session: SessionDep,

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Query
 
 from app.api import examples
-from app.api.compute import compute
+from app.api.compute import compute, computes, light
 from app.api.deps import SessionDep, SettingsDep
 from app.errors import from_rules_error
 from app.rules.errors import ManaCostSyntaxError
@@ -30,6 +30,7 @@ router = APIRouter(prefix="/v1", tags=["mana costs"])
     ),
     responses={422: {"model": Problem, "content": {"application/problem+json": {}}}},
 )
+@computes(router, "/mana-costs/parse")
 async def parse_mana_cost(
     body: Annotated[ParseRequest, Body(openapi_examples=examples.MANA_COST_PARSE)],
     session: SessionDep,
@@ -48,6 +49,7 @@ async def parse_mana_cost(
     description="`GET /v1/mana-costs/parse?mana_cost=2WW`: the same answer as the POST with that body.",
     responses={422: {"model": Problem, "content": {"application/problem+json": {}}}},
 )
+@computes(router, "/mana-costs/parse", "GET")
 async def parse_mana_cost_get(
     mana_cost: Annotated[
         str,
@@ -74,5 +76,6 @@ async def parse_mana_cost_get(
     summary="Every mana symbol",
     description="Each symbol of CR 107.4 and the Un symbols with its kind, colors and mana value.",
 )
+@light(router, "/symbols", "GET", "a constant list of the symbols of CR 107.4")
 def list_symbols() -> SymbolList:
     return SymbolList(data=[SymbolOut.of(s) for s in mana_costs.list_symbols()])

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from app.api import examples
+from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.schemas.common import Problem
 from app.services import mental_magic as service
@@ -21,7 +22,8 @@ router = APIRouter(prefix="/v1/mental-magic", tags=["mental magic"])
     summary="What a card may be cast as through a Richard Garfield, Ph.D.",
     responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
 )
-def mental_magic_options(
+@computes(router, "/options")
+async def mental_magic_options(
     body: Annotated[MentalMagicRequest, Body(openapi_examples=examples.MENTAL_MAGIC_OPTIONS)],
     session: SessionDep,
     settings: SettingsDep,
@@ -30,4 +32,8 @@ def mental_magic_options(
 
     ruling:richard-garfield-phd: same mana cost (color included), never the same card twice per Richard.
     """
-    return service.options(request=body, session=session, settings=settings)
+    # Each unknown name is a suggestion search (300 of them took 7 s): bounded like every computation.
+    pool = len(body.pool or ()) + len(body.board.permanents)
+    return await compute(
+        lambda s: service.options(request=body, session=s, settings=settings), session, size=pool
+    )

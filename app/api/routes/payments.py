@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Response
 
 from app.api import examples
-from app.api.compute import compute
+from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.api.direct import direct
 from app.api.docs import BOARD_PROBLEMS, problem_responses
@@ -26,6 +26,7 @@ _PROBLEMS = problem_responses(*BOARD_PROBLEMS)
     summary="How to pay a cost or a spell with the board's mana",
 )
 @direct(router, "/plan", PaymentPlanRequest)
+@computes(router, "/plan")
 async def payment_plan(
     body: Annotated[PaymentPlanRequest, Body(openapi_examples=examples.PAYMENT_PLAN)],
     session: SessionDep,

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from pydantic import BaseModel
 
+from app.api.compute import light
 from app.errors import PROBLEM_BASE, PROBLEM_TYPES, NotFound
 
 router = APIRouter(tags=["problems"])
@@ -31,6 +32,7 @@ def _doc(slug: str) -> ProblemTypeDoc:
     summary="Every problem type the service answers with",
     description="The `type` of every error answer is one of these URIs; each resolves to its description.",
 )
+@light(router, "/problems", "GET", "a constant list of the problem types")
 def list_problem_types() -> list[ProblemTypeDoc]:
     return [_doc(slug) for slug in sorted(PROBLEM_TYPES)]
 
@@ -41,6 +43,7 @@ def list_problem_types() -> list[ProblemTypeDoc]:
     description="The status, title and meaning of one problem type (the last part of an error's `type`).",
     responses={404: {"description": "Unknown"}},
 )
+@light(router, "/problems/{slug}", "GET", "one dictionary look-up")
 def get_problem_type(slug: Annotated[str, Path(examples=["malformed-cost"])]) -> ProblemTypeDoc:
     if slug not in PROBLEM_TYPES:
         raise NotFound(f"No problem type {slug[:100]!r}.")

@@ -17,7 +17,8 @@ from starlette.datastructures import Headers
 from starlette.types import Scope
 
 from app.api import examples
-from app.api.auth import ApiKeyDep, ApiKeyStatementWriterDep, ApiKeyWriterDep
+from app.api.auth import ApiKeyDep, ApiKeyLateWriterDep, ApiKeyStatementWriterDep, ApiKeyWriterDep
+from app.api.compute import INLINE_WORK_LIMIT, compute, computes, light
 from app.api.deps import (
     ReadSessionDep,
     SessionDep,
@@ -32,6 +33,7 @@ from app.api.rate_limit import bearer
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import (
     AmbiguousCard,
+    AppError,
     BadRequest,
     Conflict,
     InputError,
@@ -44,6 +46,7 @@ from app.errors import (
     UnknownCard,
 )
 from app.field_limits import NAME_LENGTH, OWNER_LENGTH
+from app.rules.errors import RulesError
 from app.schemas.board import PermanentId
 from app.schemas.scenarios import (
     ChoiceIn,
@@ -57,7 +60,7 @@ from app.schemas.scenarios import (
 from app.schemas.spells import SpellCostOut
 from app.services import scenarios as service
 from app.services.api_keys import cached_key_id
-from app.services.scenarios import IdempotencyKeyReused, StoredScenario
+from app.services.scenarios import BoardFacts, IdempotencyKeyReused, StoredScenario
 
 router = APIRouter(prefix="/v1/scenarios", tags=["scenarios"])
 
@@ -96,9 +99,11 @@ def _out(scenario: StoredScenario) -> ScenarioOut:
     summary="Store a board under a name",
     responses=problem_responses(Unauthorized, Conflict, IdempotencyKeyReused, *BOARD_PROBLEMS),
 )
-def create_scenario(
-    api_key: ApiKeyWriterDep,
+@computes(router, "")
+async def create_scenario(
+    writer: ApiKeyLateWriterDep,
     body: Annotated[ScenarioIn, Body(openapi_examples=examples.SCENARIO)],
+    reading: ReadSessionDep,
     session: SessionDep,
     response: Response,
     idempotency_key: Annotated[
@@ -112,7 +117,19 @@ def create_scenario(
 ) -> ScenarioOut:
     """Store a board under a name (unique per API key and owner). The board is validated as the compute
     endpoints validate it; an invalid one is a 422 and nothing is stored."""
-    created = service.create_scenario(session, api_key_id=api_key, data=body, idempotency_key=idempotency_key)
+    facts, invalid = await _validated(body, reading)
+
+    def write() -> service.Created:
+        return service.create_scenario(
+            session,
+            api_key_id=writer.begin(session),  # the write lock (SQLite) only now, the board checked
+            data=body,
+            idempotency_key=idempotency_key,
+            facts=facts,
+            invalid=invalid,
+        )
+
+    created = await run_in_threadpool(write)
     scenario = created.scenario
     response.headers["Location"] = f"/v1/scenarios/{scenario.id}"
     response.headers["ETag"] = scenario.etag
@@ -127,6 +144,7 @@ def create_scenario(
     summary="The API key's scenarios",
     responses=problem_responses(Unauthorized, BadRequest, InputError),
 )
+@light(router, "", "GET", "one indexed query for a page of at most LIMIT_MAX scenarios")
 def list_scenarios(
     api_key: ApiKeyDep,
     session: ReadSessionDep,
@@ -156,6 +174,20 @@ def list_scenarios(
         has_more=page.next_cursor is not None,
         next_cursor=page.next_cursor,
     )
+
+
+async def _validated(
+    body: ScenarioIn, reading: ReadSessionDep
+) -> tuple[BoardFacts | None, AppError | RulesError | None]:
+    """The board's stored facts, or its error, computed within the compute boundary and before any write
+    transaction begins: another key's write never waits for this one's names to resolve."""
+    try:
+        facts = await compute(
+            lambda s: service.validated_facts(s, body.board), reading, size=len(body.board.permanents)
+        )
+    except (AppError, RulesError) as exc:
+        return None, exc
+    return facts, None
 
 
 def _read(session: ReadSessionDep, key_id: int, scenario_id: str, if_none_match: str | None) -> Response:
@@ -203,6 +235,7 @@ async def _read_directly(scope: Scope, match: re.Match[str]) -> Response | None:
         **problem_responses(Unauthorized, NotFound),
     },
 )
+@light(router, "/{scenario_id}", "GET", "one indexed query for one scenario")
 @direct_read(router, "/{scenario_id}", f"/(?P<scenario_id>[^/]{{1,{SCENARIO_ID_MAX}}})", _read_directly)
 def get_scenario(
     api_key: ApiKeyDep,
@@ -222,19 +255,34 @@ def get_scenario(
         Unauthorized, NotFound, Conflict, PreconditionFailed, PreconditionRequired, *BOARD_PROBLEMS
     ),
 )
-def replace_scenario(
-    api_key: ApiKeyWriterDep,
+@computes(router, "/{scenario_id}", "PUT")
+async def replace_scenario(
+    writer: ApiKeyLateWriterDep,
     scenario_id: ScenarioId,
     body: Annotated[ScenarioIn, Body(openapi_examples=examples.SCENARIO_REPLACE)],
+    reading: ReadSessionDep,
     session: SessionDep,
     response: Response,
     if_match: IfMatchHeader = None,
 ) -> ScenarioOut:
     """Replace the scenario whole (its version grows by 1). Needs ``If-Match``: 428 without it, 412 when
     the scenario changed since."""
-    scenario = service.replace_scenario(
-        session, api_key_id=api_key, scenario_id=scenario_id, data=body, if_match=if_match
-    )
+    service.replace_condition(if_match, scenario_id)
+    facts, invalid = await _validated(body, reading)
+    if invalid is not None:
+        raise invalid
+
+    def write() -> StoredScenario:
+        return service.replace_scenario(
+            session,
+            api_key_id=writer.begin(session),  # the write lock (SQLite) only now, the board checked
+            scenario_id=scenario_id,
+            data=body,
+            if_match=if_match,
+            facts=facts,
+        )
+
+    scenario = await run_in_threadpool(write)
     response.headers["ETag"] = scenario.etag
     return _out(scenario)
 
@@ -246,6 +294,7 @@ def replace_scenario(
     summary="Delete a scenario",
     responses=problem_responses(Unauthorized, NotFound, PreconditionFailed),
 )
+@light(router, "/{scenario_id}", "DELETE", "one DELETE statement")
 def delete_scenario(
     api_key: ApiKeyWriterDep, scenario_id: ScenarioId, session: SessionDep, if_match: IfMatchHeader = None
 ) -> Response:
@@ -262,6 +311,7 @@ def delete_scenario(
         Unauthorized, NotFound, Conflict, PreconditionFailed, InvalidChoice, InputError
     ),
 )
+@light(router, "/{scenario_id}/permanents/{permanent_id}/choice", "PUT", "a choice checked in constant lists")
 def set_choice(
     api_key: ApiKeyStatementWriterDep,
     scenario_id: ScenarioId,
@@ -292,7 +342,8 @@ def set_choice(
         Unauthorized, NotFound, Conflict, PreconditionFailed, UnknownCard, AmbiguousCard, RulesViolation
     ),
 )
-def add_played_as(
+@computes(router, "/{scenario_id}/permanents/{permanent_id}/played-as")
+async def add_played_as(
     api_key: ApiKeyStatementWriterDep,
     scenario_id: ScenarioId,
     permanent_id: Annotated[
@@ -304,13 +355,19 @@ def add_played_as(
     if_match: IfMatchHeader = None,
 ) -> ScenarioOut:
     """Record a card chosen through a Richard Garfield, Ph.D. (409 if that Richard already chose it)."""
-    scenario = service.add_played_as(
+    # An unknown name searches suggestions: in a worker thread within the budget. The work stops only
+    # at the search's checks, before its one write.
+    scenario = await compute(
+        lambda s: service.add_played_as(
+            s,
+            api_key_id=api_key,
+            scenario_id=scenario_id,
+            permanent_id=permanent_id,
+            card=body.card,
+            if_match=if_match,
+        ),
         session,
-        api_key_id=api_key,
-        scenario_id=scenario_id,
-        permanent_id=permanent_id,
-        card=body.card,
-        if_match=if_match,
+        size=INLINE_WORK_LIMIT + 1,
     )
     response.headers["ETag"] = scenario.etag
     return _out(scenario)
@@ -322,7 +379,8 @@ def add_played_as(
     summary="The total cost of a spell on the stored board",
     responses=problem_responses(Unauthorized, NotFound, *BOARD_PROBLEMS),
 )
-def scenario_spell_cost(
+@computes(router, "/{scenario_id}/spells/cost")
+async def scenario_spell_cost(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
     body: Annotated[ScenarioCostIn, Body(openapi_examples=examples.SCENARIO_SPELL_COST)],
@@ -330,6 +388,12 @@ def scenario_spell_cost(
     settings: SettingsDep,
 ) -> SpellCostOut:
     """The ``POST /v1/spells/cost`` answer for a spell on the stored board."""
-    return service.scenario_spell_cost(
-        session, api_key_id=api_key, scenario_id=scenario_id, request=body, settings=settings
+    # The board is read from the database first: straight to a worker thread, within the budget (a 1 KB
+    # scenario ran 20 s here, unbounded and not cancelled, before).
+    return await compute(
+        lambda s: service.scenario_spell_cost(
+            s, api_key_id=api_key, scenario_id=scenario_id, request=body, settings=settings
+        ),
+        session,
+        size=INLINE_WORK_LIMIT + 1,
     )

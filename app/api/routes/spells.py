@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Response
 
 from app.api import examples
-from app.api.compute import compute
+from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.api.direct import direct
 from app.api.docs import BOARD_PROBLEMS, problem_responses
@@ -23,6 +23,7 @@ _PROBLEMS = problem_responses(*BOARD_PROBLEMS)
     "/cost", response_model=SpellCostOut, responses=_PROBLEMS, summary="The total cost of a spell on a board"
 )
 @direct(router, "/cost", SpellCostRequest)
+@computes(router, "/cost")
 async def spell_cost(
     body: Annotated[SpellCostRequest, Body(openapi_examples=examples.SPELL_COST)],
     session: SessionDep,
@@ -45,6 +46,7 @@ async def spell_cost(
     summary="The total costs of up to 250 spells on one board",
 )
 @direct(router, "/cost/batch", SpellCostBatchRequest)
+@computes(router, "/cost/batch")
 async def spell_cost_batch(
     body: Annotated[SpellCostBatchRequest, Body(openapi_examples=examples.SPELL_COST_BATCH)],
     session: SessionDep,

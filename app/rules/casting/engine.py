@@ -18,6 +18,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final, NoReturn
 
+from app.rules import deadline
 from app.rules.casting.cost_registry import cost_effects
 from app.rules.casting.effects import (
     FACE_DOWN_NAME,
@@ -869,6 +870,7 @@ def _best_plan(start: _State, reds: list[_Red]) -> tuple[list[_Red], list[int]]:
         full = [*order_t, *generic_only]
         pick_ranges = [range(len(_variants(r.amount))) for r in full]
         for picks in itertools.product(*pick_ranges):
+            deadline.check()  # one order of the cost reductions (CR 601.2f)
             tried += 1
             end, _ = _run(start, full, picks)
             m = _metric(end)

@@ -46,6 +46,7 @@ from itertools import combinations
 from math import comb
 from typing import Final, Generic, TypeVar
 
+from app.rules import deadline
 from app.rules.errors import RulesError
 
 Colors = frozenset[str]
@@ -464,6 +465,7 @@ def _probabilities(
     zero = hall.of_lands(())
     states: dict[tuple[tuple[int, ...], int], int] = {(zero, 0): 1}
     for kind, c in enumerate(copies):
+        deadline.check()  # one land kind of the dynamic program
         grown: dict[tuple[tuple[int, ...], int], int] = {}
         for (h, t), w in states.items():
             for k in range(min(c, seen - t) + 1):
@@ -536,6 +538,7 @@ def _bottoming_hands(
     saturated: dict[tuple[int, ...], tuple[bool, ...]] = {}  # per kept state: the kinds that change nothing
     kinds = range(len(copies))
     for hand in _compositions(classes, lands, exact=True):
+        deadline.check()  # one kept hand; an exception is never cached by lru_cache
         w_hand = 1
         for k, c in zip(hand, copies, strict=True):
             w_hand *= comb(c, k)

@@ -42,6 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from app.rules import deadline
 from app.rules.errors import RulesError
 
 MAX_CHARS: Final = 100_000
@@ -316,6 +317,7 @@ def parse_decklist(text: str) -> Decklist:
     follows cards."""
     pending_blank: int | None = None
     for number, raw in enumerate(lines, start=1):
+        deadline.check()  # one line of the decklist
         tokens = raw.split()
         if not tokens:
             if entries and pending_blank is None:

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from itertools import chain, product
 from typing import Final
 
+from app.rules import deadline
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.mana.flow import Transport, max_transport
 from app.rules.values.costs import ManaCost
@@ -738,6 +739,7 @@ class _Prepared:
     ) -> tuple[int, tuple[int, ...]] | None:
         """Check the slots with ``chosen`` options; the first ``ordered`` costed ones in that order, the
         rest unordered; batches from ``undecided_from`` relaxed. Returns (least life, mono choice)."""
+        deadline.check()  # one node of the search; raised before ``_node_once`` memoizes anything
         sup = dict(self.base_sup)
         dem: dict[_Key, int] = {}
         monos: dict[tuple[int, int], int] = {}

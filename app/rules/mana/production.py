@@ -27,6 +27,7 @@ from itertools import combinations_with_replacement, permutations
 from math import comb
 from typing import Final
 
+from app.rules import deadline
 from app.rules.mana.abilities import (
     Ability,
     BoardState,
@@ -413,6 +414,7 @@ def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
     static = [0] * len(states)
     refs: list[tuple[int, Ability, list[Filter | None]]] = []
     for i, s in enumerate(states):
+        deadline.check()  # one permanent's base alternatives; nothing is kept until the fixed point returns
         for ability in s.abilities:
             if ability.mana is None or ability.problem is not None:
                 continue
@@ -434,6 +436,7 @@ def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
     if not refs:
         return cp, members
     while True:
+        deadline.check()  # one round of the fixed point (CR 106.7)
         groups = _groups(members, ctx, cp)
         new = list(static)
         for i, ability, filters in refs:

@@ -20,6 +20,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
+from app.rules.bounded_cache import text_cache
 from app.rules.errors import InvalidChoiceError, RulesError
 
 RULE: Final = "ruling:vorthos"
@@ -299,7 +300,7 @@ def fold(text: str) -> str:
     return " ".join("".join(_fold_char(ch) for ch in text).split())
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=1_000_000)  # bounded in bytes too: the texts are the client's
 def _fold_with_offsets(text: str) -> tuple[str, tuple[int, ...]]:
     """``text`` folded character by character, each run of spaces and hyphens made one space, with each
     folded character's index in ``text``.

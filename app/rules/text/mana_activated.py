@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Final
 
+from app.rules.bounded_cache import text_cache
 from app.rules.errors import RulesError
 from app.rules.text.mana_add import parse_add
 from app.rules.text.mana_amounts import Amount, Condition, ManaEffect, parse_condition
@@ -282,7 +282,7 @@ def _removed_counters(effect: str, cost: tuple[CostPart, ...]) -> str:
     return effect
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=1_000_000)  # bounded in bytes too: the texts are the client's
 def parse_activated(line: str, self_name: str = "~") -> ActivatedText | None:
     """Read ``line`` as an activated ability; None when it is not of the form ``COST: EFFECT``."""
     m = _ACTIVATED.match(line.strip())

@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache, partial
+from functools import partial
 from typing import Final, Literal
 
+from app.rules.bounded_cache import text_cache
 from app.rules.casting.effects import (
     NO_EFFECTS,
     CardEffects,
@@ -388,7 +389,7 @@ _template(
 )
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=2_000_000)  # bounded in bytes too: the texts are the client's
 def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
     """The cost effects in one face's ``oracle_text`` (``name`` is the face's name, read as "~"), read by the
     templates of ``COSTS`` in order; a sentence about costs no template reads is ``Unsupported``.

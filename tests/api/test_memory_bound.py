@@ -1,0 +1,48 @@
+"""Bounded memory (issue 27): 1,000 distinct hostile decks and boards keep a worker under 400 MB.
+
+Five-color deck requests grew a worker from 218 MB to 1,142 MB in 90 requests before the castability and
+text memos were bounded. The requests run in a process of their own (``tests/memory_worker.py``), whose
+peak resident memory is the figure checked. Measured on this branch: boards alone stay at 226 MB (the
+board memo and the text memos hold their bounds); decks take the worker to 533 MB, all of it castability's
+``_Hall`` memos, which the decks room bounds.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.config import Settings
+
+PEAK_MB = 400
+REQUESTS = 1_000
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="castability's Hall memos, kept alive by its lru caches, grow without bound (328,000 entries,"
+    " ~100 MB, after 150 five-color decks): bounded by the decks room's castability change; remove this"
+    " mark when it is merged (this test then passes: 226 MB for the boards alone)",
+)
+def test_a_thousand_distinct_hostile_requests_stay_under_400_mb(
+    settings: Settings, startup_hooks: None
+) -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.memory_worker", settings.database_url, str(REQUESTS)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert sum(report["statuses"].values()) == REQUESTS + REQUESTS // 2
+    assert "500" not in report["statuses"], report
+    assert report["peak_mb"] < PEAK_MB, report
