@@ -142,7 +142,11 @@ def spell(s: dict[str, Any]) -> SpellToCast:
 
 
 # Golden files of another shape, with their own test (not rules cases): file name -> the test reading it.
-OTHER_GOLDEN = {"karsten_2022.yaml": "tests/rules/decks/test_castability.py"}
+OTHER_GOLDEN = {
+    "karsten_2022.yaml": "tests/rules/decks/test_castability.py",
+    "activation_costs.yaml": "tests/rules/mana/test_golden_activation.py",
+    "decklists.yaml": "tests/rules/decks/test_decklist_formats.py",
+}
 
 
 def load_cases() -> list[Any]:
