@@ -6,6 +6,7 @@ Routes list their errors with ``responses=problem_responses(UnknownCard, Malform
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +78,20 @@ BOARD_PROBLEMS: tuple[type[AppError], ...] = (
 """What any endpoint reading a board (and a spell) may answer."""
 
 
-def problem_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
-    """``responses=`` entries for a route that may raise ``errors``: problem+json, grouped by status."""
+ProblemSpec = type[AppError] | tuple[type[AppError], int]
+"""A problem a route may answer: its class (answered with the class's status), or the class and the status
+this route answers it with (``(UnknownCard, 404)`` for a GET look-up, whose path is the unknown name)."""
+
+
+def problem_responses(*errors: ProblemSpec) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` entries for a route that may raise ``errors``: problem+json, grouped by status, each
+    status's description naming its problem types as ``Title (`/problems/slug`)`` (which
+    ``tests/api/test_openapi_truth.py`` reads back and checks against what the server answers)."""
     out: dict[int | str, dict[str, Any]] = {}
-    for err in errors:
+    for spec in errors:
+        err, status = spec if isinstance(spec, tuple) else (spec, spec.status)
         entry = out.setdefault(
-            err.status,
+            status,
             {"description": "", "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": PROBLEM_REF}}}},
         )
         names = [n for n in entry["description"].split("; ") if n]
@@ -128,8 +137,6 @@ def _problem_errors(responses: dict[str, Any]) -> None:
 
 
 def _drop_unused(schema: dict[str, Any], names: tuple[str, ...]) -> None:
-    import json
-
     text = json.dumps(schema.get("paths", {}))
     components = schema["components"]["schemas"]
     for name in names:
@@ -139,11 +146,13 @@ def _drop_unused(schema: dict[str, Any], names: tuple[str, ...]) -> None:
 
 COMMON_PROBLEMS: dict[str, str] = {
     "400": "Malformed request: bad JSON, NUL characters, a bad cursor (`/problems/bad-request`)",
-    "413": "The body is larger than the server accepts (`/problems/payload-too-large`)",
+    "413": "The body is larger than the server accepts (`/problems/too-large`)",
     "415": "The body is not `application/json` (`/problems/unsupported-media-type`)",
     "422": "Invalid input (`/problems/validation-error` or a more specific type)",
+    "408": "The body did not arrive in time (`/problems/request-timeout`)",
     "429": "Too many requests from this client: wait `Retry-After` seconds (`/problems/rate-limited`)",
-    "503": "Overloaded, or the database is not reachable: retry after `Retry-After` seconds",
+    "503": "Overloaded, or the database is not reachable: retry after `Retry-After` seconds"
+    " (`/problems/service-unavailable`)",
 }
 """Answers any operation may give (body guard, rate limiter, overload), documented on every operation."""
 
@@ -162,6 +171,27 @@ HEADERS: dict[str, dict[str, Any]] = {
 }
 
 COLOR_ENUM = ["W", "U", "B", "R", "G"]
+VEGA_LITE_SPEC: dict[str, Any] = {
+    "type": "object",
+    "title": "VegaLiteSpec",
+    "description": "A Vega-Lite v5 specification (https://vega.github.io/schema/vega-lite/v5.json) of the"
+    " deck chart, its data inline: the curve and the castability of each spell side by side.",
+    "properties": {
+        "$schema": {"type": "string", "description": "The Vega-Lite schema this specification follows."},
+        "title": {"type": "string", "description": "The chart's title (cards and lands of the deck)."},
+        "hconcat": {
+            "type": "array",
+            "description": "The two views, left to right: the curve, then the castability table.",
+            "items": {
+                "type": "object",
+                "description": "A Vega-Lite unit view (`title`, `data.values`, `mark`, `encoding`), as"
+                " Vega-Lite's own schema defines it.",
+                "additionalProperties": True,
+            },
+        },
+    },
+    "required": ["$schema", "title", "hconcat"],
+}
 CARD_REF = {
     "type": "object",
     "description": "A card named in a problem: its name and Oracle id.",
@@ -215,6 +245,8 @@ def shape_for_generators(schema: dict[str, Any]) -> None:
         )
     _typed_batch_item(schemas)
     _open_enums(schemas)
+    schemas["VegaLiteSpec"] = VEGA_LITE_SPEC
+    _request_defaults_in_words(schema)
 
 
 OPEN_NOTE = (
@@ -269,6 +301,56 @@ def _shape_operation(operation: dict[str, Any]) -> None:
             if parameter.get("in") == "header" and parameter.get("name") == "If-Match":
                 parameter["required"] = True
                 parameter["schema"] = {"type": "string", "maxLength": 2000}
+
+
+def _refs(node: Any, out: set[str]) -> set[str]:
+    """The component schema names ``node`` references, directly."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith("#/components/schemas/"):
+                out.add(value.rsplit("/", 1)[1])
+            else:
+                _refs(value, out)
+    elif isinstance(node, list):
+        for value in node:
+            _refs(value, out)
+    return out
+
+
+def request_schemas(schema: dict[str, Any]) -> set[str]:
+    """Every component schema a request body reaches (directly or through other schemas)."""
+    schemas = schema["components"]["schemas"]
+    todo: set[str] = set()
+    for path_item in schema.get("paths", {}).values():
+        for operation in path_item.values():
+            if isinstance(operation, dict):
+                _refs(operation.get("requestBody", {}), todo)
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in schemas:
+            continue
+        seen.add(name)
+        todo |= _refs(schemas[name], set()) - seen
+    return seen
+
+
+def _request_defaults_in_words(schema: dict[str, Any]) -> None:
+    """A request field with a default is optional: its ``default`` moves into its description.
+
+    Why: openapi-typescript (default options) types every component property that has a ``default`` as
+    required, which is right for answers (the server always sends the field) and wrong for requests (the
+    client may leave it out): with defaults kept, a TypeScript client had to send every defaulted field. A
+    schema reached by requests and answers (a stored scenario's board) is read as a request's."""
+    schemas = schema["components"]["schemas"]
+    for name in sorted(request_schemas(schema)):
+        for prop in schemas[name].get("properties", {}).values():
+            if "default" not in prop:
+                continue
+            default = prop.pop("default")
+            words = f"Default: `{json.dumps(default, ensure_ascii=False)}`."
+            text = (prop.get("description") or "").rstrip()
+            prop["description"] = f"{text} {words}" if text else words
 
 
 def _share_color(node: Any) -> None:

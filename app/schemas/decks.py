@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from app.rules.decks.decklist import MAX_CHARS, MAX_COUNT, MAX_LINES
+from app.rules.decks.legality import ReasonKind as LegalityReasonKind
 from app.schemas.common import ComputedAnswer, StrictModel
 
 MAX_JSON_CARDS = MAX_LINES
@@ -84,9 +85,20 @@ class CastabilityOut(BaseModel):
 
 
 class LegalityReasonOut(BaseModel):
-    card: str | None = None
-    reason: str
-    rule: str
+    """One reason the deck is not legal in the format: a token to switch on and a sentence to show."""
+
+    card: str | None = Field(None, description="The card the reason is about; null for the deck as a whole.")
+    reason: LegalityReasonKind = Field(
+        description="What is wrong, as a token: `banned`, `not_legal`, `restricted` (more than one copy of a"
+        " restricted card), `too_many_copies` (more than 4), `deck_size`, `sideboard_size`, `singleton` (a"
+        " second copy in a singleton format), `no_commander`, `color_identity` (outside the commander's).",
+        examples=["banned"],
+    )
+    detail: str = Field(
+        description="The same for people, with the counts found (e.g. the deck's size).",
+        examples=["the main deck has 59 cards; at least 60"],
+    )
+    rule: str = Field(description="The rule (CR number) the reason applies.", examples=["100.2a"])
 
 
 class LegalityOut(BaseModel):

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from app.schemas.board import MAX_TARGETS, MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
 from app.schemas.common import ComputedAnswer, CostText, StrictModel
@@ -148,26 +154,33 @@ class CostWarningOut(BaseModel):
     message: str
 
 
+def _absent(value: object) -> bool:
+    return value is None
+
+
 class OtherCostOut(BaseModel):
     """A part of the total cost that is not mana (CR 118.1)."""
 
-    text: str = Field(examples=["Pay 3 life"])
-    life: int | None = Field(None, description="The life paid, when it is a life payment.", examples=[3])
-
-    @model_serializer(mode="wrap")
-    def _life_only_when_paid(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        return {k: v for k, v in data.items() if k != "life" or v is not None}
+    text: str = Field(description="The cost as the card words it.", examples=["Pay 3 life"])
+    # Left out when it is not a life payment; a field-level exclusion keeps the schema typed (a wrap
+    # model_serializer made it an untyped object for client generators).
+    life: int | None = Field(
+        None,
+        description="The life paid, when it is a life payment (absent otherwise).",
+        examples=[3],
+        exclude_if=_absent,
+    )
 
 
 class OptionalCostOut(BaseModel):
-    keyword: str
-    which: int | None = Field(None, description="Which cost of a two-cost kicker (only when 2).")
+    """An additional cost the caster chose to pay (CR 601.2b), named as a request names it."""
 
-    @model_serializer(mode="wrap")
-    def _which_only_when_second(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        return {k: v for k, v in data.items() if k != "which" or v is not None}
+    keyword: str = Field(description="The cost's keyword in lowercase.", examples=["kicker"])
+    which: int | None = Field(
+        None,
+        description="Which cost of a two-cost kicker (only when 2; absent otherwise).",
+        exclude_if=_absent,
+    )
 
 
 class WayOut(BaseModel):

@@ -316,5 +316,7 @@ def _legality(
     return LegalityOut(
         format=fmt,
         legal=not reasons,
-        reasons=[LegalityReasonOut(card=r.card, reason=r.reason, rule=r.rule) for r in reasons],
+        reasons=[
+            LegalityReasonOut(card=r.card, reason=r.reason, detail=r.detail, rule=r.rule) for r in reasons
+        ],
     )

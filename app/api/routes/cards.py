@@ -9,8 +9,9 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 
 from app.api.deps import SessionDep
+from app.api.docs import problem_responses
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
-from app.errors import PROBLEM_MEDIA_TYPE, InputError, from_rules_error
+from app.errors import AmbiguousCard, BadRequest, InputError, MalformedCost, UnknownCard, from_rules_error
 from app.rules.errors import ManaCostSyntaxError
 from app.rules.values.costs import MAX_COST_LENGTH, ManaCost
 from app.rules.values.creature_types import CREATURE_TYPE_LIST, RULES_EDITION
@@ -23,7 +24,6 @@ from app.schemas.cards import (
     CollectionRequest,
     CreatureTypes,
 )
-from app.schemas.common import Problem
 from app.services.card_formats import MAX_NAME_LENGTH
 from app.services.catalogue import Catalogue
 
@@ -66,11 +66,9 @@ ExactQuery = Annotated[
     ),
 ]
 
-_PROBLEM = {"model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}}
-_LOOKUP_RESPONSES: dict[int | str, dict[str, object]] = {
-    404: {"description": "No card bears this name (unknown-card, with suggestions)", **_PROBLEM},
-    422: {"description": "Several cards bear this name (ambiguous-card, with candidates)", **_PROBLEM},
-}
+# A look-up's unknown name is a 404 (the path or query names a resource that does not exist), with
+# `suggestions`; a name several cards bear is a 422 with `candidates`.
+_LOOKUP_RESPONSES = problem_responses((UnknownCard, 404), AmbiguousCard, InputError)
 
 
 @router.get(
@@ -189,7 +187,7 @@ def get_card(
     summary="Search cards by exact mana cost (color matters; {W}{1} equals {1}{W}), format and name",
     description="Cards sorted by name, a page at a time (pass `next_cursor` back as `cursor`). The mana cost"
     " matches as a multiset of symbols, as Mental Magic compares costs.",
-    responses={422: {"description": "Malformed mana cost or parameter", **_PROBLEM}},
+    responses=problem_responses(BadRequest, InputError, MalformedCost),
 )
 def search_cards(
     catalogue: CatalogueDep,

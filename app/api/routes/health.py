@@ -7,8 +7,8 @@ from pydantic import BaseModel
 
 from app import __version__
 from app.api.deps import SessionDep, SettingsDep
-from app.errors import PROBLEM_MEDIA_TYPE
-from app.schemas.common import Problem
+from app.api.docs import problem_responses
+from app.errors import ServiceUnavailable
 from app.services.health import check_ready
 
 router = APIRouter(tags=["health"])
@@ -41,7 +41,7 @@ async def healthz() -> Health:
     description="Readiness: 200 with the schema's revisions when the service can answer, else a 503 problem"
     " (database unreachable, or not migrated).",
     responses={
-        503: {"description": "Not ready", "model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}},
+        **problem_responses(ServiceUnavailable),
     },
 )
 def readyz(session: SessionDep, settings: SettingsDep) -> Readiness:

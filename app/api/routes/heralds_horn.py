@@ -10,8 +10,9 @@ from pydantic import Field
 from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
+from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.schemas.board import BoardIn, CardRef, PermanentId
-from app.schemas.common import ComputedAnswer, Problem, StrictModel
+from app.schemas.common import ComputedAnswer, StrictModel
 from app.services import spells as service
 
 router = APIRouter(prefix="/v1/heralds-horn", tags=["spells"])
@@ -33,7 +34,7 @@ class RevealOut(ComputedAnswer):
     "/reveal",
     response_model=RevealOut,
     summary="May Herald's Horn put the revealed top card into hand?",
-    responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
+    responses=problem_responses(*BOARD_PROBLEMS),
 )
 async def reveal(
     body: Annotated[RevealRequest, Body(openapi_examples=examples.HERALDS_HORN_REVEAL)],

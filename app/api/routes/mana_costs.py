@@ -9,10 +9,10 @@ from fastapi import APIRouter, Body, Query
 from app.api import examples
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
-from app.errors import from_rules_error
+from app.api.docs import problem_responses
+from app.errors import InputError, MalformedCost, from_rules_error
 from app.rules.errors import ManaCostSyntaxError
 from app.rules.values.costs import MAX_COST_LENGTH, ManaCost
-from app.schemas.common import Problem
 from app.schemas.mana_costs import ParsedCostOut, ParseRequest, SymbolList, SymbolOut
 from app.services import mana_costs
 
@@ -28,7 +28,7 @@ router = APIRouter(prefix="/v1", tags=["mana costs"])
         " `2{g}2`) and answers the canonical cost, its mana value (CR 202.3), colors and symbols."
         " A malformed cost is a `malformed-cost` problem naming the symbol and its 0-based position."
     ),
-    responses={422: {"model": Problem, "content": {"application/problem+json": {}}}},
+    responses=problem_responses(InputError, MalformedCost),
 )
 async def parse_mana_cost(
     body: Annotated[ParseRequest, Body(openapi_examples=examples.MANA_COST_PARSE)],
@@ -46,7 +46,7 @@ async def parse_mana_cost(
     response_model=ParsedCostOut,
     summary="Parse a mana cost given in the query (as the POST does)",
     description="`GET /v1/mana-costs/parse?mana_cost=2WW`: the same answer as the POST with that body.",
-    responses={422: {"model": Problem, "content": {"application/problem+json": {}}}},
+    responses=problem_responses(InputError, MalformedCost),
 )
 async def parse_mana_cost_get(
     mana_cost: Annotated[

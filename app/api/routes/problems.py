@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from pydantic import BaseModel
 
+from app.api.docs import problem_responses
 from app.errors import PROBLEM_BASE, PROBLEM_TYPES, NotFound
 
 router = APIRouter(tags=["problems"])
@@ -39,7 +40,7 @@ def list_problem_types() -> list[ProblemTypeDoc]:
     "/problems/{slug}",
     summary="What a problem type means",
     description="The status, title and meaning of one problem type (the last part of an error's `type`).",
-    responses={404: {"description": "Unknown"}},
+    responses=problem_responses(NotFound),
 )
 def get_problem_type(slug: Annotated[str, Path(examples=["malformed-cost"])]) -> ProblemTypeDoc:
     if slug not in PROBLEM_TYPES:
