@@ -10,12 +10,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from app.api.caching import STATIC_CACHE_CONTROL, etag_of, matches
 from app.errors import (
     PROBLEM_BASE,
     PROBLEM_MEDIA_TYPE,
@@ -168,6 +169,18 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
     "Location": {"description": "The new scenario's URL.", "schema": {"type": "string"}},
     "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+    "RateLimit-Policy": {
+        "description": 'The rate limit (IETF httpapi draft): `"default";q=<burst>;w=<seconds to refill>`.',
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": 'What is left of the limit: `"default";r=<requests>;t=<seconds until full>`.',
+        "schema": {"type": "string"},
+    },
+    "Link": {
+        "description": 'The next page (RFC 8288): `</path?...&cursor=...>; rel="next"`, when `has_more`.',
+        "schema": {"type": "string"},
+    },
 }
 
 COLOR_ENUM = ["W", "U", "B", "R", "G"]
@@ -287,9 +300,16 @@ def _shape_operation(operation: dict[str, Any]) -> None:
             status,
             {"description": description, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": PROBLEM_REF}}}},
         )
+    limited = operation.get("tags", [""])[0] not in ("health", "problems")
+    paged = any(p.get("name") == "cursor" for p in operation.get("parameters", []))
     for status, response in responses.items():
         headers = response.setdefault("headers", {})
         headers["X-Request-ID"] = HEADERS["X-Request-ID"]
+        if limited:  # the limiter runs first: every answer of a limited path carries them
+            headers["RateLimit"] = HEADERS["RateLimit"]
+            headers["RateLimit-Policy"] = HEADERS["RateLimit-Policy"]
+        if paged and status == "200":
+            headers["Link"] = HEADERS["Link"]
         if status in ("429", "503"):
             headers["Retry-After"] = HEADERS["Retry-After"]
         if scenario and status in ("200", "201"):
@@ -459,3 +479,24 @@ def install_docs(app: FastAPI) -> None:
         return get_swagger_ui_oauth2_redirect_html()
 
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
+    _validated_openapi_route(app)
+
+
+def _validated_openapi_route(app: FastAPI) -> None:
+    """``/openapi.json`` with ``ETag`` and ``Cache-Control`` (a 304 for a matching ``If-None-Match``): the
+    document is fixed for a release, and generators and the explorer fetch it often. Replaces FastAPI's
+    own route, which sends neither."""
+    url = app.openapi_url or "/openapi.json"
+    app.router.routes = [r for r in app.router.routes if getattr(r, "path", None) != url]
+    encoded: list[bytes] = []
+
+    @app.get(url, include_in_schema=False)
+    def openapi_document(request: Request) -> Response:
+        if not encoded:  # built once, on first use (the app's start-up builds the document already)
+            encoded.append(json.dumps(app.openapi(), ensure_ascii=False).encode())
+        body = encoded[0]
+        etag = etag_of(body)
+        headers = {"ETag": etag, "Cache-Control": STATIC_CACHE_CONTROL}
+        if matches(request, etag):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 
+from app.api.caching import STATIC_CACHE_CONTROL, etag_of, next_link, validated
 from app.api.deps import SessionDep
 from app.api.docs import problem_responses
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
@@ -42,15 +43,7 @@ def _etag(data_version: str) -> str:
 
 def _conditional(request: Request, response: Response, data_version: str) -> Response | None:
     """Set ETag and Cache-Control; a 304 answer when the client's If-None-Match holds this ETag."""
-    etag = _etag(data_version)
-    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL}
-    given = request.headers.get("if-none-match")
-    if given is not None:
-        tags = {t.strip().removeprefix("W/") for t in given.split(",")}
-        if "*" in tags or etag.removeprefix("W/") in tags:
-            return Response(status_code=304, headers=headers)
-    response.headers.update(headers)
-    return None
+    return validated(request, response, _etag(data_version), CACHE_CONTROL)
 
 
 def get_catalogue(session: SessionDep) -> Catalogue:
@@ -219,6 +212,7 @@ def search_cards(
     page = catalogue.search(mana_cost=cost, format=format, name=name, limit=limit, cursor=cursor)
     if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
         return not_modified
+    next_link(request, response, page.next_cursor)
     return CardPage(
         data=[CardOut.of(c) for c in page.cards],
         has_more=page.has_more,
@@ -229,8 +223,11 @@ def search_cards(
 
 @router.get(
     "/creature-types",
+    response_model=CreatureTypes,
     summary="Every creature type of CR 205.3m (rules of 2026-04-17)",
     description="The values a `chosen.creature_type` may take, in the rule's order.",
 )
-def creature_types() -> CreatureTypes:
-    return CreatureTypes(data=list(CREATURE_TYPE_LIST), rules_edition=RULES_EDITION)
+def creature_types(request: Request, response: Response) -> CreatureTypes | Response:
+    answer = CreatureTypes(data=list(CREATURE_TYPE_LIST), rules_edition=RULES_EDITION)
+    etag = etag_of(answer.model_dump_json().encode())  # fixed for a release: a client keeps it an hour
+    return validated(request, response, etag, STATIC_CACHE_CONTROL) or answer

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request, Response
 
 from app.api import examples
+from app.api.caching import STATIC_CACHE_CONTROL, etag_of, validated
 from app.api.compute import compute
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import problem_responses
@@ -74,5 +75,7 @@ async def parse_mana_cost_get(
     summary="Every mana symbol",
     description="Each symbol of CR 107.4 and the Un symbols with its kind, colors and mana value.",
 )
-def list_symbols() -> SymbolList:
-    return SymbolList(data=[SymbolOut.of(s) for s in mana_costs.list_symbols()])
+def list_symbols(request: Request, response: Response) -> SymbolList | Response:
+    answer = SymbolList(data=[SymbolOut.of(s) for s in mana_costs.list_symbols()])
+    etag = etag_of(answer.model_dump_json().encode())  # fixed for a release: a client keeps it an hour
+    return validated(request, response, etag, STATIC_CACHE_CONTROL) or answer

@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Header, Path, Query, Response, status
+from fastapi import APIRouter, Body, Header, Path, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.types import Scope
 
 from app.api import examples
 from app.api.auth import ApiKeyDep, ApiKeyStatementWriterDep, ApiKeyWriterDep
+from app.api.caching import next_link
 from app.api.deps import (
     ReadSessionDep,
     SessionDep,
@@ -128,6 +129,8 @@ def create_scenario(
     responses=problem_responses(Unauthorized, BadRequest, InputError),
 )
 def list_scenarios(
+    request: Request,
+    response: Response,
     api_key: ApiKeyDep,
     session: ReadSessionDep,
     name: Annotated[
@@ -151,6 +154,7 @@ def list_scenarios(
         limit=limit,
         cursor=cursor or None,
     )
+    next_link(request, response, page.next_cursor)
     return ScenarioPage(
         data=[_out(s) for s in page.items],
         has_more=page.next_cursor is not None,
