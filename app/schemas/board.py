@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, Tag, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
 
 from app.rules.values.costs import ManaCost
 from app.schemas.common import StrictModel
@@ -49,9 +49,68 @@ class InlineCardIn(InlineFaceIn):
     card_faces: Annotated[list[InlineFaceIn], Field(max_length=4)] | None = None
 
 
+SCRYFALL_FIELDS = ("name", "mana_cost", "type_line", "oracle_text", "flavor_text", "keywords", "colors")
+
+
+class _ScryfallFields(BaseModel):
+    # Scryfall's objects carry dozens of fields manacalc has no use for (prices, images, artists...):
+    # they are ignored, not refused, in this shape only (it is recognised by "object", never guessed).
+    model_config = ConfigDict(extra="ignore")
+
+    name: CardName
+    mana_cost: Annotated[str, Field(max_length=200)] | None = Field(None, description="Brace syntax.")
+    type_line: Annotated[str, Field(max_length=200)] = ""
+    oracle_text: Text = ""
+    flavor_text: Text | None = None
+    colors: Annotated[list[Literal["W", "U", "B", "R", "G"]], Field(max_length=5)] | None = None
+
+
+class ScryfallFaceIn(_ScryfallFields):
+    """A face of a Scryfall card object (``"object": "card_face"``): the fields manacalc reads."""
+
+    object: Literal["card_face"] = Field("card_face", description="Scryfall's object kind.")
+
+
+class ScryfallCardIn(_ScryfallFields):
+    """A card object as Scryfall's API serves it (``"object": "card"``), accepted whole where a card is
+    named: manacalc reads ``name``, ``mana_cost``, ``type_line``, ``oracle_text``, ``flavor_text``,
+    ``keywords``, ``colors``, ``layout`` and ``card_faces``, and ignores Scryfall's other fields. The card is
+    read from its own text, as an inline card (its ``oracle_id`` is not looked up in the catalogue)."""
+
+    object: Literal["card"] = Field(description="Scryfall's object kind: `card` marks this shape.")
+    keywords: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=40)] = Field(
+        default_factory=list
+    )
+    layout: Annotated[str, Field(max_length=32)] = "normal"
+    card_faces: Annotated[list[ScryfallFaceIn], Field(max_length=4)] | None = None
+
+    def as_inline(self) -> InlineCardIn:
+        """The same card in manacalc's own inline shape (what the services read)."""
+        fields = {k: getattr(self, k) for k in (*SCRYFALL_FIELDS, "layout") if getattr(self, k) is not None}
+        faces = None
+        if self.card_faces is not None:
+            faces = [
+                InlineFaceIn(
+                    **{
+                        k: getattr(f, k)
+                        for k in SCRYFALL_FIELDS
+                        if k != "keywords" and getattr(f, k) is not None
+                    }
+                )
+                for f in self.card_faces
+            ]
+        return InlineCardIn(**fields, card_faces=faces)
+
+
+def _from_scryfall(card: ScryfallCardIn) -> InlineCardIn:
+    return card.as_inline()
+
+
 def _card_kind(value: Any) -> str:
     if isinstance(value, str):
         return "name"
+    if (isinstance(value, dict) and value.get("object") == "card") or isinstance(value, ScryfallCardIn):
+        return "scryfall"
     if isinstance(value, dict) and "oracle_id" in value and "name" not in value:
         return "oracle_id"
     if isinstance(value, OracleIdRef):
@@ -62,10 +121,13 @@ def _card_kind(value: Any) -> str:
 CardRef = Annotated[
     Annotated[CardName, Tag("name")]
     | Annotated[OracleIdRef, Tag("oracle_id")]
-    | Annotated[InlineCardIn, Tag("inline")],
+    | Annotated[InlineCardIn, Tag("inline")]
+    | Annotated[ScryfallCardIn, AfterValidator(_from_scryfall), Tag("scryfall")],
     Discriminator(_card_kind),
     Field(
-        description="A catalogue name (case- and accent-insensitive), {'oracle_id': ...}, or an inline card."
+        description="A catalogue name (case- and accent-insensitive), {'oracle_id': ...}, an inline card, or"
+        ' a Scryfall card object as Scryfall serves it (`"object": "card"`: its other fields are'
+        " ignored)."
     ),
 ]
 

@@ -155,7 +155,8 @@ def _title(answer: DeckAnalyzeAnswer) -> str:
 def _curve(buckets: list[tuple[str, int]]) -> list[str]:
     top = max((c for _, c in buckets), default=0)
     step = tick_step(max(top, 1))
-    axis_top = max(step * math.ceil(max(top, 1) / step), 1)
+    # At least one step above the highest bar: its count label stays inside the plot, under the caption.
+    axis_top = step * (top // step + 1)
     scale = CURVE_H / axis_top
     bottom = CURVE_TOP + CURVE_H
     out = [_text(CURVE_X, CURVE_TOP - 16, "copies per mana value (main deck, nonland)", cls="label")]
