@@ -260,6 +260,7 @@ def shape_for_generators(schema: dict[str, Any]) -> None:
     _open_enums(schemas)
     schemas["VegaLiteSpec"] = VEGA_LITE_SPEC
     _request_defaults_in_words(schema)
+    _response_examples(schema)
 
 
 OPEN_NOTE = (
@@ -371,6 +372,37 @@ def _request_defaults_in_words(schema: dict[str, Any]) -> None:
             words = f"Default: `{json.dumps(default, ensure_ascii=False)}`."
             text = (prop.get("description") or "").rstrip()
             prop["description"] = f"{text} {words}" if text else words
+
+
+RESPONSE_EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "response_examples.json"
+"""Each operation's answer to its first request example, recorded by ``tools/response_examples.py`` (and
+checked against the service by ``tests/api/test_openapi_examples.py``)."""
+
+
+def _response_examples(schema: dict[str, Any]) -> None:
+    """A realistic response example on every operation's success answer: what the service answered to the
+    operation's own request example, on the bundled catalogue."""
+    if not RESPONSE_EXAMPLES.is_file():
+        return
+    recorded: dict[str, dict[str, Any]] = json.loads(RESPONSE_EXAMPLES.read_text(encoding="utf-8"))
+    for path_item in schema.get("paths", {}).values():
+        for operation in path_item.values():
+            if not isinstance(operation, dict) or operation.get("operationId") not in recorded:
+                continue
+            example = recorded[operation["operationId"]]
+            media = (
+                operation["responses"]
+                .get(str(example["status"]), {})
+                .get("content", {})
+                .get(example["media_type"])
+            )
+            if media is not None and example["value"] is not None:
+                media["examples"] = {
+                    "answer": {
+                        "summary": "The answer to the first request example, on the bundled catalogue",
+                        "value": example["value"],
+                    }
+                }
 
 
 def _share_color(node: Any) -> None:

@@ -200,8 +200,12 @@ def search_cards(
         ),
     ] = None,
     name: Annotated[str | None, Query(max_length=MAX_NAME_LENGTH, description="Name contains.")] = None,
-    limit: Annotated[int, Query(ge=1, le=LIMIT_MAX)] = LIMIT_DEFAULT,
-    cursor: Annotated[str | None, Query(max_length=2048)] = None,
+    limit: Annotated[
+        int, Query(ge=1, le=LIMIT_MAX, description="Cards per page (1 to 1000).", examples=[3])
+    ] = LIMIT_DEFAULT,
+    cursor: Annotated[
+        str | None, Query(max_length=2048, description="`next_cursor` of the previous page.")
+    ] = None,
 ) -> CardPage | Response:
     cost: ManaCost | None = None
     if mana_cost is not None:
