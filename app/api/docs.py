@@ -208,7 +208,10 @@ VEGA_LITE_SPEC: dict[str, Any] = {
 CARD_REF = {
     "type": "object",
     "description": "A card named in a problem: its name and Oracle id.",
-    "properties": {"name": {"type": "string"}, "oracle_id": {"type": "string"}},
+    "properties": {
+        "name": {"type": "string", "description": "The card's name."},
+        "oracle_id": {"type": "string", "description": "The card's Oracle id."},
+    },
     "required": ["name"],
 }
 
@@ -430,14 +433,23 @@ def _typed_batch_item(schemas: dict[str, Any]) -> None:
         "type": "object",
         "title": "SpellCostBatchResult",
         "description": "A spell whose cost was computed.",
-        "properties": {"index": index, "result": {"$ref": "#/components/schemas/SpellCostOut"}},
+        "properties": {
+            "index": index,
+            "result": {
+                "$ref": "#/components/schemas/SpellCostOut",
+                "description": "The spell's cost answer.",
+            },
+        },
         "required": ["index", "result"],
     }
     schemas["SpellCostBatchFailure"] = {
         "type": "object",
         "title": "SpellCostBatchFailure",
         "description": "A spell whose cost could not be computed: the problem+json it would have answered.",
-        "properties": {"index": index, "problem": {"$ref": PROBLEM_REF}},
+        "properties": {
+            "index": index,
+            "problem": {"$ref": PROBLEM_REF, "description": "The problem the spell alone would answer."},
+        },
         "required": ["index", "problem"],
     }
     schemas["SpellCostBatchItem"] = {

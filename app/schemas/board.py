@@ -27,26 +27,38 @@ Text = Annotated[str, Field(max_length=5000)]
 class OracleIdRef(StrictModel):
     """A catalogue card by its oracle id."""
 
-    oracle_id: Annotated[str, Field(min_length=1, max_length=64)]
+    oracle_id: Annotated[str, Field(min_length=1, max_length=64)] = Field(description="The card's Oracle id.")
 
 
 class InlineFaceIn(StrictModel):
-    name: CardName
-    mana_cost: Annotated[str, Field(max_length=200)] | None = None
-    type_line: Annotated[str, Field(max_length=200)] = ""
-    oracle_text: Text = ""
-    flavor_text: Text | None = None
-    keywords: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=40)] = Field(
-        default_factory=list
+    """A face of an inline card, with Scryfall's field names."""
+
+    name: CardName = Field(description="The face's name.")
+    mana_cost: Annotated[str, Field(max_length=200)] | None = Field(
+        None, description="Its mana cost in brace syntax; null or empty when it has none."
     )
-    colors: Annotated[list[Literal["W", "U", "B", "R", "G"]], Field(max_length=5)] | None = None
+    type_line: Annotated[str, Field(max_length=200)] = Field(
+        "", description="The face's type line as printed."
+    )
+    oracle_text: Text = Field("", description="The face's rules text.")
+    flavor_text: Text | None = Field(None, description="Its flavor text.")
+    keywords: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=40)] = Field(
+        default_factory=list, description="Its keywords, as Scryfall lists them."
+    )
+    colors: Annotated[list[Literal["W", "U", "B", "R", "G"]], Field(max_length=5)] | None = Field(
+        None, description="Its colors, when they are not those of its mana cost (a color indicator)."
+    )
 
 
 class InlineCardIn(InlineFaceIn):
     """A card the catalogue does not have (homebrew, a new spoiler): Scryfall's field names."""
 
-    layout: Annotated[str, Field(max_length=32)] = "normal"
-    card_faces: Annotated[list[InlineFaceIn], Field(max_length=4)] | None = None
+    layout: Annotated[str, Field(max_length=32)] = Field(
+        "normal", description="Scryfall's layout: normal, split, transform, modal_dfc, adventure..."
+    )
+    card_faces: Annotated[list[InlineFaceIn], Field(max_length=4)] | None = Field(
+        None, description="The faces of a multi-face card (split, transform, modal, adventure...)."
+    )
 
 
 SCRYFALL_FIELDS = ("name", "mana_cost", "type_line", "oracle_text", "flavor_text", "keywords", "colors")
@@ -57,12 +69,14 @@ class _ScryfallFields(BaseModel):
     # they are ignored, not refused, in this shape only (it is recognised by "object", never guessed).
     model_config = ConfigDict(extra="ignore")
 
-    name: CardName
+    name: CardName = Field(description="The name.")
     mana_cost: Annotated[str, Field(max_length=200)] | None = Field(None, description="Brace syntax.")
-    type_line: Annotated[str, Field(max_length=200)] = ""
-    oracle_text: Text = ""
-    flavor_text: Text | None = None
-    colors: Annotated[list[Literal["W", "U", "B", "R", "G"]], Field(max_length=5)] | None = None
+    type_line: Annotated[str, Field(max_length=200)] = Field("", description="The type line as printed.")
+    oracle_text: Text = Field("", description="The rules text.")
+    flavor_text: Text | None = Field(None, description="The flavor text.")
+    colors: Annotated[list[Literal["W", "U", "B", "R", "G"]], Field(max_length=5)] | None = Field(
+        None, description="The colors."
+    )
 
 
 class ScryfallFaceIn(_ScryfallFields):
@@ -79,10 +93,14 @@ class ScryfallCardIn(_ScryfallFields):
 
     object: Literal["card"] = Field(description="Scryfall's object kind: `card` marks this shape.")
     keywords: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=40)] = Field(
-        default_factory=list
+        default_factory=list, description="Its keywords, as Scryfall lists them."
     )
-    layout: Annotated[str, Field(max_length=32)] = "normal"
-    card_faces: Annotated[list[ScryfallFaceIn], Field(max_length=4)] | None = None
+    layout: Annotated[str, Field(max_length=32)] = Field(
+        "normal", description="Scryfall's layout: normal, split, transform, modal_dfc, adventure..."
+    )
+    card_faces: Annotated[list[ScryfallFaceIn], Field(max_length=4)] | None = Field(
+        None, description="Its faces, for a multi-face card."
+    )
 
     def as_inline(self) -> InlineCardIn:
         """The same card in manacalc's own inline shape (what the services read)."""
@@ -146,10 +164,18 @@ Counters = Annotated[dict[CounterName, Count], Field(max_length=MAX_COUNTER_KIND
 class ChosenIn(StrictModel):
     """Values chosen as the permanent entered (validated against the card's rules when the board is read)."""
 
-    creature_type: Annotated[str, Field(min_length=1, max_length=64, examples=["Elf"])] | None = None
-    character: Annotated[str, Field(min_length=1, max_length=100, examples=["Urza"])] | None = None
-    color: Color | None = None
-    card_name: CardName | None = None
+    creature_type: Annotated[str, Field(min_length=1, max_length=64, examples=["Elf"])] | None = Field(
+        None,
+        description="A creature type chosen as it entered (CR 205.3m: one existing type), as for Herald's"
+        " Horn.",
+    )
+    character: Annotated[str, Field(min_length=1, max_length=100, examples=["Urza"])] | None = Field(
+        None, description="A character chosen for Vorthos, Steward of Myth (case- and accent-insensitive)."
+    )
+    color: Color | None = Field(None, description="A color chosen as it entered.")
+    card_name: CardName | None = Field(
+        None, description="A card name chosen as it entered (e.g. Pithing Needle)."
+    )
     card_type: CardType | None = Field(
         None, description="A chosen card type (CR 205.2a), e.g. Cloud Key's.", examples=["Instant"]
     )
@@ -173,15 +199,19 @@ class ChosenIn(StrictModel):
 
 
 class PermanentIn(StrictModel):
-    id: PermanentId
+    """A permanent on the board: its card, controller, state and what was chosen for it."""
+
+    id: PermanentId = Field(
+        description="Unique within the board: what answers and other fields refer to it by."
+    )
     card: CardRef
-    controller: PlayerName = "you"
-    tapped: bool = False
+    controller: PlayerName = Field("you", description="The player controlling it.")
+    tapped: bool = Field(False, description="Whether it is tapped.")
     controlled_since_turn_began: bool = Field(
         True, description="CR 302.6: controlled continuously since its controller's most recent turn began."
     )
     face: CardName | None = Field(None, description="The face that is up (front face by default).")
-    chosen: ChosenIn | None = None
+    chosen: ChosenIn | None = Field(None, description="Values chosen as it entered.")
     x: Annotated[int, Field(ge=0, le=MAX_X)] = Field(0, description="X its spell was cast with (CR 107.3m).")
     played_as: Annotated[list[CardName], Field(max_length=1000)] = Field(
         default_factory=list, description="Richard Garfield, Ph.D.: cards already chosen through it."
@@ -275,7 +305,11 @@ ZoneCards = Annotated[list[CardRef], Field(max_length=MAX_ZONE_CARDS)]
 
 
 class PlayerIn(StrictModel):
-    life: Annotated[int, Field(ge=-1_000_000, le=1_000_000)] = 20
+    """A player: life, commanders, zones and what happened this turn."""
+
+    life: Annotated[int, Field(ge=-1_000_000, le=1_000_000)] = Field(
+        20, description="The player's life total."
+    )
     commander: Annotated[list[CardRef], Field(max_length=MAX_COMMANDERS)] | None = Field(
         None,
         description="This player's commanders (CR 903.3), names or references.",
@@ -307,7 +341,7 @@ class PlayerIn(StrictModel):
 class BoardIn(StrictModel):
     """A board state (API.md "Board state")."""
 
-    active_player: PlayerName = "you"
+    active_player: PlayerName = Field("you", description="Whose turn it is.")
     step: Literal["upkeep", "draw", "main", "combat", "end", "cleanup"] | None = Field(
         None,
         description="The current step or phase of the active player's turn (CR 500.1); null: not stated "
@@ -319,11 +353,19 @@ class BoardIn(StrictModel):
         description="Whether it is day or night (CR 730.1); null: neither (a card asking whether it is "
         "night warns).",
     )
-    players: Annotated[dict[PlayerName, PlayerIn], Field(max_length=MAX_PLAYERS)] = {}
-    permanents: Annotated[list[PermanentIn], Field(max_length=MAX_PERMANENTS)] = []
+    players: Annotated[dict[PlayerName, PlayerIn], Field(max_length=MAX_PLAYERS)] = Field(
+        default_factory=dict,
+        description="Players by name, with their state (a player named anywhere has 20 life unless given).",
+    )
+    permanents: Annotated[list[PermanentIn], Field(max_length=MAX_PERMANENTS)] = Field(
+        default_factory=list, description="The permanents on the battlefield."
+    )
     mana_pool: Annotated[
         dict[PlayerName, Annotated[str, Field(max_length=200)]], Field(max_length=MAX_PLAYERS)
-    ] = {}
+    ] = Field(
+        default_factory=dict,
+        description="Mana already in each player's pool, as a cost string (e.g. {G}{G}).",
+    )
 
     @field_validator("mana_pool")
     @classmethod

@@ -15,11 +15,15 @@ MAX_CARD_NAME = 200
 
 
 class DeckCardIn(StrictModel):
+    """One line of a deck given as JSON: a card, its copies and its section."""
+
     card: str = Field(
         min_length=1, max_length=MAX_CARD_NAME, description="A card name (as in the catalogue)."
     )
     count: int = Field(default=1, ge=1, le=MAX_COUNT, description=f"Copies, 1 to {MAX_COUNT}.")
-    section: Literal["main", "sideboard", "commander", "companion"] = "main"
+    section: Literal["main", "sideboard", "commander", "companion"] = Field(
+        "main", description="Where the copies go: the main deck, the sideboard, the command zone."
+    )
 
 
 class DeckAnalyzeRequest(StrictModel):
@@ -40,7 +44,9 @@ class DeckAnalyzeRequest(StrictModel):
     format: str | None = Field(
         default=None, max_length=32, description="A format key of the catalogue (modern, commander...)."
     )
-    play: Literal["first", "draw"] = "first"
+    play: Literal["first", "draw"] = Field(
+        "first", description="On the play (`first`: no draw on turn 1) or on the draw, for castability."
+    )
 
     @model_validator(mode="after")
     def _one_input(self) -> DeckAnalyzeRequest:
@@ -50,38 +56,64 @@ class DeckAnalyzeRequest(StrictModel):
 
 
 class CardRef(BaseModel):
-    name: str
-    oracle_id: str | None
+    """A card of the catalogue, by its name and Oracle id."""
+
+    name: str = Field(description="The card's name in the catalogue.", examples=["Llanowar Elves"])
+    oracle_id: str | None = Field(description="The card's Oracle id (null for a card given inline).")
 
 
 class DeckLineOut(BaseModel):
-    line: int
-    count: int
-    section: str
-    card: CardRef
+    """A decklist line read as a card: where it stood, how many copies, which section, which card."""
+
+    line: int = Field(description="The line's number in `decklist`, from 1 (its index + 1 for `cards`).")
+    count: int = Field(description="Copies on the line.", examples=[4])
+    section: str = Field(
+        description="main, sideboard, commander, companion or maybeboard.", examples=["main"]
+    )
+    card: CardRef = Field(description="The card the line names.")
 
 
 class SuggestionOut(BaseModel):
-    name: str
-    oracle_id: str
+    """A card whose name is close to an unknown one."""
+
+    name: str = Field(description="The card's name.", examples=["Lightning Bolt"])
+    oracle_id: str = Field(description="The card's Oracle id.")
 
 
 class DeckProblemOut(BaseModel):
-    line: int
-    text: str
-    type: str
-    detail: str
-    suggestions: list[SuggestionOut] = []
+    """A line that could not be read as a card: it is left out of the counts, never fails the deck."""
+
+    line: int = Field(description="The line's number, from 1.", examples=[3])
+    text: str = Field(description="The line as given.", examples=["4 Lightening Bolt"])
+    type: str = Field(
+        description="The problem type, a URI under /problems/.", examples=["/problems/unknown-card"]
+    )
+    detail: str = Field(description="What is wrong with the line.")
+    suggestions: list[SuggestionOut] = Field(
+        default_factory=list, description="Close names that do exist, for an unknown card."
+    )
 
 
 class CastabilityOut(BaseModel):
-    card: CardRef
-    cost: str
-    turn: int
-    probability: float | None
-    sources_needed: dict[str, int | None]
-    sources: dict[str, int]
-    meets: bool | None
+    """A spell's chance of being cast on curve (Frank Karsten's 2022 model, computed exactly)."""
+
+    card: CardRef = Field(description="The spell.")
+    cost: str = Field(description="Its mana cost.", examples=["{1}{G}{G}"])
+    turn: int = Field(description="The turn it is cast on: its mana value, at least 1.", examples=[3])
+    probability: float | None = Field(
+        description="The chance of having by then the lands and colored sources its cost asks (null when"
+        " the model cannot say, e.g. a deck with no land).",
+        examples=[0.912],
+    )
+    sources_needed: dict[str, int | None] = Field(
+        description="Per color of the cost: the fewest sources for Karsten's threshold (90% on turn 1 to"
+        " 96% on turn 7); null when no number of sources reaches it.",
+        examples=[{"G": 18}],
+    )
+    sources: dict[str, int] = Field(
+        description="Per color of the cost: the deck's sources of it.", examples=[{"G": 20}]
+    )
+    meets: bool | None = Field(description="Whether every color has the sources it needs.")
 
 
 class LegalityReasonOut(BaseModel):
@@ -102,24 +134,46 @@ class LegalityReasonOut(BaseModel):
 
 
 class LegalityOut(BaseModel):
-    format: str
-    legal: bool
-    reasons: list[LegalityReasonOut]
+    """Whether the deck is legal in the requested format, and every reason it is not."""
+
+    format: str = Field(description="The format, as the catalogue names it.", examples=["modern"])
+    legal: bool = Field(description="True when `reasons` is empty.")
+    reasons: list[LegalityReasonOut] = Field(description="Every reason the deck is not legal.")
 
 
 class DeckWarningOut(BaseModel):
-    card: str | None = None
-    text: str
+    """Something the analysis did not understand or had to assume."""
+
+    card: str | None = Field(None, description="The card it is about, if one.")
+    text: str = Field(description="What was assumed or left out.")
 
 
 class DeckAnalyzeAnswer(ComputedAnswer):
-    cards: list[DeckLineOut]
-    problems: list[DeckProblemOut]
-    counts: dict[str, int]
-    lands: int
-    curve: dict[str, int]
-    pips: dict[str, int]
-    sources: dict[str, int]
-    castability: list[CastabilityOut]
-    legality: LegalityOut | None
-    warnings: list[DeckWarningOut] = []
+    """A decklist's analysis: its cards, what could not be read, its curve, colors, castability, legality."""
+
+    cards: list[DeckLineOut] = Field(description="The lines read as cards.")
+    problems: list[DeckProblemOut] = Field(description="The lines that could not be read.")
+    counts: dict[str, int] = Field(
+        description="Copies per section (main, sideboard, commander; maybeboard when given).",
+        examples=[{"main": 60, "sideboard": 15, "commander": 0}],
+    )
+    lands: int = Field(description="Main-deck land cards.", examples=[24])
+    curve: dict[str, int] = Field(
+        description="Main-deck nonland cards by mana value (copies counted).", examples=[{"1": 8, "2": 10}]
+    )
+    pips: dict[str, int] = Field(
+        description="Colored symbols in the main deck's nonland mana costs, each copy counted (a hybrid"
+        " symbol for both its colors).",
+        examples=[{"W": 0, "U": 0, "B": 0, "R": 12, "G": 20}],
+    )
+    sources: dict[str, int] = Field(
+        description="Main-deck lands that could produce each color (CR 106.7, the deck's own lands).",
+        examples=[{"W": 0, "U": 0, "B": 0, "R": 12, "G": 20}],
+    )
+    castability: list[CastabilityOut] = Field(
+        description="One entry per distinct main-deck nonland card with a mana cost."
+    )
+    legality: LegalityOut | None = Field(description="Legality in `format`; null without a format.")
+    warnings: list[DeckWarningOut] = Field(
+        default_factory=list, description="What was not understood or had to be assumed."
+    )

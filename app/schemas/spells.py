@@ -30,17 +30,21 @@ CastFrom = Literal["hand", "graveyard", "exile", "library", "command", "battlefi
 class PrintingIn(StrictModel):
     """What the printed card shows, for effects that read it (Vorthos): its flavor text and art characters."""
 
-    flavor_text: Text | None = None
+    flavor_text: Text | None = Field(
+        None, description="The printing's flavor text (Vorthos reads characters in it)."
+    )
     art_characters: Annotated[
         list[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=MAX_ART_CHARACTERS)
-    ] = []
+    ] = Field(
+        default_factory=list, description="Characters shown in the printing's art (Vorthos reads them)."
+    )
 
 
 class CastAsIn(StrictModel):
     """Mental Magic: cast the spell as ``card`` through the Richard Garfield, Ph.D. with id ``via``."""
 
     card: CardRef
-    via: PermanentId
+    via: PermanentId = Field(description="The id of the Richard Garfield, Ph.D. on the board.")
 
 
 Keyword = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z][a-z-]*( [a-z-]+)*$")]
@@ -71,9 +75,9 @@ class Spell(StrictModel):
     face: CardName | None = Field(
         None, description='The face or half cast (an adventure, one half of a split card) or "fuse".'
     )
-    x: Variable = 0
-    y: Variable = 0
-    z: Variable = 0
+    x: Variable = Field(0, description="The value chosen for X (CR 107.3), 0 to 1,000,000.")
+    y: Variable = Field(0, description="The value chosen for Y.")
+    z: Variable = Field(0, description="The value chosen for Z.")
     alternative_cost: CostText | None = Field(
         None, description='A mana cost paid rather than the mana cost (CR 118.9), e.g. "{0}".'
     )
@@ -93,8 +97,12 @@ class Spell(StrictModel):
     commander_casts: Annotated[int, Field(ge=0, le=MAX_COMMANDER_CASTS)] = Field(
         0, description="Previous casts from the command zone (commander tax, CR 903.8)."
     )
-    cast_as: CastAsIn | None = None
-    printing: PrintingIn | None = None
+    cast_as: CastAsIn | None = Field(
+        None, description="Mental Magic: the card this one is cast as through a Richard Garfield, Ph.D."
+    )
+    printing: PrintingIn | None = Field(
+        None, description="The printing's own text, when it matters (flavor text, characters in the art)."
+    )
     method: Keyword | None = Field(
         None,
         description='The way to cast, by its keyword (CR 702): "flashback", "overload", "evoke", "dash", '
@@ -118,40 +126,54 @@ class Spell(StrictModel):
 
 
 class SpellCostRequest(StrictModel):
-    board: BoardIn = BoardIn()
-    caster: PlayerName = "you"
-    spell: Spell
+    """A spell, the board it is cast on and who casts it."""
+
+    board: BoardIn = Field(BoardIn(), description="The board the spell is cast on (empty by default).")
+    caster: PlayerName = Field("you", description="The player casting the spell.")
+    spell: Spell = Field(description="The spell: its card and the choices made casting it.")
 
 
 class SpellCostBatchRequest(StrictModel):
-    board: BoardIn = BoardIn()
-    caster: PlayerName = "you"
-    spells: Annotated[list[Spell], Field(min_length=1, max_length=MAX_SPELLS)]
+    """Several spells cast on one board by one player."""
+
+    board: BoardIn = Field(BoardIn(), description="The board the spells are cast on (empty by default).")
+    caster: PlayerName = Field("you", description="The player casting them.")
+    spells: Annotated[list[Spell], Field(min_length=1, max_length=MAX_SPELLS)] = Field(
+        description="The spells, each costed on its own (1 to 250)."
+    )
 
 
 class NamedCard(BaseModel):
     """A card as answers name it: its catalogue name and oracle id."""
 
-    name: str
-    oracle_id: str | None = None
+    name: str = Field(description="The card's name.")
+    oracle_id: str | None = Field(None, description="The card's Oracle id; null for an inline card.")
 
 
 class CostStepOut(BaseModel):
-    kind: Literal["base", "alternative", "additional", "increase", "reduction", "total"]
-    result: str
-    rule: str
-    source: str | None = None
-    card: str | None = None
-    amount: str | None = None
-    applied: bool = True
-    note: str | None = None
+    """One step of the total cost's computation (CR 601.2f), in the order applied."""
+
+    kind: Literal["base", "alternative", "additional", "increase", "reduction", "total"] = Field(
+        description="base, alternative, additional, increase, reduction or total."
+    )
+    result: str = Field(description="The cost after this step.")
+    rule: str = Field(description="The rule or ruling applied.")
+    source: str | None = Field(None, description="The id of the permanent whose effect this is, if one.")
+    card: str | None = Field(None, description="The name of that permanent's card.")
+    amount: str | None = Field(None, description="What the step adds or takes away.")
+    applied: bool = Field(
+        True, description="False when the effect could not apply (its reduction found nothing to reduce)."
+    )
+    note: str | None = Field(None, description="More about the step, in words.")
 
 
 class CostWarningOut(BaseModel):
+    """A card text that was not understood, or was read with an assumption."""
+
     source: str | None = Field(description="The permanent whose text was not understood (null: the spell).")
-    card: str
-    text: str
-    message: str
+    card: str = Field(description="The card whose text it is.")
+    text: str = Field(description="The text not understood or read with an assumption.")
+    message: str = Field(description="What was assumed or left out.")
 
 
 def _absent(value: object) -> bool:
@@ -186,22 +208,31 @@ class OptionalCostOut(BaseModel):
 class WayOut(BaseModel):
     """A way the card offers from ``cast_from``, alone or with one optional cost, and its total here."""
 
-    method: str = Field(examples=["normal"])
-    optional_costs: list[OptionalCostOut] = Field(examples=[[{"keyword": "kicker"}]])
-    total_cost: str = Field(examples=["{7}{U}{U}"])
+    method: str = Field(
+        description="The way to cast (`normal`, a keyword such as `flashback`, or `alternative`).",
+        examples=["normal"],
+    )
+    optional_costs: list[OptionalCostOut] = Field(
+        description="The optional costs paid with it (none or one).", examples=[[{"keyword": "kicker"}]]
+    )
+    total_cost: str = Field(description="The total cost that way on this board.", examples=["{7}{U}{U}"])
 
 
 class SpellCostOut(ComputedAnswer):
-    card: NamedCard
+    """What a spell costs on the board (CR 601.2f), step by step."""
+
+    card: NamedCard = Field(description="The spell's card.")
     face: str | None = Field(description="The face or half cast (its name); the fused card's name for fuse.")
-    cast_as: NamedCard | None = None
-    mana_cost: str | None
-    mana_value: int | float | None
-    mana_value_on_stack: int | float | None
-    total_cost: str
-    steps: list[CostStepOut]
-    warnings: list[CostWarningOut]
-    x_for_etb: int
+    cast_as: NamedCard | None = Field(None, description="With Mental Magic: the card it is cast as.")
+    mana_cost: str | None = Field(description="The card's printed mana cost; null when it has none.")
+    mana_value: int | float | None = Field(description="The card's mana value (CR 202.3).")
+    mana_value_on_stack: int | float | None = Field(
+        description="Its mana value on the stack, X included (CR 202.3b)."
+    )
+    total_cost: str = Field(description="The total cost to pay (CR 601.2f): `{0}` when nothing is left.")
+    steps: list[CostStepOut] = Field(description="How the total was reached.")
+    warnings: list[CostWarningOut] = Field(description="Texts not understood or read with an assumption.")
+    x_for_etb: int = Field(description="The X its enters-the-battlefield effects see (CR 107.3m).")
     choices: list[str] = Field(description="Choices the caster makes that this answer made (cheapest).")
     method: str = Field("normal", description="The way to cast used (its keyword), or normal.")
     other_costs: list[OtherCostOut] = Field(
@@ -224,7 +255,7 @@ class SpellCostOut(ComputedAnswer):
 class SpellCostBatchItem(BaseModel):
     """One spell of a batch: ``result`` (as ``spells/cost``) or ``problem`` (problem+json), never both."""
 
-    index: int
+    index: int = Field(description="The spell's position in the request (from 0).")
     result: SpellCostOut | None = Field(None, description="Present when the spell's cost was computed.")
     problem: dict[str, Any] | None = Field(None, description="Present when it could not be (problem+json).")
 
@@ -235,4 +266,6 @@ class SpellCostBatchItem(BaseModel):
 
 
 class SpellCostBatchOut(ComputedAnswer):
-    data: list[SpellCostBatchItem]
+    """The answers to a batch, one per spell in the request's order."""
+
+    data: list[SpellCostBatchItem] = Field(description="One item per spell: `result` or `problem`.")

@@ -139,3 +139,16 @@ def test_rate_limit_is_answered_as_documented(document: dict[str, Any], limited_
         _documented(operation, answer)
         limited += 1
     assert limited >= 20
+
+
+def test_every_schema_and_field_has_a_description(document: dict[str, Any]) -> None:
+    """A field's description says what it is; a request field's "Default: ..." note alone does not."""
+    missing = []
+    for name, schema in document["components"]["schemas"].items():
+        if not (schema.get("description") or "").strip():
+            missing.append(name)
+        for field, prop in schema.get("properties", {}).items():
+            words = re.sub(r"\s*Default: .*$", "", prop.get("description", ""), flags=re.S).strip()
+            if not words:
+                missing.append(f"{name}.{field}")
+    assert missing == []

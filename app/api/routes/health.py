@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app import __version__
 from app.api.deps import SessionDep, SettingsDep
@@ -15,15 +15,19 @@ router = APIRouter(tags=["health"])
 
 
 class Health(BaseModel):
-    status: str
-    version: str
+    """The process answers."""
+
+    status: str = Field(description="Always `ok`.")
+    version: str = Field(description="The service's version.")
 
 
 class Readiness(BaseModel):
-    status: str
-    database: str
-    revisions: list[str]
-    rules_edition: str
+    """The service can answer: database reachable and migrated."""
+
+    status: str = Field(description="Always `ready` (otherwise the answer is a 503 problem).")
+    database: str = Field(description="The database backend (sqlite or postgresql).")
+    revisions: list[str] = Field(description="The schema's migration revisions (at head).")
+    rules_edition: str = Field(description="The Comprehensive Rules edition followed.")
 
 
 @router.get(

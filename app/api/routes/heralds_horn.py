@@ -19,15 +19,19 @@ router = APIRouter(prefix="/v1/heralds-horn", tags=["spells"])
 
 
 class RevealRequest(StrictModel):
-    board: BoardIn
+    """Herald's Horn's upkeep reveal: the board, the Horn, the revealed top card."""
+
+    board: BoardIn = Field(description="The board holding the Herald's Horn.")
     horn: PermanentId = Field(description="The id of the Herald's Horn on the board.")
     top_card: CardRef = Field(description="The top card of its controller's library.")
 
 
 class RevealOut(ComputedAnswer):
-    may_put_into_hand: bool
-    reason: str
-    rule: str
+    """Whether Herald's Horn lets its controller put the revealed card into their hand."""
+
+    may_put_into_hand: bool = Field(description="True when the card is a creature card of the chosen type.")
+    reason: str = Field(description="Why, in words.")
+    rule: str = Field(description="The rule or ruling applied.")
 
 
 @router.post(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app.api.docs import problem_responses
 from app.errors import PROBLEM_BASE, PROBLEM_TYPES, NotFound
@@ -14,10 +14,12 @@ router = APIRouter(tags=["problems"])
 
 
 class ProblemTypeDoc(BaseModel):
-    type: str
-    status: int
-    title: str
-    description: str
+    """One problem type: the `type` URI of error answers, its status, title and meaning."""
+
+    type: str = Field(description="The problem type's URI.")
+    status: int = Field(description="The HTTP status it is answered with.")
+    title: str = Field(description="Its title.")
+    description: str = Field(description="What it means and what to do.")
 
 
 def _doc(slug: str) -> ProblemTypeDoc:
