@@ -23,8 +23,9 @@ sys.path.insert(0, str(REPO))
 from tests.clients import Call, Expr, calls  # noqa: E402
 
 RESPONSE_EXAMPLES_FILE = REPO / "app" / "data" / "response_examples.json"
-VARYING = frozenset({"id", "created_at", "updated_at", "data_version", "legalities_as_of"})
-"""Fields whose value differs from one run to the next: compared as present, not by value."""
+VARYING = frozenset({"id", "created_at", "updated_at", "data_version", "legalities_as_of", "database"})
+"""Fields whose value differs from one run or database to the next (``database``: /readyz's backend):
+compared as present, not by value."""
 UNCOMPARED = frozenset({"metrics"})
 """Operations whose whole answer changes with every request (counters): recorded, never compared."""
 
