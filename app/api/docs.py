@@ -534,7 +534,6 @@ def _validated_openapi_route(app: FastAPI) -> None:
     app.router.routes = [r for r in app.router.routes if getattr(r, "path", None) != url]
     encoded: list[bytes] = []
 
-    @app.get(url, include_in_schema=False)
     def openapi_document(request: Request) -> Response:
         if not encoded:  # built once, on first use (the app's start-up builds the document already)
             encoded.append(json.dumps(app.openapi(), ensure_ascii=False).encode())
@@ -544,3 +543,6 @@ def _validated_openapi_route(app: FastAPI) -> None:
         if matches(request, etag):
             return Response(status_code=304, headers=headers)
         return Response(body, media_type="application/json", headers=headers)
+
+    # HEAD too, as FastAPI's own route answered it (RFC 9110 9.3.2).
+    app.add_api_route(url, openapi_document, methods=["GET", "HEAD"], include_in_schema=False)

@@ -23,6 +23,8 @@ def test_cacheable_gets_carry_validators_and_answer_304(client: TestClient, url:
 
 def test_openapi_document_is_the_same_through_its_cached_route(client: TestClient) -> None:
     assert client.get("/openapi.json").json() == client.app.openapi()  # type: ignore[attr-defined]
+    head = client.head("/openapi.json")
+    assert head.status_code == 200 and head.headers["etag"] and head.content == b""
 
 
 def test_link_next_beside_the_cursor(client: TestClient) -> None:
