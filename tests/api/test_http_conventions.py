@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from app.services.api_keys import create_api_key
 
 
 @pytest.mark.parametrize(
@@ -40,3 +43,21 @@ def test_link_next_beside_the_cursor(client: TestClient) -> None:
     assert following.json()["data"][0]["name"] > body["data"][-1]["name"]  # the next page, sorted by name
     last = client.get("/v1/cards", params={"name": "Forest", "limit": 1000})
     assert last.json()["has_more"] is False and "link" not in last.headers
+
+
+def test_scenario_pages_follow_their_link(client: TestClient, db_session: Session) -> None:
+    """Following `Link: rel="next"` alone walks every page of a key's scenarios, then stops."""
+    auth = {"Authorization": f"Bearer {create_api_key(db_session, name='link-pages')}"}
+    ids = [
+        client.post("/v1/scenarios", json={"name": f"s{i}", "board": {}}, headers=auth).json()["id"]
+        for i in range(5)
+    ]
+    url: str | None = "/v1/scenarios?limit=2"
+    seen: list[str] = []
+    while url is not None:
+        page = client.get(url, headers=auth)
+        seen += [s["id"] for s in page.json()["data"]]
+        link = page.headers.get("link")
+        assert (link is not None) == page.json()["has_more"]
+        url = link[1 : link.index(">")] if link else None
+    assert seen == ids
