@@ -6,15 +6,17 @@ Routes list their errors with ``responses=problem_responses(UnknownCard, Malform
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from app.api.caching import STATIC_CACHE_CONTROL, etag_of, matches
 from app.api.compute import light
 from app.errors import (
     PROBLEM_BASE,
@@ -78,12 +80,20 @@ BOARD_PROBLEMS: tuple[type[AppError], ...] = (
 """What any endpoint reading a board (and a spell) may answer."""
 
 
-def problem_responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
-    """``responses=`` entries for a route that may raise ``errors``: problem+json, grouped by status."""
+ProblemSpec = type[AppError] | tuple[type[AppError], int]
+"""A problem a route may answer: its class (answered with the class's status), or the class and the status
+this route answers it with (``(UnknownCard, 404)`` for a GET look-up, whose path is the unknown name)."""
+
+
+def problem_responses(*errors: ProblemSpec) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` entries for a route that may raise ``errors``: problem+json, grouped by status, each
+    status's description naming its problem types as ``Title (`/problems/slug`)`` (which
+    ``tests/api/test_openapi_truth.py`` reads back and checks against what the server answers)."""
     out: dict[int | str, dict[str, Any]] = {}
-    for err in errors:
+    for spec in errors:
+        err, status = spec if isinstance(spec, tuple) else (spec, spec.status)
         entry = out.setdefault(
-            err.status,
+            status,
             {"description": "", "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": PROBLEM_REF}}}},
         )
         names = [n for n in entry["description"].split("; ") if n]
@@ -129,8 +139,6 @@ def _problem_errors(responses: dict[str, Any]) -> None:
 
 
 def _drop_unused(schema: dict[str, Any], names: tuple[str, ...]) -> None:
-    import json
-
     text = json.dumps(schema.get("paths", {}))
     components = schema["components"]["schemas"]
     for name in names:
@@ -140,11 +148,13 @@ def _drop_unused(schema: dict[str, Any], names: tuple[str, ...]) -> None:
 
 COMMON_PROBLEMS: dict[str, str] = {
     "400": "Malformed request: bad JSON, NUL characters, a bad cursor (`/problems/bad-request`)",
-    "413": "The body is larger than the server accepts (`/problems/payload-too-large`)",
+    "413": "The body is larger than the server accepts (`/problems/too-large`)",
     "415": "The body is not `application/json` (`/problems/unsupported-media-type`)",
     "422": "Invalid input (`/problems/validation-error` or a more specific type)",
+    "408": "The body did not arrive in time (`/problems/request-timeout`)",
     "429": "Too many requests from this client: wait `Retry-After` seconds (`/problems/rate-limited`)",
-    "503": "Overloaded, or the database is not reachable: retry after `Retry-After` seconds",
+    "503": "Overloaded, or the database is not reachable: retry after `Retry-After` seconds"
+    " (`/problems/service-unavailable`)",
 }
 """Answers any operation may give (body guard, rate limiter, overload), documented on every operation."""
 
@@ -160,13 +170,49 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
     "Location": {"description": "The new scenario's URL.", "schema": {"type": "string"}},
     "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+    "RateLimit-Policy": {
+        "description": 'The rate limit (IETF httpapi draft): `"default";q=<burst>;w=<seconds to refill>`.',
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": 'What is left of the limit: `"default";r=<requests>;t=<seconds until full>`.',
+        "schema": {"type": "string"},
+    },
+    "Link": {
+        "description": 'The next page (RFC 8288): `</path?...&cursor=...>; rel="next"`, when `has_more`.',
+        "schema": {"type": "string"},
+    },
 }
 
 COLOR_ENUM = ["W", "U", "B", "R", "G"]
+VEGA_LITE_SPEC: dict[str, Any] = {
+    "type": "object",
+    "title": "VegaLiteSpec",
+    "description": "A Vega-Lite v5 specification (https://vega.github.io/schema/vega-lite/v5.json) of the"
+    " deck chart, its data inline: the curve and the castability of each spell side by side.",
+    "properties": {
+        "$schema": {"type": "string", "description": "The Vega-Lite schema this specification follows."},
+        "title": {"type": "string", "description": "The chart's title (cards and lands of the deck)."},
+        "hconcat": {
+            "type": "array",
+            "description": "The two views, left to right: the curve, then the castability table.",
+            "items": {
+                "type": "object",
+                "description": "A Vega-Lite unit view (`title`, `data.values`, `mark`, `encoding`), as"
+                " Vega-Lite's own schema defines it.",
+                "additionalProperties": True,
+            },
+        },
+    },
+    "required": ["$schema", "title", "hconcat"],
+}
 CARD_REF = {
     "type": "object",
     "description": "A card named in a problem: its name and Oracle id.",
-    "properties": {"name": {"type": "string"}, "oracle_id": {"type": "string"}},
+    "properties": {
+        "name": {"type": "string", "description": "The card's name."},
+        "oracle_id": {"type": "string", "description": "The card's Oracle id."},
+    },
     "required": ["name"],
 }
 
@@ -216,6 +262,9 @@ def shape_for_generators(schema: dict[str, Any]) -> None:
         )
     _typed_batch_item(schemas)
     _open_enums(schemas)
+    schemas["VegaLiteSpec"] = VEGA_LITE_SPEC
+    _request_defaults_in_words(schema)
+    _response_examples(schema)
 
 
 OPEN_NOTE = (
@@ -256,9 +305,16 @@ def _shape_operation(operation: dict[str, Any]) -> None:
             status,
             {"description": description, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": PROBLEM_REF}}}},
         )
+    limited = operation.get("tags", [""])[0] not in ("health", "problems")
+    paged = any(p.get("name") == "cursor" for p in operation.get("parameters", []))
     for status, response in responses.items():
         headers = response.setdefault("headers", {})
         headers["X-Request-ID"] = HEADERS["X-Request-ID"]
+        if limited:  # the limiter runs first: every answer of a limited path carries them
+            headers["RateLimit"] = HEADERS["RateLimit"]
+            headers["RateLimit-Policy"] = HEADERS["RateLimit-Policy"]
+        if paged and status == "200":
+            headers["Link"] = HEADERS["Link"]
         if status in ("429", "503"):
             headers["Retry-After"] = HEADERS["Retry-After"]
         if scenario and status in ("200", "201"):
@@ -270,6 +326,87 @@ def _shape_operation(operation: dict[str, Any]) -> None:
             if parameter.get("in") == "header" and parameter.get("name") == "If-Match":
                 parameter["required"] = True
                 parameter["schema"] = {"type": "string", "maxLength": 2000}
+
+
+def _refs(node: Any, out: set[str]) -> set[str]:
+    """The component schema names ``node`` references, directly."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith("#/components/schemas/"):
+                out.add(value.rsplit("/", 1)[1])
+            else:
+                _refs(value, out)
+    elif isinstance(node, list):
+        for value in node:
+            _refs(value, out)
+    return out
+
+
+def request_schemas(schema: dict[str, Any]) -> set[str]:
+    """Every component schema a request body reaches (directly or through other schemas)."""
+    schemas = schema["components"]["schemas"]
+    todo: set[str] = set()
+    for path_item in schema.get("paths", {}).values():
+        for operation in path_item.values():
+            if isinstance(operation, dict):
+                _refs(operation.get("requestBody", {}), todo)
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in schemas:
+            continue
+        seen.add(name)
+        todo |= _refs(schemas[name], set()) - seen
+    return seen
+
+
+def _request_defaults_in_words(schema: dict[str, Any]) -> None:
+    """A request field with a default is optional: its ``default`` moves into its description.
+
+    Why: openapi-typescript (default options) types every component property that has a ``default`` as
+    required, which is right for answers (the server always sends the field) and wrong for requests (the
+    client may leave it out): with defaults kept, a TypeScript client had to send every defaulted field. A
+    schema reached by requests and answers (a stored scenario's board) is read as a request's."""
+    schemas = schema["components"]["schemas"]
+    for name in sorted(request_schemas(schema)):
+        for prop in schemas[name].get("properties", {}).values():
+            if "default" not in prop:
+                continue
+            default = prop.pop("default")
+            words = f"Default: `{json.dumps(default, ensure_ascii=False)}`."
+            text = (prop.get("description") or "").rstrip()
+            prop["description"] = f"{text} {words}" if text else words
+
+
+RESPONSE_EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "response_examples.json"
+"""Each operation's answer to its first request example, recorded by ``tools/response_examples.py`` (and
+checked against the service by ``tests/api/test_openapi_examples.py``)."""
+
+
+def _response_examples(schema: dict[str, Any]) -> None:
+    """A realistic response example on every operation's success answer: what the service answered to the
+    operation's own request example, on the bundled catalogue."""
+    if not RESPONSE_EXAMPLES.is_file():
+        return
+    recorded: dict[str, dict[str, Any]] = json.loads(RESPONSE_EXAMPLES.read_text(encoding="utf-8"))
+    for path_item in schema.get("paths", {}).values():
+        for operation in path_item.values():
+            if not isinstance(operation, dict) or operation.get("operationId") not in recorded:
+                continue
+            example = recorded[operation["operationId"]]
+            media = (
+                operation["responses"]
+                .get(str(example["status"]), {})
+                .get("content", {})
+                .get(example["media_type"])
+            )
+            if media is not None and example["value"] is not None:
+                media["examples"] = {
+                    "answer": {
+                        "summary": "The answer to the first request example, on the bundled catalogue",
+                        "value": example["value"],
+                    }
+                }
 
 
 def _share_color(node: Any) -> None:
@@ -297,14 +434,23 @@ def _typed_batch_item(schemas: dict[str, Any]) -> None:
         "type": "object",
         "title": "SpellCostBatchResult",
         "description": "A spell whose cost was computed.",
-        "properties": {"index": index, "result": {"$ref": "#/components/schemas/SpellCostOut"}},
+        "properties": {
+            "index": index,
+            "result": {
+                "$ref": "#/components/schemas/SpellCostOut",
+                "description": "The spell's cost answer.",
+            },
+        },
         "required": ["index", "result"],
     }
     schemas["SpellCostBatchFailure"] = {
         "type": "object",
         "title": "SpellCostBatchFailure",
         "description": "A spell whose cost could not be computed: the problem+json it would have answered.",
-        "properties": {"index": index, "problem": {"$ref": PROBLEM_REF}},
+        "properties": {
+            "index": index,
+            "problem": {"$ref": PROBLEM_REF, "description": "The problem the spell alone would answer."},
+        },
         "required": ["index", "problem"],
     }
     schemas["SpellCostBatchItem"] = {
@@ -382,3 +528,26 @@ def install_docs(app: FastAPI) -> None:
         return get_swagger_ui_oauth2_redirect_html()
 
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
+    _validated_openapi_route(app)
+
+
+def _validated_openapi_route(app: FastAPI) -> None:
+    """``/openapi.json`` with ``ETag`` and ``Cache-Control`` (a 304 for a matching ``If-None-Match``): the
+    document is fixed for a release, and generators and the explorer fetch it often. Replaces FastAPI's
+    own route, which sends neither."""
+    url = app.openapi_url or "/openapi.json"
+    app.router.routes = [r for r in app.router.routes if getattr(r, "path", None) != url]
+    encoded: list[bytes] = []
+
+    def openapi_document(request: Request) -> Response:
+        if not encoded:  # built once, on first use (the app's start-up builds the document already)
+            encoded.append(json.dumps(app.openapi(), ensure_ascii=False).encode())
+        body = encoded[0]
+        etag = etag_of(body)
+        headers = {"ETag": etag, "Cache-Control": STATIC_CACHE_CONTROL}
+        if matches(request, etag):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
+
+    # HEAD too, as FastAPI's own route answered it (RFC 9110 9.3.2).
+    app.add_api_route(url, openapi_document, methods=["GET", "HEAD"], include_in_schema=False)

@@ -63,6 +63,7 @@ logger = logging.getLogger("manacalc.errors")
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_BODY_READ_TIMEOUT_S = 10.0
+_RATE_LIMIT_KEY = "manacalc.rate_limit_headers"
 _LEARN_KEY = "manacalc.rate_limit_key"
 
 
@@ -110,7 +111,11 @@ class ServiceMiddleware:
             if message["type"] == "http.response.start":
                 status = message["status"]
                 started_response = True
-                message["headers"] = [*message.get("headers", ()), rid_header]
+                message["headers"] = [
+                    *message.get("headers", ()),
+                    rid_header,
+                    *scope.get(_RATE_LIMIT_KEY, ()),
+                ]
                 learn = scope.get(_LEARN_KEY)
                 if learn is not None and limiter is not None:
                     limiter.learn(learn, status)  # a scenarios answer says whether the key is valid
@@ -161,7 +166,10 @@ class ServiceMiddleware:
         if self.limiter is not None and not exempt(scope["path"]):
             token = bearer(scope)
             key_hash = key_hash_of(token) if token is not None else None
-            wait = await self.limiter.take(self.limiter.bucket_key(scope, key_hash))
+            wait, tokens = await self.limiter.take(self.limiter.bucket_key(scope, key_hash))
+            # Every limited answer says its limit and what is left (a 429 too), so a page need not wait
+            # for a 429 to learn it; send_wrapper adds them.
+            scope[_RATE_LIMIT_KEY] = self.limiter.headers(wait, tokens)
             if wait > 0:
                 seconds = max(1, math.ceil(wait))
                 detail = f"Too many requests; retry in {seconds} s."

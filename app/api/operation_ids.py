@@ -37,6 +37,8 @@ NAMES: dict[str, str] = {
     "autocomplete": "cardAutocomplete",
     "card_collection": "cardCollection",
     "analyze_deck": "deckAnalyze",
+    "deck_chart_svg": "deckChart",
+    "deck_chart_vega_lite": "deckChartVegaLite",
 }
 
 

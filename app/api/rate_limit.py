@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -64,6 +65,10 @@ class TokenBucketLimiter:
 
     def acquire(self, key: str) -> float:
         """Take one token from ``key``'s bucket: 0.0 if taken, else the seconds until one is back."""
+        return self.acquire_counted(key)[0]
+
+    def acquire_counted(self, key: str) -> tuple[float, float]:
+        """``acquire``, and the tokens left in the bucket after it (for the ``RateLimit`` header)."""
         now = self.clock()
         tokens, last = self._buckets.pop(key, (self.burst, now))
         tokens = min(self.burst, tokens + max(0.0, now - last) * self.rate)
@@ -77,11 +82,11 @@ class TokenBucketLimiter:
             # Bounded memory under a flood of addresses: forget the least recently seen bucket (it is
             # most likely full again by now).
             self._buckets.popitem(last=False)
-        return wait
+        return wait, self._buckets.get(key, (self.burst, now))[0]
 
-    async def take(self, key: str) -> float:
-        """``acquire`` as the middleware calls it (the Redis buckets need to await)."""
-        return self.acquire(key)
+    async def take(self, key: str) -> tuple[float, float]:
+        """``acquire_counted`` as the middleware calls it (the Redis buckets need to await)."""
+        return self.acquire_counted(key)
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -91,8 +96,12 @@ class Bucket(Protocol):
     """Where tokens are kept: this process (``TokenBucketLimiter``) or Redis."""
 
     clock: Clock
+    rate: float
+    burst: float
 
-    async def take(self, key: str) -> float: ...
+    async def take(self, key: str) -> tuple[float, float]:
+        """Take a token: (0.0 or the seconds until one is back, the tokens left)."""
+        ...
 
 
 # KEYS[1]: the bucket; ARGV: rate (tokens/s), burst. Time is Redis's own (one clock for every worker).
@@ -118,7 +127,7 @@ else
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
-return tostring(wait)
+return tostring(wait) .. ' ' .. tostring(tokens)
 """
 
 REDIS_RETRY_S = 5.0
@@ -190,12 +199,15 @@ class RedisTokenBucketLimiter:
     def using_fallback(self) -> bool:
         return self._down_until is not None
 
-    async def take(self, key: str) -> float:
+    async def take(self, key: str) -> tuple[float, float]:
         now = time.monotonic()
         if self._down_until is not None and now < self._down_until:
-            return self.fallback.acquire(key)
+            return self.fallback.acquire_counted(key)
         try:
-            wait = float(await self._script(keys=[self.prefix + key], args=[repr(self.rate), self.burst]))
+            answer = await self._script(keys=[self.prefix + key], args=[repr(self.rate), self.burst])
+            wait, tokens = (
+                float(x) for x in (answer.decode() if isinstance(answer, bytes) else answer).split()
+            )
         except Exception as exc:  # any Redis failure: keep answering from this process's buckets
             if self._down_until is None:
                 logger.warning(
@@ -208,11 +220,11 @@ class RedisTokenBucketLimiter:
             # turn made the limit flap between Redis and the fallback (issue 27).
             with contextlib.suppress(Exception):  # closing a gone server's sockets may fail: nothing to keep
                 await self._client.connection_pool.disconnect()
-            return self.fallback.acquire(key)
+            return self.fallback.acquire_counted(key)
         if self._down_until is not None:
             logger.info("rate limit: Redis is back; the limit is shared again")
             self._down_until = None
-        return wait
+        return wait, tokens
 
 
 def bearer(scope: Scope) -> str | None:
@@ -267,9 +279,23 @@ class RateLimiter:
             address = hop[:64]
         return address
 
-    async def take(self, key: str) -> float:
-        """0.0 if a token was taken, else the seconds until one is back."""
+    async def take(self, key: str) -> tuple[float, float]:
+        """(0.0 if a token was taken, else the seconds until one is back; the tokens left)."""
         return await self.buckets.take(key)
+
+    def headers(self, wait: float, tokens: float) -> list[tuple[bytes, bytes]]:
+        """``RateLimit-Policy`` and ``RateLimit`` (IETF httpapi draft "RateLimit header fields for HTTP"):
+        the policy's quota ``q`` (the burst) over ``w`` seconds (the time an empty bucket takes to fill),
+        and what is left now: ``r`` whole requests, ``t`` seconds until the bucket is full again (or, when
+        it is empty, until the next request is allowed)."""
+        burst, rate = self.buckets.burst, self.buckets.rate
+        window = max(1, math.ceil(burst / rate))
+        left = max(0, math.floor(tokens))
+        reset = max(math.ceil(wait), math.ceil((burst - tokens) / rate), 0)
+        return [
+            (b"ratelimit-policy", f'"default";q={int(burst)};w={window}'.encode()),
+            (b"ratelimit", f'"default";r={left};t={reset}'.encode()),
+        ]
 
     def learn(self, key_hash: str, status: int) -> None:
         """A scenarios answer tells whether the key is valid: 2xx accepted it, 401 refused it."""

@@ -9,21 +9,29 @@ from app.schemas.common import ComputedAnswer, StrictModel
 
 
 class AnalyzeRequest(StrictModel):
-    board: BoardIn
+    """A board to analyze."""
+
+    board: BoardIn = Field(description="The board: permanents, players and their state.")
 
 
 class ReasonOut(BaseModel):
+    """Why an ability cannot be activated now, with the rule."""
+
     rule: str = Field(examples=["302.6"], description="The rule that forbids the activation.")
-    text: str
+    text: str = Field(description="What is missing or forbids it, in words.")
 
 
 class AbilityOut(BaseModel):
+    """One activated ability of a permanent, as the board reads it."""
+
     index: int = Field(description="Stable within the board: land-type abilities (CR 305.6), own, granted.")
-    cost: str = Field(examples=["{1}, {T}"])
+    cost: str = Field(description="The activation cost as written.", examples=["{1}, {T}"])
     text: str = Field(description="The effect (reminder text removed).")
     is_mana_ability: bool | None = Field(description="CR 605.1a; null when its text was not understood.")
-    can_activate: bool
-    reasons: list[ReasonOut]
+    can_activate: bool = Field(
+        description="Whether it can be activated on this board now (CR 602.5, 602.2b, 118.3)."
+    )
+    reasons: list[ReasonOut] = Field(description="Why not, when `can_activate` is false.")
     produces: str | None = Field(
         description="The mana one activation adds at most, as a cost string, after replacement effects and "
         'triggered mana abilities (CR 106.12): "{G}{G}{G}" for Gaea\'s Cradle with three creatures, '
@@ -49,34 +57,48 @@ class AbilityOut(BaseModel):
         examples=[["{W}", "{G}"], ["{G}{G}"]],
     )
     origin: str = Field(description="land_type (CR 305.6), printed or granted (CR 613.1f).")
-    rule: str
-    granted_by: str | None = None
+    rule: str = Field(
+        description="The rule that makes it an ability of this permanent (e.g. 305.6 for a land type)."
+    )
+    granted_by: str | None = Field(None, description="The id of the permanent granting it, when granted.")
 
 
 class PermanentAnalysis(BaseModel):
-    id: str
-    name: str
-    oracle_id: str | None
+    """A permanent of the board: what it could produce and its abilities."""
+
+    id: str = Field(description="The permanent's id as given.")
+    name: str = Field(description="The card's name.")
+    oracle_id: str | None = Field(description="The card's Oracle id; null for an inline card.")
     could_produce: list[str] = Field(description="CR 106.7, in W U B R G C order.")
-    abilities: list[AbilityOut]
+    abilities: list[AbilityOut] = Field(description="Its activated abilities (mana abilities and others).")
 
 
 class PartyOut(BaseModel):
-    size: int
-    members: dict[str, str | None]
+    """A player's party (CR 700.8): the largest set of one Cleric, Rogue, Warrior and Wizard."""
+
+    size: int = Field(description="How many of the four roles are filled (0 to 4).")
+    members: dict[str, str | None] = Field(
+        description="Each role and the id of the creature filling it (null: unfilled)."
+    )
 
 
 class PlayerAnalysis(BaseModel):
-    party: PartyOut
+    """What the board says about one player."""
+
+    party: PartyOut = Field(description="The player's party (CR 700.8).")
 
 
 class WarningOut(BaseModel):
-    permanent: str
-    text: str
-    reason: str
+    """A text of a permanent that was not understood, so has no effect here."""
+
+    permanent: str = Field(description="The permanent's id.")
+    text: str = Field(description="The text not understood.")
+    reason: str = Field(description="Why it was left out.")
 
 
 class AnalyzeAnswer(ComputedAnswer):
-    players: dict[str, PlayerAnalysis]
-    permanents: list[PermanentAnalysis]
+    """A board's analysis: each player and each permanent."""
+
+    players: dict[str, PlayerAnalysis] = Field(description="By player name.")
+    permanents: list[PermanentAnalysis] = Field(description="In the board's order.")
     warnings: list[WarningOut] = Field(description="Texts not understood: they have no effect here.")

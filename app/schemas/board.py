@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, Tag, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
 
 from app.rules.values.costs import ManaCost
 from app.schemas.common import StrictModel
@@ -27,31 +27,108 @@ Text = Annotated[str, Field(max_length=5000)]
 class OracleIdRef(StrictModel):
     """A catalogue card by its oracle id."""
 
-    oracle_id: Annotated[str, Field(min_length=1, max_length=64)]
+    oracle_id: Annotated[str, Field(min_length=1, max_length=64)] = Field(description="The card's Oracle id.")
 
 
 class InlineFaceIn(StrictModel):
-    name: CardName
-    mana_cost: Annotated[str, Field(max_length=200)] | None = None
-    type_line: Annotated[str, Field(max_length=200)] = ""
-    oracle_text: Text = ""
-    flavor_text: Text | None = None
-    keywords: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=40)] = Field(
-        default_factory=list
+    """A face of an inline card, with Scryfall's field names."""
+
+    name: CardName = Field(description="The face's name.")
+    mana_cost: Annotated[str, Field(max_length=200)] | None = Field(
+        None, description="Its mana cost in brace syntax; null or empty when it has none."
     )
-    colors: Annotated[list[Literal["W", "U", "B", "R", "G"]], Field(max_length=5)] | None = None
+    type_line: Annotated[str, Field(max_length=200)] = Field(
+        "", description="The face's type line as printed."
+    )
+    oracle_text: Text = Field("", description="The face's rules text.")
+    flavor_text: Text | None = Field(None, description="Its flavor text.")
+    keywords: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=40)] = Field(
+        default_factory=list, description="Its keywords, as Scryfall lists them."
+    )
+    colors: Annotated[list[Literal["W", "U", "B", "R", "G"]], Field(max_length=5)] | None = Field(
+        None, description="Its colors, when they are not those of its mana cost (a color indicator)."
+    )
 
 
 class InlineCardIn(InlineFaceIn):
     """A card the catalogue does not have (homebrew, a new spoiler): Scryfall's field names."""
 
-    layout: Annotated[str, Field(max_length=32)] = "normal"
-    card_faces: Annotated[list[InlineFaceIn], Field(max_length=4)] | None = None
+    layout: Annotated[str, Field(max_length=32)] = Field(
+        "normal", description="Scryfall's layout: normal, split, transform, modal_dfc, adventure..."
+    )
+    card_faces: Annotated[list[InlineFaceIn], Field(max_length=4)] | None = Field(
+        None, description="The faces of a multi-face card (split, transform, modal, adventure...)."
+    )
+
+
+SCRYFALL_FIELDS = ("name", "mana_cost", "type_line", "oracle_text", "flavor_text", "keywords", "colors")
+
+
+class _ScryfallFields(BaseModel):
+    # Scryfall's objects carry dozens of fields manacalc has no use for (prices, images, artists...):
+    # they are ignored, not refused, in this shape only (it is recognised by "object", never guessed).
+    model_config = ConfigDict(extra="ignore")
+
+    name: CardName = Field(description="The name.")
+    mana_cost: Annotated[str, Field(max_length=200)] | None = Field(None, description="Brace syntax.")
+    type_line: Annotated[str, Field(max_length=200)] = Field("", description="The type line as printed.")
+    oracle_text: Text = Field("", description="The rules text.")
+    flavor_text: Text | None = Field(None, description="The flavor text.")
+    colors: Annotated[list[Literal["W", "U", "B", "R", "G"]], Field(max_length=5)] | None = Field(
+        None, description="The colors."
+    )
+
+
+class ScryfallFaceIn(_ScryfallFields):
+    """A face of a Scryfall card object (``"object": "card_face"``): the fields manacalc reads."""
+
+    object: Literal["card_face"] = Field("card_face", description="Scryfall's object kind.")
+
+
+class ScryfallCardIn(_ScryfallFields):
+    """A card object as Scryfall's API serves it (``"object": "card"``), accepted whole where a card is
+    named: manacalc reads ``name``, ``mana_cost``, ``type_line``, ``oracle_text``, ``flavor_text``,
+    ``keywords``, ``colors``, ``layout`` and ``card_faces``, and ignores Scryfall's other fields. The card is
+    read from its own text, as an inline card (its ``oracle_id`` is not looked up in the catalogue)."""
+
+    object: Literal["card"] = Field(description="Scryfall's object kind: `card` marks this shape.")
+    keywords: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=40)] = Field(
+        default_factory=list, description="Its keywords, as Scryfall lists them."
+    )
+    layout: Annotated[str, Field(max_length=32)] = Field(
+        "normal", description="Scryfall's layout: normal, split, transform, modal_dfc, adventure..."
+    )
+    card_faces: Annotated[list[ScryfallFaceIn], Field(max_length=4)] | None = Field(
+        None, description="Its faces, for a multi-face card."
+    )
+
+    def as_inline(self) -> InlineCardIn:
+        """The same card in manacalc's own inline shape (what the services read)."""
+        fields = {k: getattr(self, k) for k in (*SCRYFALL_FIELDS, "layout") if getattr(self, k) is not None}
+        faces = None
+        if self.card_faces is not None:
+            faces = [
+                InlineFaceIn(
+                    **{
+                        k: getattr(f, k)
+                        for k in SCRYFALL_FIELDS
+                        if k != "keywords" and getattr(f, k) is not None
+                    }
+                )
+                for f in self.card_faces
+            ]
+        return InlineCardIn(**fields, card_faces=faces)
+
+
+def _from_scryfall(card: ScryfallCardIn) -> InlineCardIn:
+    return card.as_inline()
 
 
 def _card_kind(value: Any) -> str:
     if isinstance(value, str):
         return "name"
+    if (isinstance(value, dict) and value.get("object") == "card") or isinstance(value, ScryfallCardIn):
+        return "scryfall"
     if isinstance(value, dict) and "oracle_id" in value and "name" not in value:
         return "oracle_id"
     if isinstance(value, OracleIdRef):
@@ -62,10 +139,13 @@ def _card_kind(value: Any) -> str:
 CardRef = Annotated[
     Annotated[CardName, Tag("name")]
     | Annotated[OracleIdRef, Tag("oracle_id")]
-    | Annotated[InlineCardIn, Tag("inline")],
+    | Annotated[InlineCardIn, Tag("inline")]
+    | Annotated[ScryfallCardIn, AfterValidator(_from_scryfall), Tag("scryfall")],
     Discriminator(_card_kind),
     Field(
-        description="A catalogue name (case- and accent-insensitive), {'oracle_id': ...}, or an inline card."
+        description="A catalogue name (case- and accent-insensitive), {'oracle_id': ...}, an inline card, or"
+        ' a Scryfall card object as Scryfall serves it (`"object": "card"`: its other fields are'
+        " ignored)."
     ),
 ]
 
@@ -84,10 +164,18 @@ Counters = Annotated[dict[CounterName, Count], Field(max_length=MAX_COUNTER_KIND
 class ChosenIn(StrictModel):
     """Values chosen as the permanent entered (validated against the card's rules when the board is read)."""
 
-    creature_type: Annotated[str, Field(min_length=1, max_length=64, examples=["Elf"])] | None = None
-    character: Annotated[str, Field(min_length=1, max_length=100, examples=["Urza"])] | None = None
-    color: Color | None = None
-    card_name: CardName | None = None
+    creature_type: Annotated[str, Field(min_length=1, max_length=64, examples=["Elf"])] | None = Field(
+        None,
+        description="A creature type chosen as it entered (CR 205.3m: one existing type), as for Herald's"
+        " Horn.",
+    )
+    character: Annotated[str, Field(min_length=1, max_length=100, examples=["Urza"])] | None = Field(
+        None, description="A character chosen for Vorthos, Steward of Myth (case- and accent-insensitive)."
+    )
+    color: Color | None = Field(None, description="A color chosen as it entered.")
+    card_name: CardName | None = Field(
+        None, description="A card name chosen as it entered (e.g. Pithing Needle)."
+    )
     card_type: CardType | None = Field(
         None, description="A chosen card type (CR 205.2a), e.g. Cloud Key's.", examples=["Instant"]
     )
@@ -111,15 +199,19 @@ class ChosenIn(StrictModel):
 
 
 class PermanentIn(StrictModel):
-    id: PermanentId
+    """A permanent on the board: its card, controller, state and what was chosen for it."""
+
+    id: PermanentId = Field(
+        description="Unique within the board: what answers and other fields refer to it by."
+    )
     card: CardRef
-    controller: PlayerName = "you"
-    tapped: bool = False
+    controller: PlayerName = Field("you", description="The player controlling it.")
+    tapped: bool = Field(False, description="Whether it is tapped.")
     controlled_since_turn_began: bool = Field(
         True, description="CR 302.6: controlled continuously since its controller's most recent turn began."
     )
     face: CardName | None = Field(None, description="The face that is up (front face by default).")
-    chosen: ChosenIn | None = None
+    chosen: ChosenIn | None = Field(None, description="Values chosen as it entered.")
     x: Annotated[int, Field(ge=0, le=MAX_X)] = Field(0, description="X its spell was cast with (CR 107.3m).")
     played_as: Annotated[list[CardName], Field(max_length=1000)] = Field(
         default_factory=list, description="Richard Garfield, Ph.D.: cards already chosen through it."
@@ -229,7 +321,11 @@ ZoneCards = Annotated[list[CardRef], Field(max_length=MAX_ZONE_CARDS)]
 
 
 class PlayerIn(StrictModel):
-    life: Annotated[int, Field(ge=-1_000_000, le=1_000_000)] = 20
+    """A player: life, commanders, zones and what happened this turn."""
+
+    life: Annotated[int, Field(ge=-1_000_000, le=1_000_000)] = Field(
+        20, description="The player's life total."
+    )
     commander: Annotated[list[CardRef], Field(max_length=MAX_COMMANDERS)] | None = Field(
         None,
         description="This player's commanders (CR 903.3), names or references.",
@@ -261,7 +357,7 @@ class PlayerIn(StrictModel):
 class BoardIn(StrictModel):
     """A board state (API.md "Board state")."""
 
-    active_player: PlayerName = "you"
+    active_player: PlayerName = Field("you", description="Whose turn it is.")
     step: Literal["upkeep", "draw", "main", "combat", "end", "cleanup"] | None = Field(
         None,
         description="The current step or phase of the active player's turn (CR 500.1); null: not stated "
@@ -273,17 +369,25 @@ class BoardIn(StrictModel):
         description="Whether it is day or night (CR 730.1); null: neither (a card asking whether it is "
         "night warns).",
     )
-    players: Annotated[dict[PlayerName, PlayerIn], Field(max_length=MAX_PLAYERS)] = {}
-    permanents: Annotated[list[PermanentIn], Field(max_length=MAX_PERMANENTS)] = []
+    players: Annotated[dict[PlayerName, PlayerIn], Field(max_length=MAX_PLAYERS)] = Field(
+        default_factory=dict,
+        description="Players by name, with their state (a player named anywhere has 20 life unless given).",
+    )
+    permanents: Annotated[list[PermanentIn], Field(max_length=MAX_PERMANENTS)] = Field(
+        default_factory=list, description="The permanents on the battlefield."
+    )
     effects: Annotated[list[EffectIn], Field(max_length=MAX_EFFECTS)] = Field(
-        [],
+        default_factory=list,
         description="Lasting effects that grant ways to cast (CR 611.2): Past in Flames, Yawgmoth's Will, "
         "a Snapcaster Mage's trigger with the card it targeted as chosen.card_name.",
         examples=[[{"id": "snap", "card": "Snapcaster Mage", "chosen": {"card_name": "Lightning Bolt"}}]],
     )
     mana_pool: Annotated[
         dict[PlayerName, Annotated[str, Field(max_length=200)]], Field(max_length=MAX_PLAYERS)
-    ] = {}
+    ] = Field(
+        default_factory=dict,
+        description="Mana already in each player's pool, as a cost string (e.g. {G}{G}).",
+    )
 
     @field_validator("mana_pool")
     @classmethod

@@ -26,20 +26,20 @@ def _mana_value(cost: ManaCost | None) -> int | float | None:
 class FaceOut(BaseModel):
     """One face of a multi-face card, with its own characteristics."""
 
-    name: str
+    name: str = Field(description="The face's name.")
     mana_cost: str | None = Field(description="Canonical; null when the face has no mana cost.")
-    mana_value: int | float | None
-    colors: list[str]
-    type_line: str
-    supertypes: list[str]
-    types: list[str]
-    subtypes: list[str]
-    oracle_text: str
-    keywords: list[str]
-    flavor_text: str | None
+    mana_value: int | float | None = Field(description="The face's mana value (CR 202.3); null for {∞}.")
+    colors: list[str] = Field(description="The face's colors (CR 105.2), W U B R G.")
+    type_line: str = Field(description="The face's type line as printed.")
+    supertypes: list[str] = Field(description="Supertypes (CR 205.4), e.g. Legendary, Basic.")
+    types: list[str] = Field(description="Card types (CR 205.2a), e.g. Creature, Instant.")
+    subtypes: list[str] = Field(description="Subtypes (CR 205.3), e.g. Elf, Druid.")
+    oracle_text: str = Field(description="The face's Oracle text.")
+    keywords: list[str] = Field(description="Keywords the face has, as Scryfall lists them.")
+    flavor_text: str | None = Field(description="Flavor text, when the catalogue has it (Vorthos reads it).")
     power: str | None = Field(default=None, description='As printed ("*", "1+*"); null if none.')
-    toughness: str | None = None
-    loyalty: str | None = None
+    toughness: str | None = Field(None, description="As printed; null if none.")
+    loyalty: str | None = Field(None, description="Starting loyalty as printed; null if none.")
 
     @classmethod
     def of(cls, face: Face) -> FaceOut:
@@ -65,19 +65,19 @@ class CardOut(BaseModel):
     """A catalogue card. For multi-face cards the top-level fields describe the card as a whole (a split
     card's mana cost is both halves' combined, CR 709.4) and ``card_faces`` each face."""
 
-    name: str = Field(examples=["Fire // Ice"])
-    oracle_id: str | None
-    layout: str
+    name: str = Field(description="The card's name (both halves of a split card).", examples=["Fire // Ice"])
+    oracle_id: str | None = Field(description="The card's Oracle id; null for a card given inline.")
+    layout: str = Field(description="Scryfall's layout: normal, split, transform, modal_dfc, adventure...")
     mana_cost: str | None = Field(description="Canonical; null for a card with no mana cost (a land).")
     mana_value: int | float | None = Field(description="CR 202.3; null for {∞}.")
-    colors: list[str]
-    type_line: str
-    supertypes: list[str]
-    types: list[str]
-    subtypes: list[str]
-    oracle_text: str
-    keywords: list[str]
-    flavor_text: str | None
+    colors: list[str] = Field(description="The card's colors (CR 105.2), W U B R G.")
+    type_line: str = Field(description="The type line as printed (both faces of a double-faced card).")
+    supertypes: list[str] = Field(description="Supertypes of the front face (CR 205.4).")
+    types: list[str] = Field(description="Card types of the front face (CR 205.2a).")
+    subtypes: list[str] = Field(description="Subtypes of the front face (CR 205.3).")
+    oracle_text: str = Field(description="The front face's Oracle text.")
+    keywords: list[str] = Field(description="Keywords the card has, as Scryfall lists them.")
+    flavor_text: str | None = Field(description="Flavor text, when the catalogue has it.")
     legalities: dict[str, str] = Field(
         description="Format → legal, restricted or banned; a format not listed is not legal."
     )
@@ -86,8 +86,8 @@ class CardOut(BaseModel):
         default=None, description="CR 903.4, in WUBRG order; null when the catalogue's source does not say."
     )
     power: str | None = Field(default=None, description="The front face's printed power; null if none.")
-    toughness: str | None = None
-    loyalty: str | None = None
+    toughness: str | None = Field(None, description="The front face's printed toughness; null if none.")
+    loyalty: str | None = Field(None, description="The front face's printed loyalty; null if none.")
     produced_mana: list[str] = Field(
         default_factory=list,
         description="The mana types (W, U, B, R, G, C) its abilities could ever add, read from its text.",
@@ -165,8 +165,12 @@ class AutocompleteAnswer(BaseModel):
 class CardIdentifier(StrictModel):
     """One card of a collection request: by exact name (card or face, folded) or by oracle id."""
 
-    name: Annotated[str | None, Field(min_length=1, max_length=MAX_NAME_LENGTH)] = None
-    oracle_id: Annotated[str | None, Field(min_length=1, max_length=64)] = None
+    name: Annotated[str | None, Field(min_length=1, max_length=MAX_NAME_LENGTH)] = Field(
+        None, description="A card's or a face's full name (case and accents folded)."
+    )
+    oracle_id: Annotated[str | None, Field(min_length=1, max_length=64)] = Field(
+        None, description="A card's Oracle id."
+    )
 
     @model_validator(mode="after")
     def _one_of(self) -> CardIdentifier:
@@ -178,12 +182,14 @@ class CardIdentifier(StrictModel):
 class CollectionRequest(StrictModel):
     """``POST /v1/cards/collection``: up to 1,000 identifiers."""
 
-    identifiers: Annotated[list[CardIdentifier], Field(min_length=1, max_length=COLLECTION_MAX)]
+    identifiers: Annotated[list[CardIdentifier], Field(min_length=1, max_length=COLLECTION_MAX)] = Field(
+        description="The cards to fetch, each by `name` or by `oracle_id` (up to 1,000)."
+    )
 
 
 class CollectionAnswer(BaseModel):
     """The cards found, in request order, and the identifiers that matched no single card."""
 
-    data: list[CardOut]
+    data: list[CardOut] = Field(description="The cards found, in the order asked.")
     not_found: list[dict[str, str]] = Field(description="The identifiers as given that found no single card.")
     data_version: str = Field(description="When the card catalogue was last imported.")

@@ -32,9 +32,11 @@ class Page(BaseModel, Generic[T]):
     Pass ``next_cursor`` back as ``cursor`` for the next page.
     """
 
-    data: list[T]
-    has_more: bool = False
-    next_cursor: str | None = None
+    data: list[T] = Field(description="This page's items.")
+    has_more: bool = Field(False, description="Whether another page follows.")
+    next_cursor: str | None = Field(
+        None, description="Pass it back as `cursor` for the next page (also in the `Link` header); null last."
+    )
 
 
 class ComputedAnswer(BaseModel):
@@ -49,9 +51,12 @@ class ProblemItem(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    loc: list[str | int]
-    msg: str
-    type: str
+    loc: list[str | int] = Field(
+        description="Where: `body`, `query`, `path` or `header`, then the keys and indexes to the value.",
+        examples=[["body", "spell", "card"]],
+    )
+    msg: str = Field(description="What is wrong there.")
+    type: str = Field(description="The kind of error (a problem type slug or a validation error kind).")
 
 
 class Problem(BaseModel):
@@ -60,9 +65,9 @@ class Problem(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     type: str = Field(description="A URI under /problems/ describing this kind of problem.")
-    title: str
-    status: int
-    detail: str
+    title: str = Field(description="A short summary of the problem type.")
+    status: int = Field(description="The HTTP status code.", examples=[422])
+    detail: str = Field(description="What went wrong this time.")
     instance: str | None = Field(default=None, description="The request path.")
     errors: list[ProblemItem] | None = Field(
         default=None, description="Input errors, each with its location (at most 100 are listed)."

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from app.rules.decks.decklist import MAX_CHARS, MAX_COUNT, MAX_LINES
+from app.rules.decks.legality import ReasonKind as LegalityReasonKind
 from app.schemas.common import ComputedAnswer, StrictModel
 
 MAX_JSON_CARDS = MAX_LINES
@@ -14,12 +15,16 @@ MAX_CARD_NAME = 200
 
 
 class DeckCardIn(StrictModel):
+    """One line of a deck given as JSON: a card, its copies and its section."""
+
     card: str = Field(
         min_length=1, max_length=MAX_CARD_NAME, description="A card name (as in the catalogue)."
     )
     count: int = Field(default=1, ge=1, le=MAX_COUNT, description=f"Copies, 1 to {MAX_COUNT}.")
     section: Literal["main", "sideboard", "commander", "companion", "maybeboard"] = Field(
-        default="main", description="A maybeboard card is kept apart: never in the deck's counts."
+        "main",
+        description="Where the copies go: the main deck, the sideboard, the command zone; a maybeboard card"
+        " is kept apart, never in the deck's counts.",
     )
 
 
@@ -44,7 +49,9 @@ class DeckAnalyzeRequest(StrictModel):
         description="A format: its key (modern, commander...) in any case, or an alias (EDH, PDH, Duel"
         " Commander...). An unknown format is a 422 listing the known ones.",
     )
-    play: Literal["first", "draw"] = "first"
+    play: Literal["first", "draw"] = Field(
+        "first", description="On the play (`first`: no draw on turn 1) or on the draw, for castability."
+    )
 
     @model_validator(mode="after")
     def _one_input(self) -> DeckAnalyzeRequest:
@@ -54,32 +61,48 @@ class DeckAnalyzeRequest(StrictModel):
 
 
 class CardRef(BaseModel):
-    name: str
-    oracle_id: str | None
+    """A card of the catalogue, by its name and Oracle id."""
+
+    name: str = Field(description="The card's name in the catalogue.", examples=["Llanowar Elves"])
+    oracle_id: str | None = Field(description="The card's Oracle id (null for a card given inline).")
 
 
 class DeckLineOut(BaseModel):
-    line: int
-    count: int
-    section: str
-    card: CardRef
+    """A decklist line read as a card: where it stood, how many copies, which section, which card."""
+
+    line: int = Field(description="The line's number in `decklist`, from 1 (its index + 1 for `cards`).")
+    count: int = Field(description="Copies on the line.", examples=[4])
+    section: str = Field(
+        description="main, sideboard, commander, companion or maybeboard.", examples=["main"]
+    )
+    card: CardRef = Field(description="The card the line names.")
 
 
 class SuggestionOut(BaseModel):
-    name: str
-    oracle_id: str
+    """A card whose name is close to an unknown one."""
+
+    name: str = Field(description="The card's name.", examples=["Lightning Bolt"])
+    oracle_id: str = Field(description="The card's Oracle id.")
 
 
 class DeckProblemOut(BaseModel):
-    line: int
-    text: str
-    type: str
-    detail: str
-    suggestions: list[SuggestionOut] = []
+    """A line that could not be read as a card: it is left out of the counts, never fails the deck."""
+
+    line: int = Field(description="The line's number, from 1.", examples=[3])
+    text: str = Field(description="The line as given.", examples=["4 Lightening Bolt"])
+    type: str = Field(
+        description="The problem type, a URI under /problems/.", examples=["/problems/unknown-card"]
+    )
+    detail: str = Field(description="What is wrong with the line.")
+    suggestions: list[SuggestionOut] = Field(
+        default_factory=list, description="Close names that do exist, for an unknown card."
+    )
 
 
 class CastabilityOut(BaseModel):
-    card: CardRef
+    """A spell's chance of being cast on curve (Frank Karsten's 2022 model, computed exactly)."""
+
+    card: CardRef = Field(description="The spell.")
     face: str | None = Field(
         default=None,
         description="The half or face cast on its own (a split half, an Adventure, a modal face); null: the"
@@ -87,52 +110,99 @@ class CastabilityOut(BaseModel):
     )
     fused: bool = Field(default=False, description="Both halves of a split card with fuse (CR 702.102c).")
     rule: str = Field(default="601.2", description="The rule that lets the card be cast this way.")
-    cost: str
-    turn: int
-    probability: float | None
-    sources_needed: dict[str, int | None]
-    sources: dict[str, int]
-    meets: bool | None
+    cost: str = Field(description="Its mana cost.", examples=["{1}{G}{G}"])
+    turn: int = Field(description="The turn it is cast on: its mana value, at least 1.", examples=[3])
+    probability: float | None = Field(
+        description="The chance of having by then the lands and colored sources its cost asks (null when"
+        " the model cannot say, e.g. a deck with no land).",
+        examples=[0.912],
+    )
+    sources_needed: dict[str, int | None] = Field(
+        description="Per color of the cost: the fewest sources for Karsten's threshold (90% on turn 1 to"
+        " 96% on turn 7); null when no number of sources reaches it.",
+        examples=[{"G": 18}],
+    )
+    sources: dict[str, int] = Field(
+        description="Per color of the cost: the deck's sources of it.", examples=[{"G": 20}]
+    )
+    meets: bool | None = Field(description="Whether every color has the sources it needs.")
 
 
 class LegalityReasonOut(BaseModel):
-    card: str | None = None
-    reason: str
-    rule: str
+    """One reason the deck is not legal in the format: a token to switch on and a sentence to show."""
+
+    card: str | None = Field(None, description="The card the reason is about; null for the deck as a whole.")
+    reason: LegalityReasonKind = Field(
+        description="What is wrong, as a token: `banned`, `not_legal`, `restricted` (more than one copy of a"
+        " restricted card), `too_many_copies` (more than 4), `deck_size`, `sideboard_size`, `singleton` (a"
+        " second copy in a singleton format), `no_commander`, `color_identity` (outside the commander's).",
+        examples=["banned"],
+    )
+    detail: str = Field(
+        description="The same for people, with the counts found (e.g. the deck's size).",
+        examples=["the main deck has 59 cards; at least 60"],
+    )
+    rule: str = Field(description="The rule (CR number) the reason applies.", examples=["100.2a"])
 
 
 class LegalityOut(BaseModel):
-    format: str = Field(description="The format's data key (the request's name folded, aliases followed).")
+    """Whether the deck is legal in the requested format, and every reason it is not."""
+
+    format: str = Field(
+        description="The format's data key (the request's name folded, aliases followed).",
+        examples=["modern"],
+    )
     legal: bool | None = Field(
-        description="null when only cards of unknown legality (reason `unknown`) stand in the way."
+        description="True when `reasons` is empty; null when only cards of unknown legality (reason"
+        " `unknown`) stand in the way."
     )
     legalities_as_of: str | None = Field(
         default=None, description="The date of the catalogue's legality data (YYYY-MM-DD); null: not known."
     )
-    reasons: list[LegalityReasonOut]
+    reasons: list[LegalityReasonOut] = Field(description="Every reason the deck is not legal.")
 
 
 class DeckWarningOut(BaseModel):
-    card: str | None = None
-    text: str
+    """Something the analysis did not understand or had to assume."""
+
+    card: str | None = Field(None, description="The card it is about, if one.")
+    text: str = Field(description="What was assumed or left out.")
 
 
 class DeckAnalyzeAnswer(ComputedAnswer):
-    cards: list[DeckLineOut]
-    problems: list[DeckProblemOut]
-    counts: dict[str, int]
-    lands: int
+    """A decklist's analysis: its cards, what could not be read, its curve, colors, castability, legality."""
+
+    cards: list[DeckLineOut] = Field(description="The lines read as cards.")
+    problems: list[DeckProblemOut] = Field(description="The lines that could not be read.")
+    counts: dict[str, int] = Field(
+        description="Copies per section (main, sideboard, commander; maybeboard when given).",
+        examples=[{"main": 60, "sideboard": 15, "commander": 0}],
+    )
+    lands: int = Field(description="Main-deck land cards.", examples=[24])
     modal_lands: int = Field(
         default=0,
         description="Main-deck modal double-faced cards with a spell front and a land face (CR 712.12):"
         " not in `lands`, but counted in `sources` and as lands by the castability model.",
     )
-    curve: dict[str, int]
-    pips: dict[str, int]
-    sources: dict[str, int]
-    castability: list[CastabilityOut]
-    legality: LegalityOut | None
-    warnings: list[DeckWarningOut] = []
+    curve: dict[str, int] = Field(
+        description="Main-deck nonland cards by mana value (copies counted).", examples=[{"1": 8, "2": 10}]
+    )
+    pips: dict[str, int] = Field(
+        description="Colored symbols in the main deck's nonland mana costs, each copy counted (a hybrid"
+        " symbol for both its colors).",
+        examples=[{"W": 0, "U": 0, "B": 0, "R": 12, "G": 20}],
+    )
+    sources: dict[str, int] = Field(
+        description="Main-deck lands that could produce each color (CR 106.7, the deck's own lands).",
+        examples=[{"W": 0, "U": 0, "B": 0, "R": 12, "G": 20}],
+    )
+    castability: list[CastabilityOut] = Field(
+        description="One entry per distinct main-deck nonland card with a mana cost."
+    )
+    legality: LegalityOut | None = Field(description="Legality in `format`; null without a format.")
+    warnings: list[DeckWarningOut] = Field(
+        default_factory=list, description="What was not understood or had to be assumed."
+    )
 
 
 MAX_CANDIDATES = 100

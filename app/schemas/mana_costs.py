@@ -12,7 +12,13 @@ from app.schemas.common import ComputedAnswer, StrictModel
 
 
 class ParseRequest(StrictModel):
-    mana_cost: Annotated[str, Field(max_length=MAX_COST_LENGTH, examples=["2WW", "{2}{W/U}{G/P}", "2{g}2"])]
+    """A mana cost to parse, loose (`2WW`, `2{g}2`) or in brace syntax."""
+
+    mana_cost: Annotated[
+        str, Field(max_length=MAX_COST_LENGTH, examples=["2WW", "{2}{W/U}{G/P}", "2{g}2"])
+    ] = Field(
+        description="The cost: brace symbols of CR 107.4, or loose input as Scryfall's parse-mana takes it."
+    )
 
     @field_validator("mana_cost")
     @classmethod
@@ -22,12 +28,16 @@ class ParseRequest(StrictModel):
 
 
 class SymbolOut(BaseModel):
-    symbol: str = Field(examples=["{W/U}"])
-    kind: SymbolKind
-    colors: list[str]
+    """One mana symbol (CR 107.4): its text, kind, colors and share of mana value."""
+
+    symbol: str = Field(description="The symbol as written, in braces.", examples=["{W/U}"])
+    kind: SymbolKind = Field(
+        description="What kind of symbol it is (generic, colored, hybrid, Phyrexian...)."
+    )
+    colors: list[str] = Field(description="The colors it has (CR 105.2; a hybrid symbol has both).")
     mana_value: int | float | None = Field(description="CR 202.3 share of mana value; null for {∞}.")
     generic: int = Field(0, description="Generic mana it stands for ({2} → 2; {2/W}'s generic half → 2).")
-    description: str
+    description: str = Field(description="The symbol in words.")
 
     @classmethod
     def of(cls, sym: ManaSymbol) -> SymbolOut:
@@ -44,11 +54,13 @@ class SymbolOut(BaseModel):
 
 
 class ParsedCostOut(ComputedAnswer):
+    """A mana cost in canonical form with its mana value, colors and symbols."""
+
     mana_cost: str = Field(description="Canonical form.", examples=["{2}{W/U}{G/P}"])
     mana_value: int | float | None = Field(description="CR 202.3 (X is 0; half mana gives .5; null for {∞}).")
-    infinite: bool
-    colors: list[str]
-    symbols: list[SymbolOut]
+    infinite: bool = Field(description="True for a cost holding {∞} (its mana value is then null).")
+    colors: list[str] = Field(description="The cost's colors (CR 105.2), W U B R G.")
+    symbols: list[SymbolOut] = Field(description="Each symbol of the canonical cost, in order.")
 
     @classmethod
     def of(cls, cost: ManaCost, *, rules_edition: str, data_version: str) -> ParsedCostOut:
@@ -64,9 +76,11 @@ class ParsedCostOut(ComputedAnswer):
 
 
 class SymbolList(BaseModel):
-    data: list[SymbolOut]
-    has_more: bool = False
-    next_cursor: str | None = None
+    """Every mana symbol the service reads."""
+
+    data: list[SymbolOut] = Field(description="The symbols.")
+    has_more: bool = Field(False, description="Always false: the list is whole.")
+    next_cursor: str | None = Field(None, description="Always null.")
 
 
 def describe(sym: ManaSymbol) -> str:

@@ -15,8 +15,8 @@ from app.schemas.spells import CostWarningOut, Spell
 class PaymentPlanRequest(StrictModel):
     """Exactly one of ``cost`` and ``spell``."""
 
-    board: BoardIn = BoardIn()
-    player: PlayerName = "you"
+    board: BoardIn = Field(BoardIn(), description="The board whose mana pays (empty by default).")
+    player: PlayerName = Field("you", description="The player paying.")
     cost: CostText | None = Field(None, description="A mana cost in brace syntax, X already chosen.")
     spell: Spell | None = Field(None, description="A spell: its total cost (CR 601.2f) is paid.")
 
@@ -34,7 +34,11 @@ class PlanStepOut(BaseModel):
     it pays), or a graveyard card exiled for delve (``delve``: the card's name). Steps are in an order that
     can be carried out: mana abilities first (CR 601.2g), then convoke, improvise and delve (601.2h)."""
 
-    permanent: str | None = Field(None, examples=["forest-1"])
+    permanent: str | None = Field(
+        None,
+        description="The id of the permanent this step uses (a mana ability, convoke, improvise).",
+        examples=["forest-1"],
+    )
     ability: int | None = Field(
         None, description="Index of the ability in the permanent's ability list (boards/analyze)."
     )
@@ -45,7 +49,7 @@ class PlanStepOut(BaseModel):
     improvise: str | None = Field(None, description="Improvise (CR 702.126a): what tapping it pays.")
     delve: str | None = Field(None, description="Delve (CR 702.66a): the graveyard card exiled to pay {1}.")
     activation_cost: str | None = Field(None, description="Mana paid to activate it (a filter land's).")
-    life_paid: int = 0
+    life_paid: int = Field(0, description="Life paid by this step (Phyrexian mana, CR 107.4f).")
     life: int | None = Field(
         None, description="Life paid to activate it (CR 119.4), as `life_paid`; null when none.", examples=[1]
     )
@@ -81,6 +85,8 @@ class PlanStepOut(BaseModel):
 
 
 class SymbolPaymentOut(BaseModel):
+    """How one symbol of the cost is paid."""
+
     symbol: str = Field(description="A symbol of the cost; one entry per generic mana.", examples=["{G}"])
     pays: int | None = Field(description="null: the cost; otherwise the index of the plan step activated.")
     mana: str | None = Field(description="The mana type spent; null when 2 life paid a Phyrexian symbol.")
@@ -88,11 +94,15 @@ class SymbolPaymentOut(BaseModel):
 
 
 class PaymentPlanOut(ComputedAnswer):
-    payable: bool
+    """Whether a cost can be paid from the board's mana, and a plan that pays it."""
+
+    payable: bool = Field(description="Whether the cost can be paid from the board.")
     cost: str = Field(description="The cost paid (a spell's total cost).", examples=["{2}{G}{G}"])
     plan: list[PlanStepOut] = Field(description="Activations, in order; empty when not payable.")
-    payments: list[SymbolPaymentOut] = []
-    life_paid: int = 0
+    payments: list[SymbolPaymentOut] = Field(
+        default_factory=list, description="How each symbol of the cost is paid."
+    )
+    life_paid: int = Field(0, description="Life paid in all.")
     from_pool: str | None = Field(None, description="Mana already in the pool that the plan spends.")
     short: str | None = Field(
         None,

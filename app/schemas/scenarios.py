@@ -30,24 +30,26 @@ IdempotencyKey = Annotated[str, StringConstraints(min_length=1, max_length=IDEMP
 class ScenarioIn(StrictModel):
     """A scenario to store: a named board (POST creates it, PUT replaces it whole)."""
 
-    name: ScenarioName
-    description: Description = ""
-    owner: Owner | None = None
-    board: BoardIn
+    name: ScenarioName = Field(description="The scenario's name, unique per API key and owner.")
+    description: Description = Field("", description="Free text.")
+    owner: Owner | None = Field(
+        None, description="The client's own id for its user (one key may serve many users)."
+    )
+    board: BoardIn = Field(description="The stored board.")
 
 
 class ScenarioOut(BaseModel):
     """A stored scenario. ``version`` starts at 1 and grows by exactly 1 with each change; the ``ETag``
     header carries it."""
 
-    id: str
-    name: str
-    description: str
-    owner: str | None
-    board: BoardIn
-    version: int
-    created_at: datetime
-    updated_at: datetime
+    id: str = Field(description="The scenario's id.")
+    name: str = Field(description="Its name.")
+    description: str = Field(description="Its description.")
+    owner: str | None = Field(description="Its owner, as given.")
+    board: BoardIn = Field(description="The stored board.")
+    version: int = Field(description="1 at creation, one more at each change (the ETag is built from it).")
+    created_at: datetime = Field(description="When it was created (UTC).")
+    updated_at: datetime = Field(description="When it last changed (UTC).")
 
 
 class ScenarioPage(Page[ScenarioOut]):
@@ -63,11 +65,11 @@ class ChoiceIn(ChosenIn):
 class PlayedAsIn(StrictModel):
     """A card chosen through a Richard Garfield, Ph.D. (ruling: each card can be chosen only once)."""
 
-    card: CardName
+    card: CardName = Field(description="The card chosen through the Richard Garfield, Ph.D.")
 
 
 class ScenarioCostIn(StrictModel):
     """``POST /v1/scenarios/{id}/spells/cost``: a spell on the stored board."""
 
-    caster: PlayerName = "you"
-    spell: Spell
+    caster: PlayerName = Field("you", description="The player casting the spell.")
+    spell: Spell = Field(description="The spell, cast on the stored board.")

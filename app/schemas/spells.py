@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from app.schemas.board import MAX_TARGETS, MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
 from app.schemas.common import ComputedAnswer, CostText, StrictModel
@@ -24,17 +30,21 @@ CastFrom = Literal["hand", "graveyard", "exile", "library", "command", "battlefi
 class PrintingIn(StrictModel):
     """What the printed card shows, for effects that read it (Vorthos): its flavor text and art characters."""
 
-    flavor_text: Text | None = None
+    flavor_text: Text | None = Field(
+        None, description="The printing's flavor text (Vorthos reads characters in it)."
+    )
     art_characters: Annotated[
         list[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=MAX_ART_CHARACTERS)
-    ] = []
+    ] = Field(
+        default_factory=list, description="Characters shown in the printing's art (Vorthos reads them)."
+    )
 
 
 class CastAsIn(StrictModel):
     """Mental Magic: cast the spell as ``card`` through the Richard Garfield, Ph.D. with id ``via``."""
 
     card: CardRef
-    via: PermanentId
+    via: PermanentId = Field(description="The id of the Richard Garfield, Ph.D. on the board.")
 
 
 Keyword = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z][a-z-]*( [a-z-]+)*$")]
@@ -65,9 +75,9 @@ class Spell(StrictModel):
     face: CardName | None = Field(
         None, description='The face or half cast (an adventure, one half of a split card) or "fuse".'
     )
-    x: Variable = 0
-    y: Variable = 0
-    z: Variable = 0
+    x: Variable = Field(0, description="The value chosen for X (CR 107.3), 0 to 1,000,000.")
+    y: Variable = Field(0, description="The value chosen for Y.")
+    z: Variable = Field(0, description="The value chosen for Z.")
     alternative_cost: CostText | None = Field(
         None, description='A mana cost paid rather than the mana cost (CR 118.9), e.g. "{0}".'
     )
@@ -87,8 +97,12 @@ class Spell(StrictModel):
     commander_casts: Annotated[int, Field(ge=0, le=MAX_COMMANDER_CASTS)] = Field(
         0, description="Previous casts from the command zone (commander tax, CR 903.8)."
     )
-    cast_as: CastAsIn | None = None
-    printing: PrintingIn | None = None
+    cast_as: CastAsIn | None = Field(
+        None, description="Mental Magic: the card this one is cast as through a Richard Garfield, Ph.D."
+    )
+    printing: PrintingIn | None = Field(
+        None, description="The printing's own text, when it matters (flavor text, characters in the art)."
+    )
     method: Keyword | None = Field(
         None,
         description='The way to cast, by its keyword (CR 702): "flashback", "overload", "evoke", "dash", '
@@ -126,62 +140,83 @@ class Spell(StrictModel):
 
 
 class SpellCostRequest(StrictModel):
-    board: BoardIn = BoardIn()
-    caster: PlayerName = "you"
-    spell: Spell
+    """A spell, the board it is cast on and who casts it."""
+
+    board: BoardIn = Field(BoardIn(), description="The board the spell is cast on (empty by default).")
+    caster: PlayerName = Field("you", description="The player casting the spell.")
+    spell: Spell = Field(description="The spell: its card and the choices made casting it.")
 
 
 class SpellCostBatchRequest(StrictModel):
-    board: BoardIn = BoardIn()
-    caster: PlayerName = "you"
-    spells: Annotated[list[Spell], Field(min_length=1, max_length=MAX_SPELLS)]
+    """Several spells cast on one board by one player."""
+
+    board: BoardIn = Field(BoardIn(), description="The board the spells are cast on (empty by default).")
+    caster: PlayerName = Field("you", description="The player casting them.")
+    spells: Annotated[list[Spell], Field(min_length=1, max_length=MAX_SPELLS)] = Field(
+        description="The spells, each costed on its own (1 to 250)."
+    )
 
 
 class NamedCard(BaseModel):
     """A card as answers name it: its catalogue name and oracle id."""
 
-    name: str
-    oracle_id: str | None = None
+    name: str = Field(description="The card's name.")
+    oracle_id: str | None = Field(None, description="The card's Oracle id; null for an inline card.")
 
 
 class CostStepOut(BaseModel):
-    kind: Literal["base", "alternative", "additional", "increase", "reduction", "total"]
-    result: str
-    rule: str
-    source: str | None = None
-    card: str | None = None
-    amount: str | None = None
-    applied: bool = True
-    note: str | None = None
+    """One step of the total cost's computation (CR 601.2f), in the order applied."""
+
+    kind: Literal["base", "alternative", "additional", "increase", "reduction", "total"] = Field(
+        description="base, alternative, additional, increase, reduction or total."
+    )
+    result: str = Field(description="The cost after this step.")
+    rule: str = Field(description="The rule or ruling applied.")
+    source: str | None = Field(None, description="The id of the permanent whose effect this is, if one.")
+    card: str | None = Field(None, description="The name of that permanent's card.")
+    amount: str | None = Field(None, description="What the step adds or takes away.")
+    applied: bool = Field(
+        True, description="False when the effect could not apply (its reduction found nothing to reduce)."
+    )
+    note: str | None = Field(None, description="More about the step, in words.")
 
 
 class CostWarningOut(BaseModel):
+    """A card text that was not understood, or was read with an assumption."""
+
     source: str | None = Field(description="The permanent whose text was not understood (null: the spell).")
-    card: str
-    text: str
-    message: str
+    card: str = Field(description="The card whose text it is.")
+    text: str = Field(description="The text not understood or read with an assumption.")
+    message: str = Field(description="What was assumed or left out.")
+
+
+def _absent(value: object) -> bool:
+    return value is None
 
 
 class OtherCostOut(BaseModel):
     """A part of the total cost that is not mana (CR 118.1)."""
 
-    text: str = Field(examples=["Pay 3 life"])
-    life: int | None = Field(None, description="The life paid, when it is a life payment.", examples=[3])
-
-    @model_serializer(mode="wrap")
-    def _life_only_when_paid(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        return {k: v for k, v in data.items() if k != "life" or v is not None}
+    text: str = Field(description="The cost as the card words it.", examples=["Pay 3 life"])
+    # Left out when it is not a life payment; a field-level exclusion keeps the schema typed (a wrap
+    # model_serializer made it an untyped object for client generators).
+    life: int | None = Field(
+        None,
+        description="The life paid, when it is a life payment (absent otherwise).",
+        examples=[3],
+        exclude_if=_absent,
+    )
 
 
 class OptionalCostOut(BaseModel):
-    keyword: str
-    which: int | None = Field(None, description="Which cost of a two-cost kicker (only when 2).")
+    """An additional cost the caster chose to pay (CR 601.2b), named as a request names it."""
 
-    @model_serializer(mode="wrap")
-    def _which_only_when_second(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        return {k: v for k, v in data.items() if k != "which" or v is not None}
+    keyword: str = Field(description="The cost's keyword in lowercase.", examples=["kicker"])
+    which: int | None = Field(
+        None,
+        description="Which cost of a two-cost kicker (only when 2; absent otherwise).",
+        exclude_if=_absent,
+    )
 
 
 class WayOut(BaseModel):
@@ -189,33 +224,45 @@ class WayOut(BaseModel):
     and what it takes beside mana; ``which`` numbers the alternative costs written in the card's text,
     ``granted_by`` names the permanent or effect that grants the way, ``rule`` the rule it follows."""
 
-    method: str = Field(examples=["normal"])
-    which: int | None = Field(None, description='Which alternative cost in the text (method "alternative").')
-    granted_by: str | None = Field(None, description="The permanent or effect granting this way.")
+    method: str = Field(
+        description="The way to cast (`normal`, a keyword such as `flashback`, or `alternative`).",
+        examples=["normal"],
+    )
+    which: int | None = Field(
+        None,
+        description="Which alternative cost in the text (method `alternative`); absent otherwise.",
+        exclude_if=_absent,
+    )
+    granted_by: str | None = Field(
+        None,
+        description="The permanent or effect granting this way; absent for the card's own ways.",
+        exclude_if=_absent,
+    )
     rule: str = Field("601.2f", description="The rule of this way (CR 702.x, 118.9, 601.3).")
-    optional_costs: list[OptionalCostOut] = Field(examples=[[{"keyword": "kicker"}]])
-    total_cost: str = Field(examples=["{7}{U}{U}"])
+    optional_costs: list[OptionalCostOut] = Field(
+        description="The optional costs paid with it (none or one).", examples=[[{"keyword": "kicker"}]]
+    )
+    total_cost: str = Field(description="The total cost that way on this board.", examples=["{7}{U}{U}"])
     other_costs: list[OtherCostOut] = Field(
         [], description="What this way takes beside mana.", examples=[[{"text": "Pay 1 life", "life": 1}]]
     )
 
-    @model_serializer(mode="wrap")
-    def _which_and_grant_only_when_set(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        return {k: v for k, v in data.items() if k not in ("which", "granted_by") or v is not None}
-
 
 class SpellCostOut(ComputedAnswer):
-    card: NamedCard
+    """What a spell costs on the board (CR 601.2f), step by step."""
+
+    card: NamedCard = Field(description="The spell's card.")
     face: str | None = Field(description="The face or half cast (its name); the fused card's name for fuse.")
-    cast_as: NamedCard | None = None
-    mana_cost: str | None
-    mana_value: int | float | None
-    mana_value_on_stack: int | float | None
-    total_cost: str
-    steps: list[CostStepOut]
-    warnings: list[CostWarningOut]
-    x_for_etb: int
+    cast_as: NamedCard | None = Field(None, description="With Mental Magic: the card it is cast as.")
+    mana_cost: str | None = Field(description="The card's printed mana cost; null when it has none.")
+    mana_value: int | float | None = Field(description="The card's mana value (CR 202.3).")
+    mana_value_on_stack: int | float | None = Field(
+        description="Its mana value on the stack, X included (CR 202.3b)."
+    )
+    total_cost: str = Field(description="The total cost to pay (CR 601.2f): `{0}` when nothing is left.")
+    steps: list[CostStepOut] = Field(description="How the total was reached.")
+    warnings: list[CostWarningOut] = Field(description="Texts not understood or read with an assumption.")
+    x_for_etb: int = Field(description="The X its enters-the-battlefield effects see (CR 107.3m).")
     choices: list[str] = Field(description="Choices the caster makes that this answer made (cheapest).")
     method: str = Field("normal", description="The way to cast used (its keyword), alternative, or normal.")
     which: int | None = Field(None, description="Which alternative cost in the text was used.")
@@ -285,7 +332,7 @@ class SpellCostOut(ComputedAnswer):
 class SpellCostBatchItem(BaseModel):
     """One spell of a batch: ``result`` (as ``spells/cost``) or ``problem`` (problem+json), never both."""
 
-    index: int
+    index: int = Field(description="The spell's position in the request (from 0).")
     result: SpellCostOut | None = Field(None, description="Present when the spell's cost was computed.")
     problem: dict[str, Any] | None = Field(None, description="Present when it could not be (problem+json).")
 
@@ -296,4 +343,6 @@ class SpellCostBatchItem(BaseModel):
 
 
 class SpellCostBatchOut(ComputedAnswer):
-    data: list[SpellCostBatchItem]
+    """The answers to a batch, one per spell in the request's order."""
+
+    data: list[SpellCostBatchItem] = Field(description="One item per spell: `result` or `problem`.")

@@ -509,7 +509,9 @@ def _legality(
         format=fmt,
         legal=legality.decided(reasons),
         legalities_as_of=data.as_of,
-        reasons=[LegalityReasonOut(card=r.card, reason=r.reason, rule=r.rule) for r in reasons],
+        reasons=[
+            LegalityReasonOut(card=r.card, reason=r.reason, detail=r.detail, rule=r.rule) for r in reasons
+        ],
     )
 
 

@@ -56,34 +56,54 @@ MAX_POOL: Final = 1000
 
 
 class MentalMagicRequest(StrictModel):
+    """A revealed card, the Richard Garfield, Ph.D. it is cast through, and where to look for cards."""
+
     card: CardRef = Field(description="The revealed card being cast.")
     via: PermanentId = Field(description="The id of the Richard Garfield, Ph.D. it is played through.")
-    board: BoardIn = BoardIn()
+    board: BoardIn = Field(BoardIn(), description="The board holding the Richard Garfield, Ph.D.")
     format: Annotated[str, Field(min_length=1, max_length=32, examples=["legacy"])] = Field(
         description='A format of the catalogue\'s legalities, "unsanctioned", or "pool" (Draft, Sealed).'
     )
-    pool: Annotated[list[CardName], Field(max_length=MAX_POOL)] | None = None
-    limit: Annotated[int, Field(ge=1, le=LIMIT_MAX)] = LIMIT_DEFAULT
-    cursor: Annotated[str, Field(max_length=2048)] | None = None
+    pool: Annotated[list[CardName], Field(max_length=MAX_POOL)] | None = Field(
+        None, description="With `format: pool`: the names of the cards of the pool (Draft, Sealed)."
+    )
+    limit: Annotated[int, Field(ge=1, le=LIMIT_MAX)] = Field(LIMIT_DEFAULT, description="Cards per page.")
+    cursor: Annotated[str, Field(max_length=2048)] | None = Field(
+        None, description="`next_cursor` of the previous page."
+    )
 
 
 class OptionOut(BaseModel):
-    name: str
-    oracle_id: str | None
-    mana_cost: str | None
+    """A card the revealed one may be cast as."""
+
+    name: str = Field(description="The card's name.")
+    oracle_id: str | None = Field(description="Its Oracle id.")
+    mana_cost: str | None = Field(
+        description="Its mana cost, the same as the revealed card's (color included)."
+    )
 
 
 class ExcludedOut(BaseModel):
-    name: str
-    reason: str
+    """A card with the same mana cost that may not be chosen, and why."""
+
+    name: str = Field(description="The card's name.")
+    reason: str = Field(description="Why it is excluded (e.g. already chosen through this Richard).")
 
 
 class MentalMagicOut(ComputedAnswer):
-    data: list[OptionOut]
-    has_more: bool
-    next_cursor: str | None
-    excluded: list[ExcludedOut]
-    rule: Literal["ruling:richard-garfield-phd"] = "ruling:richard-garfield-phd"
+    """The cards a revealed card may be cast as through a Richard Garfield, Ph.D., a page at a time."""
+
+    data: list[OptionOut] = Field(description="The cards it may be cast as, this page.")
+    has_more: bool = Field(description="Whether another page follows.")
+    next_cursor: str | None = Field(
+        description="Pass it back as `cursor` for the next page; null on the last."
+    )
+    excluded: list[ExcludedOut] = Field(
+        description="Cards with the same cost that may not be chosen, with the reason."
+    )
+    rule: Literal["ruling:richard-garfield-phd"] = Field(
+        "ruling:richard-garfield-phd", description="The ruling applied."
+    )
 
 
 def _resolve(ref: object, catalogue: Catalogue, loc: list[str | int]) -> Card:

@@ -168,8 +168,18 @@ def test_modern_legality_reasons(client: TestClient, extra: None) -> None:
     assert body["counts"]["main"] == 57
     reasons = body["legality"]["reasons"]
     assert body["legality"]["legal"] is False
-    assert {"card": None, "reason": "the main deck has 57 cards; at least 60", "rule": "100.2a"} in reasons
-    assert {"card": "Lightning Bolt", "reason": "5 copies; at most 4", "rule": "100.2a"} in reasons
+    assert {
+        "card": None,
+        "reason": "deck_size",
+        "detail": "the main deck has 57 cards; at least 60",
+        "rule": "100.2a",
+    } in reasons
+    assert {
+        "card": "Lightning Bolt",
+        "reason": "too_many_copies",
+        "detail": "5 copies; at most 4",
+        "rule": "100.2a",
+    } in reasons
     # Pioneer: the fetches are banned, Lightning Bolt is not legal there.
     pioneer = _post(client, {"decklist": MODERN, "format": "pioneer"})["legality"]["reasons"]
     cards = {(r["card"], r["reason"]) for r in pioneer}
@@ -228,17 +238,20 @@ def test_commander_size_singleton_and_identity(client: TestClient, extra: None) 
     } in (body["warnings"])
     assert {
         "card": None,
-        "reason": "the deck has 102 cards with its commander; exactly 100",
+        "reason": "deck_size",
+        "detail": "the deck has 102 cards with its commander; exactly 100",
         "rule": "903.5a",
     } in (reasons)
     assert {
         "card": "Lightning Bolt",
-        "reason": "2 copies; a singleton deck has one of each card",
+        "reason": "singleton",
+        "detail": "2 copies; a singleton deck has one of each card",
         "rule": "903.5b",
     } in reasons
     assert {
         "card": "Counterspell",
-        "reason": "color identity U is outside the commander's",
+        "reason": "color_identity",
+        "detail": "color identity U is outside the commander's",
         "rule": "903.5c",
     } in (reasons)
     assert not any(r["card"] in ("Forest", "Mountain", "Plains") for r in reasons)  # basics are exempt
@@ -295,12 +308,15 @@ def test_needs_exactly_one_input(client: TestClient) -> None:
     assert client.post(URL, json={"decklist": "Fog", "cards": []}).status_code == 422
 
 
-def test_svg_chart(client: TestClient) -> None:
+def test_svg_through_accept_is_deprecated_for_its_own_operation(client: TestClient) -> None:
+    """The chart has its own operation now (one media type per operation); the old Accept negotiation
+    still answers the SVG, marked Deprecation (RFC 9745) with a Link to its successor."""
     r = client.post(URL, json={"decklist": LIMITED}, headers={"Accept": "image/svg+xml"})
     assert r.status_code == 200, r.text
     assert r.headers["content-type"].startswith("image/svg+xml")
-    assert r.text.lstrip().startswith("<?xml") and "<svg" in r.text
-    assert "mana value" in r.text
+    assert r.headers["deprecation"] == "true"
+    assert '</v1/decks/chart>; rel="successor-version"' in r.headers["link"]
+    assert "<svg" in r.text and "mana value" in r.text
 
 
 def test_limited_castability_against_karstens_table(client: TestClient) -> None:

@@ -3,6 +3,7 @@ summary, a description and examples, and sending each example ("Try it out") ans
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import quote
@@ -129,3 +130,36 @@ def test_every_example_answers_2xx(client: TestClient, document: dict[str, Any],
                 created["etag"] = response.headers["etag"]
     assert client.get(f"{SCENARIO_PREFIX}/{created['scenario_id']}", headers=auth).status_code == 404
     assert sent >= len(operations(document))
+
+
+def test_every_operation_has_a_response_example(document: dict[str, Any]) -> None:
+    missing = []
+    for path, method, operation in operations(document):
+        status = min(s for s in operation["responses"] if s.startswith("2"))
+        content = operation["responses"][status].get("content", {})
+        if status != "204" and not any(media.get("examples") for media in content.values()):
+            missing.append(f"{method.upper()} {path} {status}")
+    assert missing == []
+
+
+def test_response_examples_are_what_the_service_answers(
+    client: TestClient, document: dict[str, Any], db_session: Session
+) -> None:
+    """The recorded examples (tools/response_examples.py) still match the answers to the same requests,
+    ids, times and the catalogue's version aside: rerun the tool and `make openapi` when this fails."""
+    from tools.response_examples import RESPONSE_EXAMPLES_FILE, UNCOMPARED, normalised, record
+
+    key = create_api_key(db_session, name="response-examples")
+    recorded = json.loads(RESPONSE_EXAMPLES_FILE.read_text(encoding="utf-8"))
+    answered = record(client, key, document)
+    assert set(answered) == set(recorded)
+    drifted = []
+    for op, answer in answered.items():
+        expected = recorded[op]
+        assert (answer["status"], answer["media_type"]) == (expected["status"], expected["media_type"]), op
+        if op not in UNCOMPARED and normalised(answer["value"]) != normalised(expected["value"]):
+            drifted.append(op)
+    assert drifted == [], (
+        f"{drifted}: the answers differ from app/data/response_examples.json: run"
+        " tools/response_examples.py, then make openapi"
+    )

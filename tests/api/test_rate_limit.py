@@ -220,3 +220,24 @@ def test_the_key_is_never_logged(
         for _ in range(4):
             client.get("/v1/scenarios", headers={"Authorization": f"Bearer {key}"})
     assert key not in caplog.text
+
+
+def test_ratelimit_headers_on_every_limited_answer(settings: Settings) -> None:
+    """IETF httpapi "RateLimit header fields for HTTP": the policy (quota q = the burst, over w seconds,
+    the time an empty bucket takes to fill: 2 tokens at 6 a minute, 20 s) and what is left (r requests,
+    t seconds until the bucket is full again), on 2xx and 429 alike; exempt paths carry none."""
+    app = create_app(settings.model_copy(update={"rate_limit_per_minute": 6, "rate_limit_burst": 2}))
+    app.state.rate_limiter.clock = clock = FakeClock()
+    client = TestClient(app)
+    first = client.get("/v1/symbols")
+    assert first.headers["ratelimit-policy"] == '"default";q=2;w=20'
+    assert first.headers["ratelimit"] == '"default";r=1;t=10'  # one token used: 10 s to refill it
+    second = client.get("/v1/symbols")
+    assert second.headers["ratelimit"] == '"default";r=0;t=20'
+    refused = client.get("/v1/symbols")
+    assert refused.status_code == 429
+    assert refused.headers["ratelimit"] == '"default";r=0;t=20'
+    assert refused.headers["retry-after"] == "10"
+    clock.now += 10
+    assert client.get("/v1/symbols").headers["ratelimit"] == '"default";r=0;t=20'
+    assert "ratelimit" not in client.get("/healthz").headers

@@ -51,8 +51,11 @@ def test_two_limiters_share_one_bucket() -> None:
 
     async def run() -> list[float]:
         a, b = _limiter(60, 3, prefix), _limiter(60, 3, prefix)  # two workers
-        waits = [await a.take("addr:x"), await b.take("addr:x"), await a.take("addr:x")]
-        waits += [await b.take("addr:x"), await a.take("addr:y")]
+        taken = [await a.take("addr:x"), await b.take("addr:x"), await a.take("addr:x")]
+        taken += [await b.take("addr:x"), await a.take("addr:y")]
+        waits = [wait for wait, _ in taken]
+        # The tokens left, as the RateLimit header reports them: 2, 1, 0 of the shared burst of 3.
+        assert [round(tokens) for _, tokens in taken[:3]] == [2, 1, 0]
         await a.aclose()
         await b.aclose()
         return waits
@@ -70,9 +73,9 @@ def test_bucket_refills_at_the_rate() -> None:
     async def run() -> tuple[float, float]:
         limiter = _limiter(600, 1, prefix)  # 10 tokens a second
         await limiter.take("k")
-        refused = await limiter.take("k")
+        refused, _ = await limiter.take("k")
         await asyncio.sleep(0.15)
-        later = await limiter.take("k")
+        later, _ = await limiter.take("k")
         await limiter.aclose()
         return refused, later
 
@@ -127,7 +130,7 @@ def test_unreachable_redis_falls_back_to_the_worker_and_logs_once(caplog: pytest
 
     async def run() -> list[float]:
         limiter = _limiter(60, 2, "test:", url=f"redis://127.0.0.1:{port}/0")
-        waits = [await limiter.take("addr:z") for _ in range(3)]
+        waits = [(await limiter.take("addr:z"))[0] for _ in range(3)]
         assert limiter.using_fallback
         await limiter.aclose()
         return waits

@@ -8,10 +8,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 
+from app.api.caching import STATIC_CACHE_CONTROL, etag_of, next_link, validated
 from app.api.compute import compute, computes, light
 from app.api.deps import SessionDep
+from app.api.docs import problem_responses
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
-from app.errors import PROBLEM_MEDIA_TYPE, InputError, from_rules_error
+from app.errors import AmbiguousCard, BadRequest, InputError, MalformedCost, UnknownCard, from_rules_error
 from app.rules.errors import ManaCostSyntaxError
 from app.rules.values.costs import MAX_COST_LENGTH, ManaCost
 from app.rules.values.creature_types import CREATURE_TYPE_LIST, RULES_EDITION
@@ -24,7 +26,6 @@ from app.schemas.cards import (
     CollectionRequest,
     CreatureTypes,
 )
-from app.schemas.common import Problem
 from app.services import card_lookup
 from app.services.card_formats import MAX_NAME_LENGTH
 from app.services.catalogue import Catalogue
@@ -44,15 +45,7 @@ def _etag(data_version: str) -> str:
 
 def _conditional(request: Request, response: Response, data_version: str) -> Response | None:
     """Set ETag and Cache-Control; a 304 answer when the client's If-None-Match holds this ETag."""
-    etag = _etag(data_version)
-    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL}
-    given = request.headers.get("if-none-match")
-    if given is not None:
-        tags = {t.strip().removeprefix("W/") for t in given.split(",")}
-        if "*" in tags or etag.removeprefix("W/") in tags:
-            return Response(status_code=304, headers=headers)
-    response.headers.update(headers)
-    return None
+    return validated(request, response, _etag(data_version), CACHE_CONTROL)
 
 
 def get_catalogue(session: SessionDep) -> Catalogue:
@@ -68,11 +61,9 @@ ExactQuery = Annotated[
     ),
 ]
 
-_PROBLEM = {"model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}}
-_LOOKUP_RESPONSES: dict[int | str, dict[str, object]] = {
-    404: {"description": "No card bears this name (unknown-card, with suggestions)", **_PROBLEM},
-    422: {"description": "Several cards bear this name (ambiguous-card, with candidates)", **_PROBLEM},
-}
+# A look-up's unknown name is a 404 (the path or query names a resource that does not exist), with
+# `suggestions`; a name several cards bear is a 422 with `candidates`.
+_LOOKUP_RESPONSES = problem_responses((UnknownCard, 404), AmbiguousCard, InputError)
 
 
 @router.get(
@@ -195,7 +186,7 @@ async def get_card(
     summary="Search cards by exact mana cost (color matters; {W}{1} equals {1}{W}), format and name",
     description="Cards sorted by name, a page at a time (pass `next_cursor` back as `cursor`). The mana cost"
     " matches as a multiset of symbols, as Mental Magic compares costs.",
-    responses={422: {"description": "Malformed mana cost or parameter", **_PROBLEM}},
+    responses=problem_responses(BadRequest, InputError, MalformedCost),
 )
 @light(router, "/cards", "GET", "one indexed SQL query for a page of at most LIMIT_MAX cards")
 def search_cards(
@@ -216,8 +207,12 @@ def search_cards(
         ),
     ] = None,
     name: Annotated[str | None, Query(max_length=MAX_NAME_LENGTH, description="Name contains.")] = None,
-    limit: Annotated[int, Query(ge=1, le=LIMIT_MAX)] = LIMIT_DEFAULT,
-    cursor: Annotated[str | None, Query(max_length=2048)] = None,
+    limit: Annotated[
+        int, Query(ge=1, le=LIMIT_MAX, description="Cards per page (1 to 1000).", examples=[3])
+    ] = LIMIT_DEFAULT,
+    cursor: Annotated[
+        str | None, Query(max_length=2048, description="`next_cursor` of the previous page.")
+    ] = None,
 ) -> CardPage | Response:
     cost: ManaCost | None = None
     if mana_cost is not None:
@@ -228,6 +223,7 @@ def search_cards(
     page = catalogue.search(mana_cost=cost, format=format, name=name, limit=limit, cursor=cursor)
     if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
         return not_modified
+    next_link(request, response, page.next_cursor)
     return CardPage(
         data=[CardOut.of(c) for c in page.cards],
         has_more=page.has_more,
@@ -238,9 +234,12 @@ def search_cards(
 
 @router.get(
     "/creature-types",
+    response_model=CreatureTypes,
     summary="Every creature type of CR 205.3m (rules of 2026-04-17)",
     description="The values a `chosen.creature_type` may take, in the rule's order.",
 )
 @light(router, "/creature-types", "GET", "a constant list (CR 205.3m)")
-def creature_types() -> CreatureTypes:
-    return CreatureTypes(data=list(CREATURE_TYPE_LIST), rules_edition=RULES_EDITION)
+def creature_types(request: Request, response: Response) -> CreatureTypes | Response:
+    answer = CreatureTypes(data=list(CREATURE_TYPE_LIST), rules_edition=RULES_EDITION)
+    etag = etag_of(answer.model_dump_json().encode())  # fixed for a release: a client keeps it an hour
+    return validated(request, response, etag, STATIC_CACHE_CONTROL) or answer

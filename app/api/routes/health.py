@@ -3,28 +3,32 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app import __version__
 from app.api.compute import light
 from app.api.deps import SessionDep, SettingsDep
-from app.errors import PROBLEM_MEDIA_TYPE
-from app.schemas.common import Problem
+from app.api.docs import problem_responses
+from app.errors import ServiceUnavailable
 from app.services.health import check_ready
 
 router = APIRouter(tags=["health"])
 
 
 class Health(BaseModel):
-    status: str
-    version: str
+    """The process answers."""
+
+    status: str = Field(description="Always `ok`.")
+    version: str = Field(description="The service's version.")
 
 
 class Readiness(BaseModel):
-    status: str
-    database: str
-    revisions: list[str]
-    rules_edition: str
+    """The service can answer: database reachable and migrated."""
+
+    status: str = Field(description="Always `ready` (otherwise the answer is a 503 problem).")
+    database: str = Field(description="The database backend (sqlite or postgresql).")
+    revisions: list[str] = Field(description="The schema's migration revisions (at head).")
+    rules_edition: str = Field(description="The Comprehensive Rules edition followed.")
 
 
 @router.get(
@@ -43,7 +47,7 @@ async def healthz() -> Health:
     description="Readiness: 200 with the schema's revisions when the service can answer, else a 503 problem"
     " (database unreachable, or not migrated).",
     responses={
-        503: {"description": "Not ready", "model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}},
+        **problem_responses(ServiceUnavailable),
     },
 )
 @light(router, "/readyz", "GET", "one schema-revision query, bounded by the statement timeout")

@@ -10,30 +10,35 @@ from pydantic import Field
 from app.api import examples
 from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
+from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.schemas.board import BoardIn, CardRef, PermanentId
-from app.schemas.common import ComputedAnswer, Problem, StrictModel
+from app.schemas.common import ComputedAnswer, StrictModel
 from app.services import spells as service
 
 router = APIRouter(prefix="/v1/heralds-horn", tags=["spells"])
 
 
 class RevealRequest(StrictModel):
-    board: BoardIn
+    """Herald's Horn's upkeep reveal: the board, the Horn, the revealed top card."""
+
+    board: BoardIn = Field(description="The board holding the Herald's Horn.")
     horn: PermanentId = Field(description="The id of the Herald's Horn on the board.")
     top_card: CardRef = Field(description="The top card of its controller's library.")
 
 
 class RevealOut(ComputedAnswer):
-    may_put_into_hand: bool
-    reason: str
-    rule: str
+    """Whether Herald's Horn lets its controller put the revealed card into their hand."""
+
+    may_put_into_hand: bool = Field(description="True when the card is a creature card of the chosen type.")
+    reason: str = Field(description="Why, in words.")
+    rule: str = Field(description="The rule or ruling applied.")
 
 
 @router.post(
     "/reveal",
     response_model=RevealOut,
     summary="May Herald's Horn put the revealed top card into hand?",
-    responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
+    responses=problem_responses(*BOARD_PROBLEMS),
 )
 @computes(router, "/reveal")
 async def reveal(

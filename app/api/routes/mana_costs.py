@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request, Response
 
 from app.api import examples
+from app.api.caching import STATIC_CACHE_CONTROL, etag_of, validated
 from app.api.compute import compute, computes, light
 from app.api.deps import SessionDep, SettingsDep
-from app.errors import from_rules_error
+from app.api.docs import problem_responses
+from app.errors import InputError, MalformedCost, from_rules_error
 from app.rules.errors import ManaCostSyntaxError
 from app.rules.values.costs import MAX_COST_LENGTH, ManaCost
-from app.schemas.common import Problem
 from app.schemas.mana_costs import ParsedCostOut, ParseRequest, SymbolList, SymbolOut
 from app.services import mana_costs
 
@@ -28,7 +29,7 @@ router = APIRouter(prefix="/v1", tags=["mana costs"])
         " `2{g}2`) and answers the canonical cost, its mana value (CR 202.3), colors and symbols."
         " A malformed cost is a `malformed-cost` problem naming the symbol and its 0-based position."
     ),
-    responses={422: {"model": Problem, "content": {"application/problem+json": {}}}},
+    responses=problem_responses(InputError, MalformedCost),
 )
 @computes(router, "/mana-costs/parse")
 async def parse_mana_cost(
@@ -47,7 +48,7 @@ async def parse_mana_cost(
     response_model=ParsedCostOut,
     summary="Parse a mana cost given in the query (as the POST does)",
     description="`GET /v1/mana-costs/parse?mana_cost=2WW`: the same answer as the POST with that body.",
-    responses={422: {"model": Problem, "content": {"application/problem+json": {}}}},
+    responses=problem_responses(InputError, MalformedCost),
 )
 @computes(router, "/mana-costs/parse", "GET")
 async def parse_mana_cost_get(
@@ -77,5 +78,7 @@ async def parse_mana_cost_get(
     description="Each symbol of CR 107.4 and the Un symbols with its kind, colors and mana value.",
 )
 @light(router, "/symbols", "GET", "a constant list of the symbols of CR 107.4")
-def list_symbols() -> SymbolList:
-    return SymbolList(data=[SymbolOut.of(s) for s in mana_costs.list_symbols()])
+def list_symbols(request: Request, response: Response) -> SymbolList | Response:
+    answer = SymbolList(data=[SymbolOut.of(s) for s in mana_costs.list_symbols()])
+    etag = etag_of(answer.model_dump_json().encode())  # fixed for a release: a client keeps it an hour
+    return validated(request, response, etag, STATIC_CACHE_CONTROL) or answer

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body
 from app.api import examples
 from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
-from app.schemas.common import Problem
+from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.services import mental_magic as service
 from app.services.mental_magic import MentalMagicOut, MentalMagicRequest
 
@@ -20,7 +20,7 @@ router = APIRouter(prefix="/v1/mental-magic", tags=["mental magic"])
     "/options",
     response_model=MentalMagicOut,
     summary="What a card may be cast as through a Richard Garfield, Ph.D.",
-    responses={422: {"model": Problem, "description": "unknown-card, invalid-choice or rules-violation"}},
+    responses=problem_responses(*BOARD_PROBLEMS),
 )
 @computes(router, "/options")
 async def mental_magic_options(

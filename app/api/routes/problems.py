@@ -5,19 +5,22 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app.api.compute import light
+from app.api.docs import problem_responses
 from app.errors import PROBLEM_BASE, PROBLEM_TYPES, NotFound
 
 router = APIRouter(tags=["problems"])
 
 
 class ProblemTypeDoc(BaseModel):
-    type: str
-    status: int
-    title: str
-    description: str
+    """One problem type: the `type` URI of error answers, its status, title and meaning."""
+
+    type: str = Field(description="The problem type's URI.")
+    status: int = Field(description="The HTTP status it is answered with.")
+    title: str = Field(description="Its title.")
+    description: str = Field(description="What it means and what to do.")
 
 
 def _doc(slug: str) -> ProblemTypeDoc:
@@ -41,7 +44,7 @@ def list_problem_types() -> list[ProblemTypeDoc]:
     "/problems/{slug}",
     summary="What a problem type means",
     description="The status, title and meaning of one problem type (the last part of an error's `type`).",
-    responses={404: {"description": "Unknown"}},
+    responses=problem_responses(NotFound),
 )
 @light(router, "/problems/{slug}", "GET", "one dictionary look-up")
 def get_problem_type(slug: Annotated[str, Path(examples=["malformed-cost"])]) -> ProblemTypeDoc:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Header, Path, Query, Response, status
+from fastapi import APIRouter, Body, Header, Path, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.types import Scope
 
 from app.api import examples
 from app.api.auth import ApiKeyDep, ApiKeyLateWriterDep, ApiKeyStatementWriterDep, ApiKeyWriterDep
+from app.api.caching import next_link
 from app.api.compute import INLINE_WORK_LIMIT, compute, computes, light
 from app.api.deps import (
     ReadSessionDep,
@@ -146,6 +147,8 @@ async def create_scenario(
 )
 @light(router, "", "GET", "one indexed query for a page of at most LIMIT_MAX scenarios")
 def list_scenarios(
+    request: Request,
+    response: Response,
     api_key: ApiKeyDep,
     session: ReadSessionDep,
     name: Annotated[
@@ -169,6 +172,7 @@ def list_scenarios(
         limit=limit,
         cursor=cursor or None,
     )
+    next_link(request, response, page.next_cursor)
     return ScenarioPage(
         data=[_out(s) for s in page.items],
         has_more=page.next_cursor is not None,

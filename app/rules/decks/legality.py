@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal, get_args
 
 from app.rules.errors import RulesError
 
@@ -108,9 +108,31 @@ class DeckCard:
     identity: frozenset[str]
 
 
+ReasonKind = Literal[
+    "banned",
+    "not_legal",
+    "restricted",
+    "too_many_copies",
+    "deck_size",
+    "sideboard_size",
+    "singleton",
+    "no_commander",
+    "color_identity",
+    "unknown",
+]
+"""What makes a deck illegal, as a closed set of tokens a client can switch on; each ``Reason`` says the
+same in words in ``detail``, with the counts it found. ``unknown``: a card the catalogue has no legality
+data for in the format (it leaves the deck's legality undecided, never ``not_legal``)."""
+
+REASON_KINDS: Final[tuple[ReasonKind, ...]] = get_args(ReasonKind)
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
-    reason: str
+    """One reason a deck is not legal: its token, a sentence for people, the card if one, the rule."""
+
+    reason: ReasonKind
+    detail: str
     card: str | None = None
     rule: str = "100.2a"
 
@@ -135,47 +157,64 @@ def check(fmt: str, cards: Iterable[DeckCard], *, commander_deck: bool = False) 
     singleton = fmt in SINGLETON_SIZE or commander_deck
     for c in cards:
         if c.status == UNKNOWN:
-            reasons.append(Reason(UNKNOWN, c.name, "100.6"))
+            reasons.append(Reason(UNKNOWN, f"no legality data for {fmt} in the catalogue", c.name, "100.6"))
         elif c.status is None:
-            reasons.append(Reason("not_legal", c.name, "100.6"))
+            reasons.append(Reason("not_legal", f"not legal in {fmt}", c.name, "100.6"))
         elif c.status == "banned":
-            reasons.append(Reason("banned", c.name, "100.6"))
+            reasons.append(Reason("banned", f"banned in {fmt}", c.name, "100.6"))
         total = c.main + c.sideboard + c.commander
         if c.status == "restricted" and total > 1:
-            reasons.append(Reason(f"restricted: {total} copies; at most 1", c.name, "100.6"))
+            reasons.append(
+                Reason("restricted", f"restricted in {fmt}: {total} copies; at most 1", c.name, "100.6")
+            )
     if singleton:
         size = SINGLETON_SIZE.get(fmt, 100)
         found = main + sum(c.commander for c in cards)
         if found != size:
             reasons.append(
-                Reason(f"the deck has {found} cards with its commander; exactly {size}", None, "903.5a")
+                Reason(
+                    "deck_size",
+                    f"the deck has {found} cards with its commander; exactly {size}",
+                    None,
+                    "903.5a",
+                )
             )
         for c in cards:
             copies = c.main + c.commander
             if copies > 1 and not (c.basic_land or c.any_number):
                 reasons.append(
-                    Reason(f"{copies} copies; a singleton deck has one of each card", c.name, "903.5b")
+                    Reason(
+                        "singleton",
+                        f"{copies} copies; a singleton deck has one of each card",
+                        c.name,
+                        "903.5b",
+                    )
                 )
         if fmt in COMMANDER_FORMATS or commander_deck:
             if not commanders:
-                reasons.append(Reason("the deck names no commander", None, "903.3"))
+                reasons.append(Reason("no_commander", "the deck names no commander", None, "903.3"))
             else:
                 identity = frozenset().union(*(c.identity for c in commanders))
                 for c in cards:
                     if c.main and not c.identity <= identity:
                         outside = "".join(x for x in "WUBRG" if x in c.identity - identity)
                         reasons.append(
-                            Reason(f"color identity {outside} is outside the commander's", c.name, "903.5c")
+                            Reason(
+                                "color_identity",
+                                f"color identity {outside} is outside the commander's",
+                                c.name,
+                                "903.5c",
+                            )
                         )
         return tuple(reasons)
     if main < CONSTRUCTED_MIN:
-        reasons.append(Reason(f"the main deck has {main} cards; at least {CONSTRUCTED_MIN}"))
+        reasons.append(Reason("deck_size", f"the main deck has {main} cards; at least {CONSTRUCTED_MIN}"))
     if side > SIDEBOARD_MAX:
-        reasons.append(Reason(f"the sideboard has {side} cards; at most {SIDEBOARD_MAX}"))
+        reasons.append(Reason("sideboard_size", f"the sideboard has {side} cards; at most {SIDEBOARD_MAX}"))
     for c in cards:
         total = c.main + c.sideboard
         if total > MAX_COPIES and not (c.basic_land or c.any_number):
-            reasons.append(Reason(f"{total} copies; at most {MAX_COPIES}", c.name))
+            reasons.append(Reason("too_many_copies", f"{total} copies; at most {MAX_COPIES}", c.name))
     return tuple(reasons)
 
 

@@ -32,8 +32,10 @@ def _card(name: str, main: int = 1, **kw: object) -> DeckCard:
 def test_constructed_size_copies_and_sideboard() -> None:
     cards = [_card("Lightning Bolt", 4, sideboard=1), _card("Mountain", 50, basic_land=True)]
     assert check("modern", cards) == (
-        Reason("the main deck has 54 cards; at least 60"),
-        Reason("5 copies; at most 4", "Lightning Bolt"),  # main deck and sideboard together (CR 100.2a)
+        Reason("deck_size", "the main deck has 54 cards; at least 60"),
+        Reason(
+            "too_many_copies", "5 copies; at most 4", "Lightning Bolt"
+        ),  # main deck and sideboard together (CR 100.2a)
     )
     side = [
         _card(n, 0, sideboard=k)
@@ -42,7 +44,7 @@ def test_constructed_size_copies_and_sideboard() -> None:
     ok = [_card("Lightning Bolt", 4), _card("Mountain", 56, basic_land=True), *side]
     assert check("modern", ok) == ()
     assert check("modern", [*ok, _card("Fog", 0, sideboard=1)]) == (
-        Reason("the sideboard has 16 cards; at most 15"),
+        Reason("sideboard_size", "the sideboard has 16 cards; at most 15"),
     )
 
 
@@ -61,9 +63,9 @@ def test_statuses() -> None:
         _card("Island", 55, basic_land=True),
     ]
     assert check("vintage", cards) == (
-        Reason("restricted: 2 copies; at most 1", "Sol Ring", "100.6"),
-        Reason("banned", "Channel", "100.6"),
-        Reason("not_legal", "Gleemax", "100.6"),
+        Reason("restricted", "restricted in vintage: 2 copies; at most 1", "Sol Ring", "100.6"),
+        Reason("banned", "banned in vintage", "Channel", "100.6"),
+        Reason("not_legal", "not legal in vintage", "Gleemax", "100.6"),
     )
 
 
@@ -77,12 +79,14 @@ def test_commander_rules() -> None:
         _card("Relentless Rats", 55, any_number=True, identity=frozenset("B")),
     ]
     assert check("commander", cards) == (
-        Reason("the deck has 99 cards with its commander; exactly 100", None, "903.5a"),
-        Reason("2 copies; a singleton deck has one of each card", "Llanowar Elves", "903.5b"),
-        Reason("color identity U is outside the commander's", "Counterspell", "903.5c"),
-        Reason("color identity B is outside the commander's", "Relentless Rats", "903.5c"),
+        Reason("deck_size", "the deck has 99 cards with its commander; exactly 100", None, "903.5a"),
+        Reason("singleton", "2 copies; a singleton deck has one of each card", "Llanowar Elves", "903.5b"),
+        Reason("color_identity", "color identity U is outside the commander's", "Counterspell", "903.5c"),
+        Reason("color_identity", "color identity B is outside the commander's", "Relentless Rats", "903.5c"),
     )
-    assert Reason("the deck names no commander", None, "903.3") in check("commander", cards[1:])
+    assert Reason("no_commander", "the deck names no commander", None, "903.3") in check(
+        "commander", cards[1:]
+    )
 
 
 @pytest.mark.parametrize(
