@@ -177,7 +177,7 @@ _REMINDER = re.compile(r"\s*\([^()]*\)")
 
 def _case_cards(case: dict[str, Any]) -> dict[str, Card]:
     """The cards a case names (board, spell, the card it is cast as, the revealed card), by name."""
-    refs = [p["card"] for p in case.get("board") or []]
+    refs = [p["card"] for p in [*(case.get("board") or []), *(case.get("effects") or [])]]
     spell = case.get("spell")
     if isinstance(spell, dict) and "card" in spell:
         refs.append(spell["card"])
