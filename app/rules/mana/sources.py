@@ -55,6 +55,12 @@ class PaymentInputs:
 
     sources: tuple[ManaSource, ...]
     warnings: tuple[Warning, ...]
+    no_mana: bool = False
+    """CR 609.4b-like spell text "You can't spend mana to cast this spell" (Hogaak): the pool's mana can't
+    pay either; only convoke, improvise and delve are listed."""
+    any_color: str | None = None
+    """The permanent that lets its controller spend mana as though it were mana of any color (CR 609.4b,
+    Chromatic Orrery), when there is one: see ``as_any_color``."""
 
 
 def payment_sources(
@@ -119,8 +125,35 @@ def payment_inputs(
                 )
             )
     busy = frozenset(s.permanent for s in extra if s.ability != DELVE)
+    if _NO_MANA.search(spell.oracle_text):  # "You can't spend mana to cast this spell." (Hogaak)
+        return PaymentInputs(tuple(extra), tuple(warnings + skipped), no_mana=True)
     sources = [*_mana_sources(board, player, analysis, spell, skipped, busy=busy), *extra]
-    return PaymentInputs(tuple(sources), tuple(warnings + skipped))
+    return PaymentInputs(
+        tuple(sources), tuple(warnings + skipped), any_color=any_color_source(analysis, player)
+    )
+
+
+_NO_MANA: Final = re.compile(r"^You can't spend mana to cast this spell\.", re.MULTILINE)
+_ANY_COLOR: Final = re.compile(r"^You may spend mana as though it were mana of any color\.", re.MULTILINE)
+
+
+def any_color_source(analysis: BoardAnalysis, player: str) -> str | None:
+    """CR 609.4b: a permanent of ``player``'s saying "You may spend mana as though it were mana of any
+    color" (Chromatic Orrery), by id; None when there is none."""
+    for st in analysis.state.states:
+        if st.controller == player and not st.lost_own_abilities and _ANY_COLOR.search(st.face.oracle_text):
+            return st.id
+    return None
+
+
+def as_any_color(cost: ManaCost) -> ManaCost:
+    """CR 609.4b: with mana spent as though it were mana of any color, a colored symbol takes any mana:
+    {W}, {W/U}, {2/W} and {C/W} are paid as {1} (one mana of any type: colorless too). {C} still needs
+    colorless mana (it is a type, not a color), {S} snow mana, and Phyrexian symbols keep their color or
+    2 life (left as they are: the least)."""
+    kinds = (SymbolKind.COLORED, SymbolKind.HYBRID, SymbolKind.MONO_HYBRID, SymbolKind.COLORLESS_HYBRID)
+    kept = tuple(sym for sym in cost.others if sym.kind not in kinds)
+    return ManaCost(cost.variables, cost.generic + len(cost.others) - len(kept), kept)
 
 
 _KEYWORD_LINE: Final = re.compile(
@@ -148,7 +181,7 @@ def bare_payment_inputs(board: Board, player: str, analysis: BoardAnalysis | Non
                 warnings.append(
                     Warning(st.id, ab.restriction, "restricted mana is used only when `spell` is given")
                 )
-    return PaymentInputs(sources, tuple(warnings + skipped))
+    return PaymentInputs(sources, tuple(warnings + skipped), any_color=any_color_source(analysis, player))
 
 
 def _analysis_warnings(analysis: BoardAnalysis, player: str) -> list[Warning]:
