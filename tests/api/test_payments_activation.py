@@ -176,3 +176,18 @@ def test_chromatic_orrery_spends_colorless_as_any_color(client: TestClient) -> N
     wastes = [perm(f"w{i}", "Wastes") for i in range(5)]
     assert pay(client, wastes, "{W}{U}{B}{R}{G}")["payable"] is False
     assert pay(client, [perm("o", "Chromatic Orrery")], "{W}{U}{B}{R}{G}{G}")["short"] == "{1}"
+
+
+def test_spirit_guide_from_the_hand_and_jack_o_lantern_from_the_graveyard(client: TestClient) -> None:
+    """CR 113.6m: "Exile Elvish Spirit Guide from your hand: Add {G}." works from the hand; "{1}, Exile
+    Jack-o'-Lantern from your graveyard: Add one mana of any color." from the graveyard."""
+    body = pay(client, [], "{G}", players={"you": {"hand": ["Elvish Spirit Guide"]}})
+    assert body["payable"] is True and body["plan"][0]["exiles"] == ["Elvish Spirit Guide"]
+    assert pay(client, [], "{G}", players={"you": {"graveyard": ["Elvish Spirit Guide"]}})["payable"] is False
+    jack = {"you": {"graveyard": ["Jack-o'-Lantern"]}}
+    body = pay(client, [perm("w", "Wastes")], "{U}", players=jack)
+    assert body["payable"] is True
+    assert [s["permanent"] for s in body["plan"]] == ["w", "graveyard:0"]  # its {1} paid first
+    # Stony Silence reaches an artifact card's ability in the graveyard too (CR 602.5)
+    silenced = pay(client, [perm("w", "Wastes"), perm("s", "Stony Silence")], "{U}", players=jack)
+    assert silenced["payable"] is False

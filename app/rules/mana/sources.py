@@ -22,12 +22,19 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.mana.abilities import Ability, PermanentState, Warning, candidates, check_activation
+from app.rules.mana.abilities import (
+    Ability,
+    PermanentState,
+    Warning,
+    candidates,
+    check_activation,
+    prohibition_reasons,
+)
 from app.rules.mana.payment import CARD, LEAVES, TAP, Consumed, ManaSource
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.restrictions import spell_meets
 from app.rules.text.activation import Need
-from app.rules.values.board import Board, Player
+from app.rules.values.board import Board, Permanent, Player
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.symbols import SymbolKind
@@ -245,6 +252,7 @@ def _mana_sources(
                 consuming.append((state, ability, (listed, spell_only)))
                 continue
             plain.append(_source(state, ability, listed, spell_only))
+    plain.extend(_zone_sources(analysis, player))
     if not consuming:
         return tuple(plain)
     busy_tap = set(busy) | {s.permanent for s in plain if s.uses_permanent}
@@ -482,6 +490,49 @@ def _once_choices(
 def _alike(states: list[PermanentState]) -> bool:
     """Permanents of one card, untapped alike: which of them a cost uses makes no difference."""
     return len({(s.face.name, s.permanent.controlled_since_turn_began) for s in states}) <= 1
+
+
+def _zone_sources(analysis: BoardAnalysis, player: str) -> list[ManaSource]:
+    """Mana abilities that work from the hand or the graveyard because their cost moves the card out of
+    it (CR 113.6m: Elvish Spirit Guide "Exile ~ from your hand: Add {G}", Jack-o'-Lantern "{1}, Exile ~
+    from your graveyard: Add one mana of any color"), for the cards the request lists in those zones.
+    Each is listed as ``<zone>:<index>``; it exiles that card (``card:`` token: once, and never also
+    delved or discarded). Prohibitions on the board still reach them (CR 602.5: an artifact card is an
+    artifact)."""
+    board = analysis.state.board
+    owner = board.player(player)
+    out: list[ManaSource] = []
+    for zone, cards in (("hand", owner.hand), ("graveyard", owner.graveyard)):
+        for i, card in enumerate(cards):
+            text = card.front.oracle_text
+            if f"from your {zone}" not in text or "Add" not in text:
+                continue
+            pid = f"{zone}:{i}"
+            scratch = analyze_board(Board((Permanent(pid, card, player),), board.players))
+            state = scratch.state.states[0]
+            for ability in state.abilities:
+                kinds = {n.kind for n in ability.needs}
+                here = any(n.kind == "exile_self" and n.zone == zone for n in ability.needs)
+                if not here or not ability.is_mana_ability or ability.restriction is not None:
+                    continue
+                if kinds - {"exile_self", "life"} or prohibition_reasons(analysis.state, state, ability):
+                    continue
+                outputs = scratch.produces.get((pid, ability.index))
+                if not outputs:
+                    continue
+                out.append(
+                    ManaSource(
+                        permanent=pid,
+                        ability=ability.index,
+                        outputs=tuple(m.as_tuple(LISTED_BOUND) for m in outputs),
+                        activation_cost=ability.mana_cost,
+                        life_cost=ability.life_cost,
+                        uses_permanent=False,
+                        tokens=frozenset({f"{CARD}{zone}:{i}"}),
+                        consumes=Consumed(exiles=(card.name,)),
+                    )
+                )
+    return out
 
 
 def _is_discard(ability: Ability) -> bool:
