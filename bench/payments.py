@@ -5,6 +5,7 @@ Boards of 10, 20, 40 and 80 mixed sources (basics, duals, any-color lands, filte
 unpayable costs of 6, 12 and 24 mana.
 Prints the median time of ours (``plan_payment`` when payable, ``can_pay`` proving it is not), the brute
 force's time where it finishes within its cap, and their ratio (">" when brute force hit the cap).
+Boards marked "+" also hold sources whose costs sacrifice or tap other permanents or remove counters.
 Targets: 80 sources and a 24-mana cost under 10 ms; an unpayable cost proven under 10 ms; at least 100x
 faster than brute force at 20 sources.
 
@@ -26,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 # MANACALC_BENCH_CORE: another build of the core to measure (bench/compiled.py passes the compiled one)
 sys.path.insert(0, os.environ.get("MANACALC_BENCH_CORE", str(ROOT)))
 
-from app.rules.mana.payment import ManaSource, can_pay, plan_payment  # noqa: E402
+from app.rules.mana.payment import Consumed, ManaSource, can_pay, plan_payment  # noqa: E402
 from app.rules.values.costs import ManaCost  # noqa: E402
 from app.rules.values.symbols import COLORS  # noqa: E402
 from tests.rules.mana.payment_bruteforce import TimeUp, brute_min_life  # noqa: E402
@@ -38,8 +39,12 @@ def _alts(*alts: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(a) for a in alts)
 
 
-def make_board(n: int, seed: int) -> tuple[ManaSource, ...]:
-    """``n`` permanents in a fixed random mix (the seed makes every run measure the same boards)."""
+def make_board(n: int, seed: int, costs: bool = False) -> tuple[ManaSource, ...]:
+    """``n`` permanents in a fixed random mix (the seed makes every run measure the same boards).
+    ``costs``: one permanent in ten is instead one whose mana ability uses other resources, listed as
+    ``app.rules.mana.sources`` lists them (issue 24): an Altar sacrificing any of the convoke creatures
+    (no {T}: one listing per creature), a Drum tapping one of them ({T}; an alternative per creature), a
+    Pentad Prism with two charge counters (two listings) and a Vivid land removing one."""
     rng = random.Random(seed)
     sources: list[ManaSource] = []
     land_types: set[str] = set()
@@ -80,6 +85,34 @@ def make_board(n: int, seed: int) -> tuple[ManaSource, ...]:
         sources.append(ManaSource(f"p{i}", -1, _alts(c, "C"), spell_only=True))
     for i in range(n // 8):
         sources.append(ManaSource(f"graveyard:{i}", -3, _alts("C"), spell_only=True))
+    if costs:
+        creatures = [f"p{i}" for i in range(0, n, 8)]
+        for k in range(max(1, n // 10)):
+            pid, kind = f"q{k}", k % 4
+            if kind == 0:
+                sources.extend(
+                    ManaSource(pid, 0, _alts("CC"), uses_permanent=False, tokens=frozenset({"leaves:" + c}),
+                               activation=j, consumes=Consumed(sacrifices=(c,)))
+                    for j, c in enumerate(creatures)
+                )  # fmt: skip
+            elif kind == 1:
+                sources.extend(
+                    ManaSource(pid, 0, _alts(*COLORS), tokens=frozenset({"tap:" + c}), activation=j,
+                               consumes=Consumed(taps=(c,)))
+                    for j, c in enumerate(creatures)
+                )  # fmt: skip
+            elif kind == 2:
+                sources.extend(
+                    ManaSource(pid, 0, _alts(*COLORS), uses_permanent=False, activation=j,
+                               consumes=Consumed(removes=(("charge", 1),)))
+                    for j in range(2)
+                )  # fmt: skip
+            else:
+                c = rng.choice(COLORS)
+                sources.append(ManaSource(pid, 0, _alts(c)))
+                sources.append(
+                    ManaSource(pid, 1, _alts(*COLORS), consumes=Consumed(removes=(("charge", 1),)))
+                )
     return tuple(sources)
 
 
@@ -125,8 +158,16 @@ def main() -> None:
     print(f"{'sources':>7} {'cost':<18} {'payable':<7} {'ours ms':>8} {'brute ms':>10} {'ratio':>9}")
     worst: dict[str, float] = {"payable": 0.0, "unpayable": 0.0}
     ratios_20: list[tuple[bool, float]] = []
-    for n in (10, 20, 40, 80):
-        sources = make_board(n, seed=n)
+    for n, with_costs in (
+        (10, False),
+        (20, False),
+        (40, False),
+        (80, False),
+        (10, True),
+        (20, True),
+        (80, True),
+    ):
+        sources = make_board(n, seed=n, costs=with_costs)
         for label, cost in costs_for(n) + borderline(sources):
             payable = can_pay(cost, sources)
             if payable:
@@ -151,7 +192,8 @@ def main() -> None:
                     capped = True
                 if n == 20:
                     ratios_20.append((capped, brute / ours))
-            print(f"{n:>7} {label:<18} {payable!s:<7} {ours:>8.2f} {brute_txt:>10} {ratio_txt:>9}")
+            size = f"{n}{'+' if with_costs else ''}"
+            print(f"{size:>7} {label:<18} {payable!s:<7} {ours:>8.2f} {brute_txt:>10} {ratio_txt:>9}")
     print()
     print(f"slowest payable plan: {worst['payable']:.2f} ms (target < 10 ms)")
     print(f"slowest unpayable proof: {worst['unpayable']:.2f} ms (target < 10 ms)")

@@ -8,8 +8,8 @@ from app.config import Settings
 from app.errors import from_rules_error
 from app.rules.errors import RulesError
 from app.rules.mana.abilities import Warning
-from app.rules.mana.payment import PlanStep, UnpayableError
-from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, payment_inputs
+from app.rules.mana.payment import PaymentSources, PlanStep, UnpayableError
+from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, as_any_color, payment_inputs
 from app.rules.values.board import Board
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
@@ -100,12 +100,18 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
             inputs, payer = built.payer(player)
         else:
             inputs = payment_inputs(board, player, cost, face, built.analysis, granted=granted)
-            payer = built.sources_of(player, inputs)
+            if inputs.no_mana:  # "You can't spend mana to cast this spell": not the pool's either
+                payer = PaymentSources(inputs.sources, life=board.player(player).life)
+            else:
+                payer = built.sources_of(player, inputs)
         warnings = [_warning(board, w) for w in inputs.warnings]
+        paid = cost
+        if inputs.any_color is not None and not inputs.no_mana:
+            paid = as_any_color(cost)  # CR 609.4b: Chromatic Orrery; the answer's `cost` stays the cost
         warnings.extend(
             CostWarningOut(source=None, card=player, text=str(cost), message=note) for note in payer.notes
         )
-        found = payer.plan(cost)
+        found = payer.plan(paid)
     except UnpayableError as exc:
         return PaymentPlanOut(
             **answer, payable=False, cost=str(cost), plan=[], short=str(exc.short), warnings=warnings

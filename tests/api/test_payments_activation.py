@@ -144,3 +144,50 @@ def test_linvala_forbids_only_opponents_creatures(client: TestClient) -> None:
     assert pay(client, board, "{G}")["payable"] is False
     mine = [perm("elf", "Llanowar Elves"), perm("linvala", "Linvala, Keeper of Silence")]
     assert pay(client, mine, "{G}")["payable"] is True
+
+
+def test_hogaak_cannot_be_paid_with_mana(client: TestClient) -> None:
+    """Hogaak: "You can't spend mana to cast this spell." Convoke and delve only; lands and pool never."""
+    swamps = [perm(f"s{i}", "Swamp") for i in range(7)]
+    body = client.post(
+        "/v1/payments/plan",
+        json={
+            "board": {"permanents": swamps, "mana_pool": {"you": "{G}"}},
+            "spell": {"card": "Hogaak, Arisen Necropolis"},
+        },
+    ).json()
+    assert body["payable"] is False
+    black = {"name": "Black Bear", "mana_cost": "{1}{B}", "type_line": "Creature — Bear", "oracle_text": ""}
+    creatures = [perm("elf", "Llanowar Elves"), perm("bear", black), *swamps]
+    board = {"permanents": creatures, "players": {"you": {"graveyard": ["Forest"] * 5}}}
+    body = client.post(
+        "/v1/payments/plan", json={"board": board, "spell": {"card": "Hogaak, Arisen Necropolis"}}
+    ).json()
+    assert body["payable"] is True
+    assert all(s["convoke"] or s["delve"] for s in body["plan"])  # no Swamp tapped for mana
+    assert len([s for s in body["plan"] if s["delve"]]) == 5
+
+
+def test_chromatic_orrery_spends_colorless_as_any_color(client: TestClient) -> None:
+    """Chromatic Orrery: "You may spend mana as though it were mana of any color." and "{T}: Add
+    {C}{C}{C}{C}{C}." (CR 609.4b): its five {C} pay {W}{U}{B}{R}{G}, though not a {C} symbol's type rule."""
+    body = pay(client, [perm("o", "Chromatic Orrery")], "{W}{U}{B}{R}{G}")
+    assert body["payable"] is True and body["cost"] == "{W}{U}{B}{R}{G}"
+    wastes = [perm(f"w{i}", "Wastes") for i in range(5)]
+    assert pay(client, wastes, "{W}{U}{B}{R}{G}")["payable"] is False
+    assert pay(client, [perm("o", "Chromatic Orrery")], "{W}{U}{B}{R}{G}{G}")["short"] == "{1}"
+
+
+def test_spirit_guide_from_the_hand_and_jack_o_lantern_from_the_graveyard(client: TestClient) -> None:
+    """CR 113.6m: "Exile Elvish Spirit Guide from your hand: Add {G}." works from the hand; "{1}, Exile
+    Jack-o'-Lantern from your graveyard: Add one mana of any color." from the graveyard."""
+    body = pay(client, [], "{G}", players={"you": {"hand": ["Elvish Spirit Guide"]}})
+    assert body["payable"] is True and body["plan"][0]["exiles"] == ["Elvish Spirit Guide"]
+    assert pay(client, [], "{G}", players={"you": {"graveyard": ["Elvish Spirit Guide"]}})["payable"] is False
+    jack = {"you": {"graveyard": ["Jack-o'-Lantern"]}}
+    body = pay(client, [perm("w", "Wastes")], "{U}", players=jack)
+    assert body["payable"] is True
+    assert [s["permanent"] for s in body["plan"]] == ["w", "graveyard:0"]  # its {1} paid first
+    # Stony Silence reaches an artifact card's ability in the graveyard too (CR 602.5)
+    silenced = pay(client, [perm("w", "Wastes"), perm("s", "Stony Silence")], "{U}", players=jack)
+    assert silenced["payable"] is False

@@ -516,6 +516,26 @@ class _Prepared:
             for t in frozenset().union(*(o.tokens for o in options)):
                 holders[t] += 1
         self.contested = frozenset(t for t, n in holders.items() if n > 1)
+        # Identical groups whose every option uses all of their contested tokens (two Altars that could
+        # each sacrifice this creature) exclude each other and are interchangeable: one is kept.
+        kept: dict[tuple[object, ...], int] = {}
+        dropped: set[int] = set()
+        for g, options in enumerate(self.groups):
+            mine = frozenset().union(*(o.tokens for o in options)) & self.contested
+            if mine and all(mine <= o.tokens for o in options):
+                same = (tuple(o.sig for o in options), mine)
+                if same in kept:
+                    dropped.add(g)
+                else:
+                    kept[same] = g
+        if dropped:
+            self.groups = [o for g, o in enumerate(self.groups) if g not in dropped]
+            self.flex = [f for g, f in enumerate(self.flex) if g not in dropped]
+            holders = Counter()
+            for options in self.groups:
+                for t in frozenset().union(*(o.tokens for o in options)):
+                    holders[t] += 1
+            self.contested = frozenset(t for t, n in holders.items() if n > 1)
         self.group_tokens: list[frozenset[str]] = [
             frozenset().union(*(o.tokens for o in options)) & self.contested for options in self.groups
         ]

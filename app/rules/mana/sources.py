@@ -22,12 +22,19 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.mana.abilities import Ability, PermanentState, Warning, candidates, check_activation
+from app.rules.mana.abilities import (
+    Ability,
+    PermanentState,
+    Warning,
+    candidates,
+    check_activation,
+    prohibition_reasons,
+)
 from app.rules.mana.payment import CARD, LEAVES, TAP, Consumed, ManaSource
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.restrictions import spell_meets
 from app.rules.text.activation import Need
-from app.rules.values.board import Board, Player
+from app.rules.values.board import Board, Permanent, Player
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.symbols import SymbolKind
@@ -55,6 +62,12 @@ class PaymentInputs:
 
     sources: tuple[ManaSource, ...]
     warnings: tuple[Warning, ...]
+    no_mana: bool = False
+    """CR 609.4b-like spell text "You can't spend mana to cast this spell" (Hogaak): the pool's mana can't
+    pay either; only convoke, improvise and delve are listed."""
+    any_color: str | None = None
+    """The permanent that lets its controller spend mana as though it were mana of any color (CR 609.4b,
+    Chromatic Orrery), when there is one: see ``as_any_color``."""
 
 
 def payment_sources(
@@ -119,8 +132,35 @@ def payment_inputs(
                 )
             )
     busy = frozenset(s.permanent for s in extra if s.ability != DELVE)
+    if _NO_MANA.search(spell.oracle_text):  # "You can't spend mana to cast this spell." (Hogaak)
+        return PaymentInputs(tuple(extra), tuple(warnings + skipped), no_mana=True)
     sources = [*_mana_sources(board, player, analysis, spell, skipped, busy=busy), *extra]
-    return PaymentInputs(tuple(sources), tuple(warnings + skipped))
+    return PaymentInputs(
+        tuple(sources), tuple(warnings + skipped), any_color=any_color_source(analysis, player)
+    )
+
+
+_NO_MANA: Final = re.compile(r"^You can't spend mana to cast this spell\.", re.MULTILINE)
+_ANY_COLOR: Final = re.compile(r"^You may spend mana as though it were mana of any color\.", re.MULTILINE)
+
+
+def any_color_source(analysis: BoardAnalysis, player: str) -> str | None:
+    """CR 609.4b: a permanent of ``player``'s saying "You may spend mana as though it were mana of any
+    color" (Chromatic Orrery), by id; None when there is none."""
+    for st in analysis.state.states:
+        if st.controller == player and not st.lost_own_abilities and _ANY_COLOR.search(st.face.oracle_text):
+            return st.id
+    return None
+
+
+def as_any_color(cost: ManaCost) -> ManaCost:
+    """CR 609.4b: with mana spent as though it were mana of any color, a colored symbol takes any mana:
+    {W}, {W/U}, {2/W} and {C/W} are paid as {1} (one mana of any type: colorless too). {C} still needs
+    colorless mana (it is a type, not a color), {S} snow mana, and Phyrexian symbols keep their color or
+    2 life (left as they are: the least)."""
+    kinds = (SymbolKind.COLORED, SymbolKind.HYBRID, SymbolKind.MONO_HYBRID, SymbolKind.COLORLESS_HYBRID)
+    kept = tuple(sym for sym in cost.others if sym.kind not in kinds)
+    return ManaCost(cost.variables, cost.generic + len(cost.others) - len(kept), kept)
 
 
 _KEYWORD_LINE: Final = re.compile(
@@ -148,7 +188,7 @@ def bare_payment_inputs(board: Board, player: str, analysis: BoardAnalysis | Non
                 warnings.append(
                     Warning(st.id, ab.restriction, "restricted mana is used only when `spell` is given")
                 )
-    return PaymentInputs(sources, tuple(warnings + skipped))
+    return PaymentInputs(sources, tuple(warnings + skipped), any_color=any_color_source(analysis, player))
 
 
 def _analysis_warnings(analysis: BoardAnalysis, player: str) -> list[Warning]:
@@ -212,6 +252,7 @@ def _mana_sources(
                 consuming.append((state, ability, (listed, spell_only)))
                 continue
             plain.append(_source(state, ability, listed, spell_only))
+    plain.extend(_zone_sources(analysis, player))
     if not consuming:
         return tuple(plain)
     busy_tap = set(busy) | {s.permanent for s in plain if s.uses_permanent}
@@ -449,6 +490,49 @@ def _once_choices(
 def _alike(states: list[PermanentState]) -> bool:
     """Permanents of one card, untapped alike: which of them a cost uses makes no difference."""
     return len({(s.face.name, s.permanent.controlled_since_turn_began) for s in states}) <= 1
+
+
+def _zone_sources(analysis: BoardAnalysis, player: str) -> list[ManaSource]:
+    """Mana abilities that work from the hand or the graveyard because their cost moves the card out of
+    it (CR 113.6m: Elvish Spirit Guide "Exile ~ from your hand: Add {G}", Jack-o'-Lantern "{1}, Exile ~
+    from your graveyard: Add one mana of any color"), for the cards the request lists in those zones.
+    Each is listed as ``<zone>:<index>``; it exiles that card (``card:`` token: once, and never also
+    delved or discarded). Prohibitions on the board still reach them (CR 602.5: an artifact card is an
+    artifact)."""
+    board = analysis.state.board
+    owner = board.player(player)
+    out: list[ManaSource] = []
+    for zone, cards in (("hand", owner.hand), ("graveyard", owner.graveyard)):
+        for i, card in enumerate(cards):
+            text = card.front.oracle_text
+            if f"from your {zone}" not in text or "Add" not in text:
+                continue
+            pid = f"{zone}:{i}"
+            scratch = analyze_board(Board((Permanent(pid, card, player),), board.players))
+            state = scratch.state.states[0]
+            for ability in state.abilities:
+                kinds = {n.kind for n in ability.needs}
+                here = any(n.kind == "exile_self" and n.zone == zone for n in ability.needs)
+                if not here or not ability.is_mana_ability or ability.restriction is not None:
+                    continue
+                if kinds - {"exile_self", "life"} or prohibition_reasons(analysis.state, state, ability):
+                    continue
+                outputs = scratch.produces.get((pid, ability.index))
+                if not outputs:
+                    continue
+                out.append(
+                    ManaSource(
+                        permanent=pid,
+                        ability=ability.index,
+                        outputs=tuple(m.as_tuple(LISTED_BOUND) for m in outputs),
+                        activation_cost=ability.mana_cost,
+                        life_cost=ability.life_cost,
+                        uses_permanent=False,
+                        tokens=frozenset({f"{CARD}{zone}:{i}"}),
+                        consumes=Consumed(exiles=(card.name,)),
+                    )
+                )
+    return out
 
 
 def _is_discard(ability: Ability) -> bool:
