@@ -12,7 +12,10 @@ deck (the caches hit). The baseline, measured in the same run, is board analysis
 (``app.services.analysis.analyze``: what each land could produce) of a board holding the deck's distinct
 lands, with the board memo emptied before each call so it is not a cache hit either.
 
-Targets: a deck's cold call <= 100 ms for 60 cards and <= 400 ms for Commander; the advisor cold <= 1 s.
+Targets: a deck's cold call <= 100 ms for 60 cards and <= 400 ms for Commander; the advisor cold <= 1 s. Each
+call's wall time and CPU time (``time.process_time``) are both printed; the targets are checked on CPU time,
+which other processes on a shared machine do not inflate (with 8 jobs on 2 cores the wall time is 2 to 4
+times it, and varies as much from run to run).
 
     .venv/bin/python bench/decks.py [runs]
 """
@@ -47,13 +50,18 @@ from tests.deck_cards import add_extra_cards
 TARGETS_MS = {"60-card Modern": 100.0, "100-card Commander": 400.0, "advisor, 60 cards, 2 colors": 1000.0}
 
 
-def timed(work: Callable[[], object], *, cold: bool) -> float:
+def timed(work: Callable[[], object], *, cold: bool) -> tuple[float, float]:
+    """(wall ms, this process's CPU ms) of one call."""
     if cold:
         castability.cache_clear()
         BOARDS.clear()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     work()
-    return (time.perf_counter() - started) * 1000
+    return (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
+
+
+def median(samples: list[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.median(w for w, _ in samples), statistics.median(c for _, c in samples)
 
 
 def lands_board(decklist: str, session: Session) -> AnalyzeRequest:
@@ -77,7 +85,10 @@ def main(runs: int) -> None:
             add_extra_cards(session)
             session.commit()
         print(f"load average {os.getloadavg()[0]:.1f}; cold and warm: median of {runs} calls")
-        print(f"{'deck':<28} {'cold ms':>8} {'warm ms':>8} {'base ms':>8} {'cold/base':>9}  target (cold)")
+        print(
+            f"{'deck':<28} {'cold wall':>9} {'cold cpu':>9} {'warm cpu':>9} {'base cpu':>9} {'cold/base':>9}"
+            "  target (cold cpu)"
+        )
         failed = False
         cases: list[tuple[str, str, Callable[[Session], object]]] = [
             (
@@ -111,20 +122,20 @@ def main(runs: int) -> None:
                 def run(call: Callable[[Session], object] = call, session: Session = session) -> object:
                     return call(session)
 
-                cold = statistics.median(timed(run, cold=True) for _ in range(runs))
-                warm = statistics.median(timed(run, cold=False) for _ in range(runs))
+                cold_wall, cold = median([timed(run, cold=True) for _ in range(runs)])
+                _, warm = median([timed(run, cold=False) for _ in range(runs)])
                 board = lands_board(decklist, session)
 
                 def base(board: AnalyzeRequest = board, session: Session = session) -> object:
                     return analysis.analyze(request=board, session=session, settings=settings)
 
-                baseline = statistics.median(timed(base, cold=True) for _ in range(runs))
+                _, baseline = median([timed(base, cold=True) for _ in range(runs)])
             target = TARGETS_MS[label]
             ok = cold <= target
             failed |= not ok
             print(
-                f"{label:<28} {cold:8.1f} {warm:8.2f} {baseline:8.2f} {cold / baseline:8.1f}x"
-                f"  {'<=' if ok else '>'}{target:5.0f} ms"
+                f"{label:<28} {cold_wall:9.1f} {cold:9.1f} {warm:9.2f} {baseline:9.2f}"
+                f" {cold / baseline:8.1f}x  {'<=' if ok else '>'}{target:5.0f} ms"
             )
         engine.dispose()
         if failed:

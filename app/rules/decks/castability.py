@@ -62,7 +62,11 @@ MAX_TURN = 30
 _Class = tuple[str, int]
 """A projected land kind: the spell colors it could produce (a sorted string) and its copies."""
 
-CACHE_LIMITS: Final = {"probabilities": (4096, 8 << 20), "draws": (65536, 48 << 20)}
+CACHE_LIMITS: Final = {
+    "probabilities": (4096, 8 << 20),
+    "hands": (2048, 32 << 20),
+    "draws": (65536, 48 << 20),
+}
 """Per cache: (most entries, most estimated bytes)."""
 HALL_MEMO_MAX: Final = 20_000
 """A Hall state's memo of added lands is emptied beyond this many entries (each a few hundred bytes)."""
@@ -524,9 +528,7 @@ def _bottoming_hands(
 ) -> tuple[float, float]:
     """(P(success and enough lands), P(enough lands)) summed over 7-card hands with ``lands`` lands, of which
     ``to_bottom`` go to the bottom, and over the draws that follow from the rest of the library."""
-    copies = tuple(c for _, c in classes)
-    kinds_colors = tuple(len(k) for k, _ in classes)
-    deck = sum(copies) + nonlands
+    deck = sum(c for _, c in classes) + nonlands
     spells_in_hand = HAND_SIZE - lands
     if spells_in_hand > nonlands:
         return 0.0, 0.0
@@ -535,8 +537,34 @@ def _bottoming_hands(
     lands_needed = turn - (lands - to_bottom)
     success = 0
     condition = 0
+    for w_hand, start, library, pool in _hand_table(classes, lands, to_bottom, hall):
+        s, c = _draws(start, library, pool, library_nonlands, draws, lands_needed, hall)
+        success += w_hand * s
+        condition += w_hand * c
+    return success * scale, condition * scale
+
+
+def _hall_key(args: tuple[object, ...]) -> tuple[Hashable, object]:
+    """A cache key naming the Hall (the last argument) by its shape: shared tuples, not counted, and no
+    cache entry keeps a Hall and its memo alive."""
+    hall = args[-1]
+    assert isinstance(hall, _Hall)
+    return (*args[:-1], hall.full, hall.touches), args[:-1]
+
+
+@_bounded("hands", _hall_key)
+def _hand_table(
+    classes: tuple[_Class, ...], lands: int, to_bottom: int, hall: _Hall
+) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...], int], ...]:
+    """Per 7-card hand with ``lands`` lands (by kind) that puts ``to_bottom`` of them on the bottom: its
+    weight (ways to draw those lands), the Hall state it keeps, the library's lands per kind still useful
+    (-1: changes nothing) and how many lands are pooled as plain ones. Independent of the turn: spells of
+    the same colors and symbols on other turns, and the mulligan stages, share it (cached, bounded)."""
+    copies = tuple(c for _, c in classes)
+    kinds_colors = tuple(len(k) for k, _ in classes)
     saturated: dict[tuple[int, ...], tuple[bool, ...]] = {}  # per kept state: the kinds that change nothing
     kinds = range(len(copies))
+    out = []
     for hand in _compositions(classes, lands, exact=True):
         deadline.check()  # one kept hand; an exception is never cached by lru_cache
         w_hand = 1
@@ -548,19 +576,11 @@ def _bottoming_hands(
             flags = saturated[start] = tuple(hall.saturated(start, j) for j in kinds)
         library = tuple(-1 if f else c - k for f, c, k in zip(flags, copies, hand, strict=True))
         pool = sum(c - k for c, k, n in zip(copies, hand, library, strict=True) if n < 0)
-        s, c = _draws(start, library, pool, library_nonlands, draws, lands_needed, hall)
-        success += w_hand * s
-        condition += w_hand * c
-    return success * scale, condition * scale
+        out.append((w_hand, start, library, pool))
+    return tuple(out)
 
 
-def _draws_key(args: tuple[object, ...]) -> tuple[Hashable, object]:
-    hall = args[-1]
-    assert isinstance(hall, _Hall)
-    return (*args[:-1], hall.full, hall.touches), args[:-1]
-
-
-@_bounded("draws", _draws_key)
+@_bounded("draws", _hall_key)
 def _draws(
     start: tuple[int, ...],
     library: tuple[int, ...],

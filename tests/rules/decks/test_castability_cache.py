@@ -32,7 +32,11 @@ def test_size_counts_containers_and_big_integers() -> None:
 
 def test_five_color_computations_stay_within_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     expected = {turn: cast_probability(FIVE, PIPS, turn) for turn in (5, 6)}
-    small = {"probabilities": _Bounded(2, 4_000), "draws": _Bounded(200, 60_000)}
+    small = {
+        "probabilities": _Bounded(2, 4_000),
+        "hands": _Bounded(3, 40_000),
+        "draws": _Bounded(200, 60_000),
+    }
     monkeypatch.setattr(castability, "_CACHES", small)
     monkeypatch.setattr(castability, "HALL_MEMO_MAX", 100)
     for turn in (5, 6, 5):

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.rules.decks.decklist import MAX_CHARS, SECTIONS, parse_decklist
 
@@ -91,3 +93,84 @@ def test_hostile_list_reads_in_linear_time(text: str) -> None:
     started = time.perf_counter()
     parse_decklist(text)
     assert time.perf_counter() - started < 0.5
+
+
+# Names as cards have them: words of letters with apostrophes, commas and hyphens ("Jace, the Mind
+# Sculptor", "Dragon's Rage Channeler"), never a header word alone.
+WORD = st.from_regex(r"[A-Z][a-z]{1,8}(?:'s|-[a-z]{2,5})?,?", fullmatch=True)
+NAME = (
+    st.lists(WORD, min_size=1, max_size=4)
+    .map(" ".join)
+    .map(lambda n: n.rstrip(","))
+    .filter(lambda n: n.lower().rstrip(":") not in HEADER_WORDS and not n.lower().startswith("name "))
+)
+HEADER_WORDS = {
+    "deck", "main", "maindeck", "mainboard", "sideboard", "side", "commander", "commanders", "companion",
+    "companions", "maybeboard", "maybe", "considering", "about", "tokens", "creature", "creatures", "land",
+    "lands", "instant", "instants", "sorcery", "sorceries", "artifact", "artifacts", "enchantment",
+    "enchantments", "planeswalker", "planeswalkers", "battle", "battles", "spells", "other", "others",
+    "nonland", "nonlands",
+}  # fmt: skip
+ENTRIES = st.lists(
+    st.tuples(st.integers(1, 99), NAME, st.sampled_from(["main", "sideboard", "commander", "maybeboard"])),
+    min_size=1,
+    max_size=12,
+)
+ARENA_HEADER = {
+    "main": "Deck",
+    "sideboard": "Sideboard",
+    "commander": "Commander",
+    "maybeboard": "Maybeboard",
+}
+
+
+def _expected(entries: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+    order = ["commander", "main", "sideboard", "maybeboard"]
+    return sorted(entries, key=lambda e: order.index(e[2]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(ENTRIES, st.sampled_from(["arena", "moxfield", "archidekt", "dek", "deckstats"]))
+def test_every_export_reads_back_what_it_wrote(entries: list[tuple[int, str, str]], form: str) -> None:
+    rows = _expected(entries)
+    lines: list[str] = []
+    if form in ("arena", "moxfield", "deckstats"):
+        for section in ["commander", "main", "sideboard", "maybeboard"]:
+            group = [r for r in rows if r[2] == section]
+            if not group:
+                continue
+            header = ARENA_HEADER[section]
+            lines.append(
+                {"arena": header, "moxfield": f"{header} ({sum(r[0] for r in group)})"}.get(
+                    form, f"//{header}"
+                )
+            )
+            for count, name, _ in group:
+                lines.append(
+                    {"arena": f"{count} {name} (M21) 12a", "moxfield": f"{count}x {name}"}.get(
+                        form, f"{count} [SET#7] {name}"
+                    )
+                )
+            lines.append("")
+    elif form == "archidekt":
+        category = {
+            "main": "[Ramp,Card Draw]",
+            "sideboard": "[Sideboard{noDeck}]",
+            "commander": "*CMDR* [Commander{top}]",
+            "maybeboard": "[Maybeboard{noDeck}{noPrice}]",
+        }
+        lines = [
+            f"{count}x {name} (cmr) 1 *F* {category[section]} ^Have,#37d67a^" for count, name, section in rows
+        ]
+    else:
+        rows = [r for r in rows if r[2] in ("main", "sideboard")]
+        lines = ['<?xml version="1.0" encoding="utf-8"?>', "<Deck>"]
+        lines += [
+            f'  <Cards CatID="1" Quantity="{count}" Sideboard="{str(section == "sideboard").lower()}"'
+            f' Name="{name.replace(chr(39), "&apos;")}" />'
+            for count, name, section in rows
+        ]
+        lines.append("</Deck>")
+    deck = parse_decklist("\n".join(lines) + "\n")
+    assert [(e.count, e.name, e.section) for e in deck.entries] == rows
+    assert deck.problems == ()
