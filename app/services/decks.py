@@ -53,6 +53,13 @@ class _Held:
     counts: dict[str, int] = field(default_factory=lambda: {"main": 0, "sideboard": 0, "commander": 0})
 
 
+def load_chart() -> None:
+    """Import the chart's drawing library (matplotlib: about 2 s on a busy machine) if not yet done. The
+    route calls it in a worker thread before the budgeted work: loading a library is not the request's
+    work, and it happens once per process (not at start-up, which it would slow for every worker)."""
+    from app.services import deck_chart  # noqa: F401
+
+
 def analyze_or_chart(
     *, request: DeckAnalyzeRequest, session: Session, settings: Settings, chart: bool
 ) -> DeckAnalyzeAnswer | bytes:

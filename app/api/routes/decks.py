@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Header
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 
 from app.api import examples
 from app.api.compute import INLINE_WORK_LIMIT, compute, computes
@@ -41,6 +42,8 @@ async def analyze_deck(
     """Counts, lands, curve, colored symbols, sources per color (CR 106.7), the exact chance of casting each
     spell on curve with the sources it needs (Karsten's 2022 model), and legality in `format`."""
     svg = accept is not None and SVG in accept and "application/json" not in accept.split(",")[0]
+    if svg:
+        await run_in_threadpool(service.load_chart)
 
     # Exact castability and the drawing (4 s held the event loop before) are too much for the event loop:
     # straight to a worker thread, within the budget.
