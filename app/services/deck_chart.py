@@ -36,11 +36,14 @@ def render_svg(answer: DeckAnalyzeAnswer) -> bytes:
         meets = [c for c in answer.castability if c.meets and c.probability is not None]
         short = [c for c in answer.castability if not c.meets and c.probability is not None]
         ax2.scatter(
-            [c.turn for c in meets], [c.probability for c in meets], color="#2a7f3f", label="enough sources"
+            [c.turn for c in meets],
+            [c.probability or 0.0 for c in meets],
+            color="#2a7f3f",
+            label="enough sources",
         )
         ax2.scatter(
             [c.turn for c in short],
-            [c.probability for c in short],
+            [c.probability or 0.0 for c in short],  # never None: filtered above
             facecolors="none",
             edgecolors="#b23a2f",
             label="too few sources",
