@@ -71,7 +71,7 @@ class PlainFormatter(logging.Formatter):
         if second != self._second:
             self._text = time.strftime(self.default_time_format, self.converter(record.created))
             self._second = second
-        return self.default_msec_format % (self._text, record.msecs)
+        return (self.default_msec_format or "%s,%03d") % (self._text, record.msecs)
 
 
 class JsonFormatter(logging.Formatter):

@@ -160,7 +160,7 @@ async def _handled(scope: Scope, receive: Receive, exc: Exception) -> Response:
     request = Request(scope, receive)
     if inspect.iscoroutinefunction(handler):
         return await handler(request, exc)  # type: ignore[no-any-return]
-    return await run_in_threadpool(handler, request, exc)  # type: ignore[no-any-return]
+    return await run_in_threadpool(handler, request, exc)  # type: ignore[no-any-return,unused-ignore]
 
 
 def _validated(adapter: TypeAdapter[Any], body: bytes) -> Any:

@@ -90,7 +90,7 @@ def _forget_dead_workers(directory: str) -> None:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            multiprocess.mark_process_dead(pid, directory)
+            multiprocess.mark_process_dead(pid, directory)  # type: ignore[no-untyped-call]
         except PermissionError:  # alive, another user's
             continue
 
@@ -102,7 +102,7 @@ def render_metrics() -> bytes:
     if directory:
         _forget_dead_workers(directory)
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry, path=directory)
+        multiprocess.MultiProcessCollector(registry, path=directory)  # type: ignore[no-untyped-call]
         return generate_latest(registry)
     return generate_latest(REGISTRY)
 

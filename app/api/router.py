@@ -42,7 +42,8 @@ def _allow_head(router: APIRouter) -> None:
         inner = getattr(route, "original_router", None)
         if isinstance(inner, APIRouter):
             _allow_head(inner)
-        if isinstance(route, APIRoute) and "GET" in route.methods and "HEAD" not in route.methods:
+        methods = route.methods or set() if isinstance(route, APIRoute) else set()
+        if isinstance(route, APIRoute) and "GET" in methods and "HEAD" not in methods:
             twins.append(route)
     for route in twins:
         router.add_api_route(

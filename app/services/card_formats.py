@@ -217,7 +217,8 @@ def _parts(value: Any, n: int, separator: str = "//") -> list[str | None]:
         return [None] * n
     parts = [p.strip() for p in value.split(separator)] if separator in value else [value]
     if len(parts) != n:  # not split the same way: the whole text stays with the front face
-        return [value] + [""] * (n - 1)
+        whole: list[str | None] = [value, *([""] * (n - 1))]
+        return whole
     out: list[str | None] = [*parts]
     return out
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Row, bindparam, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -146,7 +146,8 @@ and loading ORM objects on each request (about a third of a read's CPU time)."""
 def read_scenario(session: Session, *, api_key_id: int, scenario_id: str) -> Row[Any] | None:
     """The key's scenario's fields (``id``, ``name``, ... ``updated_at``) for a read that changes nothing,
     or None."""
-    return session.connection().execute(_READ, {"scenario_id": scenario_id, "api_key_id": api_key_id}).first()
+    row = session.connection().execute(_READ, {"scenario_id": scenario_id, "api_key_id": api_key_id}).first()
+    return cast("Row[Any] | None", row)
 
 
 def get_idempotency(session: Session, *, api_key_id: int, key: str) -> ScenarioRow | None:
