@@ -25,6 +25,7 @@ from app.config import Settings
 ROOT = Path(__file__).resolve().parents[2]
 
 HEAD_TIMEOUT_S = 0.6
+SENT_BIG = threading.Event()
 CAP = 16 * 1024
 
 
@@ -45,6 +46,15 @@ async def small_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             break
     if scope["path"] == "/sleep":
         await asyncio.sleep(1.0)
+    if scope["path"] == "/big":  # 32 MB: more than the socket buffers hold, so the server must wait
+        chunk = b"x" * (1024 * 1024)
+        headers = [(b"content-length", str(32 * len(chunk)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        for _ in range(32):
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+        SENT_BIG.set()  # the task ends (uvicorn's send returns at once on a dropped connection)
+        return
     answer = json.dumps({"path": scope["path"], "body_bytes": len(body)}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
@@ -310,3 +320,28 @@ def test_the_hostile_bench_short_form_passes_against_the_service(
         started = time.monotonic()
         assert bench.short_form(f"http://127.0.0.1:{served.port}", idle=1000) == []
         assert time.monotonic() - started < 60
+
+
+def test_a_client_that_never_reads_its_answer_is_dropped_after_the_send_timeout() -> None:
+    """The request's task waited for ever on a client that stopped reading, holding a request slot."""
+    limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=5, send_timeout_s=0.5)
+    for served in serve(limits):
+        SENT_BIG.clear()
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", served.port))
+        with sock:
+            sock.sendall(b"GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+            # Reading nothing: the request's task must end (its sends return once the connection is
+            # dropped) instead of waiting for this client for ever.
+            assert SENT_BIG.wait(3)
+            sock.settimeout(5)
+            received = 0
+            try:
+                while chunk := sock.recv(1 << 20):
+                    received += len(chunk)
+            except ConnectionResetError:
+                pass
+        assert received < 32 * 1024 * 1024  # the connection was dropped, not the whole answer sent
+        status, _ = served.get()
+        assert status == 200
