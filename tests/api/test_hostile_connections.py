@@ -345,3 +345,14 @@ def test_a_client_that_never_reads_its_answer_is_dropped_after_the_send_timeout(
         assert received < 32 * 1024 * 1024  # the connection was dropped, not the whole answer sent
         status, _ = served.get()
         assert status == 200
+
+
+def test_pipelined_requests_are_all_answered_in_order(served: Served) -> None:
+    """Pipelining still works through the head deadline and the cap: three requests in one write."""
+    one = b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc"
+    last = b"GET /last HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+    with served.connect() as sock:
+        sock.sendall(one + one + last)
+        _, answer = read_answer(sock)
+    assert answer.count(b"HTTP/1.1 200") == 3, answer
+    assert answer.index(b'"body_bytes": 3') < answer.index(b'"/last"')
