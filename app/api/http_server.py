@@ -19,6 +19,8 @@ uvicorn's protocols trust the client more than a public service can (issue 27):
   or trickled: past ``max_header_bytes`` with no end of head in sight, the connection gets a 431 problem
   and is closed. The parsed request line and headers are counted as well, so a head that arrived with
   other data (pipelined) is held to the same cap.
+- **Answers left unread.** A client that stops reading pauses the server's writes, and the request's
+  task waits for it, holding a slot: after ``send_timeout_s`` (the body deadline) the connection is dropped.
 - **Request smuggling.** A request with both ``Content-Length`` and ``Transfer-Encoding`` is refused with a
   400 (RFC 9112 section 6.3: such a message "ought to be handled as an error"), and so is a message the
   parser cannot read.
@@ -64,6 +66,8 @@ class ServerLimits:
     """Open connections per worker; 0: no limit."""
     max_requests: int = 1000
     """Requests in flight per worker; 0: no limit."""
+    send_timeout_s: float = 10.0
+    """Seconds a client may leave its answer unread (the server's writes paused) before it is dropped."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ServerLimits:
@@ -72,6 +76,7 @@ class ServerLimits:
             request_head_timeout_s=settings.request_head_timeout_s,
             max_connections=settings.max_concurrent_connections,
             max_requests=settings.max_concurrent_connections,
+            send_timeout_s=settings.body_read_timeout_s,
         )
 
 
@@ -166,6 +171,8 @@ class ManacalcHttpToolsProtocol(HttpToolsProtocol):
         self._tail = b""  # the last bytes received, to find an end of head split across two writes
         self._parsed_head_bytes = 0  # request line and headers as parsed
         self._refused = False
+        self.send_timeout_s = limits.send_timeout_s
+        self._send_timer: asyncio.TimerHandle | None = None
 
     # --- connection life --------------------------------------------------------------------------
 
@@ -177,7 +184,30 @@ class ManacalcHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
+        if self._send_timer is not None:
+            self._send_timer.cancel()
+            self._send_timer = None
         super().connection_lost(exc)
+
+    # A client that stops reading its answer pauses our writes; the request's task then waits for it, a
+    # slot of max_requests held for as long as the client likes. Dropped after send_timeout_s instead.
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._send_timer is None:
+            self._send_timer = self.loop.call_later(self.send_timeout_s, self._send_timed_out)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._send_timer is not None:
+            self._send_timer.cancel()
+            self._send_timer = None
+
+    def _send_timed_out(self) -> None:
+        self._send_timer = None
+        if not self.transport.is_closing():
+            logger.info("dropped a connection that left its answer unread for %g s", self.send_timeout_s)
+            self.transport.abort()  # close() would wait to flush what the client does not read
 
     def _make_room(self) -> None:
         """Over ``max_connections``: close the connection that has waited longest for a head; if every
