@@ -263,7 +263,7 @@ class EffectIn(StrictModel):
 
     id: PermanentId = Field(description="Unique among the board's permanents and effects; ways name it.")
     card: CardRef = Field(description="The spell or the permanent whose ability created the effect.")
-    controller: PlayerName = "you"
+    controller: PlayerName = Field("you", description="The player the effect benefits.")
     chosen: ChosenIn | None = Field(
         None, description='What it chose; `card_name`: the card a trigger targeted ("Lightning Bolt").'
     )

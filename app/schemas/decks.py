@@ -232,19 +232,25 @@ class DeckManabaseRequest(DeckAnalyzeRequest):
 
 
 class ChangeOut(BaseModel):
-    remove: CardRef
-    add: CardRef
+    """One swap of the advisor's plan: ``count`` copies of a land of the deck replaced by another land."""
+
+    remove: CardRef = Field(description="The land of the deck taken out.")
+    add: CardRef = Field(description="The land put in (a basic, a land of the deck or a candidate).")
     count: int = Field(description="Copies swapped.")
 
 
 class UnreachableOut(BaseModel):
-    card: CardRef
-    face: str | None = None
-    cost: str
-    reason: str
+    """A target spell that no swap within the land count and ``max_changes`` brings to its threshold."""
+
+    card: CardRef = Field(description="The spell.")
+    face: str | None = Field(None, description="The half or face judged on its own; null: the card.")
+    cost: str = Field(description="The mana cost judged.", examples=["{W}{U}{B}"])
+    reason: str = Field(description="Why no swap gets there (the color and the sources it would need).")
 
 
 class DeckManabaseAnswer(ComputedAnswer):
+    """The mana-base advisor's answer: the fewest land swaps, with the castability they change."""
+
     changes: list[ChangeOut] = Field(
         description="The fewest swaps (copies in all) that bring every target spell that can get there to its"
         " threshold; empty when none is needed or none was found (see `complete`)."
@@ -252,8 +258,8 @@ class DeckManabaseAnswer(ComputedAnswer):
     fewest_changes: int | None = Field(
         description="Copies swapped by `changes`; null when no plan was found within the bound."
     )
-    castability_before: list[CastabilityOut]
-    castability_after: list[CastabilityOut]
+    castability_before: list[CastabilityOut] = Field(description="Castability of the deck as sent.")
+    castability_after: list[CastabilityOut] = Field(description="Castability once `changes` are made.")
     unreachable: list[UnreachableOut] = Field(
         description="Target spells that no change within the land count (and `max_changes`) brings to their"
         " threshold."
@@ -262,5 +268,7 @@ class DeckManabaseAnswer(ComputedAnswer):
         description="False when the search stopped at its bound: `warnings` say what was proven and what was"
         " not tried."
     )
-    problems: list[DeckProblemOut]
-    warnings: list[DeckWarningOut] = []
+    problems: list[DeckProblemOut] = Field(description="The lines that could not be read.")
+    warnings: list[DeckWarningOut] = Field(
+        default_factory=list, description="What was not understood, assumed, or not tried."
+    )
