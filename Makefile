@@ -110,7 +110,7 @@ openapi: $(DEV_STAMP)
 	$(BIN)/manacalc openapi --output openapi/openapi.json
 
 bench: $(DEV_STAMP)
-	@set -e; for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script; done
+	@set -e; for script in bench/[!_]*.py; do echo "== $$script"; $(BIN)/python $$script; done
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache $(RUN_VENV)

@@ -40,7 +40,7 @@ from app.rules.casting.cost_registry import cost_effects  # noqa: E402
 from app.rules.casting.ways import ways_of  # noqa: E402
 from app.rules.text.templates import REGISTRIES  # noqa: E402
 from app.rules.values.cards import Card, Face  # noqa: E402
-from bench.catalogue import catalogue_cards  # noqa: E402
+from bench._catalogue import catalogue_cards  # noqa: E402
 
 # CR 702 keywords that give a way to cast with a cost, or an optional additional cost (written from the
 # rules for this bench; the reader has its own table).

@@ -37,7 +37,7 @@ from app.rules.values.board import Board, Choices, Permanent, Player  # noqa: E4
 from app.rules.values.cards import Card, Face  # noqa: E402
 from app.rules.values.costs import ManaCost  # noqa: E402
 from app.rules.values.types import TypeLine  # noqa: E402
-from bench.catalogue import catalogue_cards  # noqa: E402
+from bench._catalogue import catalogue_cards  # noqa: E402
 
 PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
 # A line adds mana ("Add {G}", "adds one mana", "add X mana") or changes produced mana ("produces ...
