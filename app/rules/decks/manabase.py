@@ -9,15 +9,17 @@ has that many lands producing it (CR 106.7: a land counts for each color it coul
 
 The search. A change swaps one copy of a land of the deck for one copy of a land that may be added (a
 basic, a land already in the deck, a candidate), within the copies a deck may hold (CR 100.2a: four of a
-card but basic lands, CR 903.5b: one in Commander). Plans are searched by increasing number of swaps
-(iterative deepening), each plan once (swaps in a fixed order), with two bounds: one swap adds at most
-one source of each color, so a plan with ``k`` swaps left cannot close a color's deficit larger than ``k``;
-and it lowers the total deficit (the sources missing, summed over the colors) by at most the short colors
-its new land adds less the colors at or under their need that its old land takes away, so ``k`` swaps
-cannot close more than ``k`` times the best such swap still open. The first
-plan found has the fewest swaps: exact. The search is bounded by ``max_changes`` and ``max_nodes``; when
-the node budget runs out before a plan is found or every plan of the last size was ruled out, the answer
-says so (``complete`` false, ``proven_below``: no plan with fewer swaps exists).
+card but basic lands, CR 903.5b: one in Commander). Only a land's colors count toward the target, so lands
+are searched in groups by their colors (at most 32 a side) and the plan is mapped back to lands afterwards.
+Plans are searched by increasing number of swaps (iterative deepening), each plan once (swaps in a fixed
+order), with two bounds: one swap adds at most one source of each color, so a plan with ``k`` swaps left
+cannot close a color's deficit larger than ``k``; and it lowers the total deficit (the sources missing,
+summed over the colors) by at most the short colors its new land adds less the colors at or under their
+need that its old land takes away, so ``k`` swaps cannot close more than ``k`` times the best such swap
+still open. The first plan found has the fewest swaps: exact. The search is bounded by ``max_changes`` and
+``max_nodes`` (which also bounds the swap pairs looked at); when the node budget runs out before a plan is
+found or every plan of the last size was ruled out, the answer says so (``complete`` false,
+``proven_below``: no plan with fewer swaps exists).
 """
 
 from __future__ import annotations
