@@ -570,3 +570,22 @@ def test_advisor_input_errors_name_the_field(client: TestClient) -> None:
     assert problem["errors"][0]["loc"] == ["body", "spells", 0]
     problem = _advise(client, {"decklist": BOROS, "candidates": ["Lightning Bolt"]}, 422)
     assert problem["errors"][0]["loc"] == ["body", "candidates", 0]
+
+
+@pytest.mark.parametrize(
+    "decklist",
+    [
+        "Commander\n1 Atraxa, Praetors' Voice",  # a commander and nothing else yet
+        "60 Forest",  # lands only
+        "1 Forest",
+        "4 Emeria's Call",  # a modal land and no land card
+        "20 Mountain\n4 Draco\n36 Lava Spike",  # a 16-mana spell: turn 16 with 20 lands
+        "2 Mountain\n4 Fireball\n4 Ghostfire",  # X costs and no colored symbol
+        "Maybeboard\n4 Lightning Bolt",  # nothing in the deck at all
+    ],
+)
+def test_every_deck_gets_an_analysis(client: TestClient, decklist: str) -> None:
+    body = _post(client, {"decklist": decklist, "format": "legacy"})
+    assert body["legality"]["format"] == "legacy"
+    advice = _advise(client, {"decklist": decklist})
+    assert advice["complete"] in (True, False)
