@@ -433,6 +433,7 @@ def test_maybeboard_is_never_in_the_deck(client: TestClient) -> None:
     assert body["pips"]["R"] == 40  # Lava Spike {R} x 40; Fireblast ({4}{R}{R}) is not counted
     assert [c["card"]["name"] for c in body["castability"]] == ["Lava Spike"]
     cards = {"cards": [{"card": "Fireblast", "count": 4, "section": "maybeboard"}, {"card": "Mountain"}]}
+    assert _post(client, {"cards": [{"card": "Fire/Ice"}]})["cards"][0]["card"]["name"] == "Fire // Ice"
     assert _post(client, cards)["counts"] == {"main": 1, "sideboard": 0, "commander": 0, "maybeboard": 4}
 
 
