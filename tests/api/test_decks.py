@@ -4,6 +4,7 @@ out by hand from the cards' costs and text (comments say how)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -590,3 +591,12 @@ def test_every_deck_gets_an_analysis(client: TestClient, decklist: str) -> None:
     assert body["legality"]["format"] == "legacy"
     advice = _advise(client, {"decklist": decklist})
     assert advice["complete"] in (True, False)
+
+
+def test_a_hostile_100_kb_list_answers_at_once(client: TestClient) -> None:
+    # The run of spaces that froze a worker for 20 s under the old MTG Arena suffix pattern.
+    decklist = "1 a" + " " * 99_990 + "(x"
+    started = time.perf_counter()
+    body = _post(client, {"decklist": decklist})
+    assert time.perf_counter() - started < 2.0  # the reader alone takes milliseconds (tests/rules/decks)
+    assert [p["line"] for p in body["problems"]] == [1]
