@@ -27,6 +27,7 @@ from app.rules.decks.decklist import (
     Entry,
     check_count,
     parse_decklist,
+    split_name,
 )
 from app.rules.mana.abilities import card_identity
 from app.rules.mana.production import analyze_board
@@ -234,7 +235,7 @@ def _entries(request: DeckAnalyzeRequest) -> tuple[list[Entry], list[DeckProblem
                     errors=[{"loc": ["body", "cards", i, "count"], "msg": str(exc), "type": "range"}],
                 ) from exc
             section = "sideboard" if c.section == "companion" else c.section
-            out.append(Entry(i + 1, c.count, c.card, section, c.card))
+            out.append(Entry(i + 1, c.count, split_name(c.card.strip()), section, c.card))
         return out, [], ()
     assert request.decklist is not None
     try:

@@ -4,6 +4,7 @@ out by hand from the cards' costs and text (comments say how)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -449,6 +450,7 @@ def test_maybeboard_is_never_in_the_deck(client: TestClient) -> None:
     assert body["pips"]["R"] == 40  # Lava Spike {R} x 40; Fireblast ({4}{R}{R}) is not counted
     assert [c["card"]["name"] for c in body["castability"]] == ["Lava Spike"]
     cards = {"cards": [{"card": "Fireblast", "count": 4, "section": "maybeboard"}, {"card": "Mountain"}]}
+    assert _post(client, {"cards": [{"card": "Fire/Ice"}]})["cards"][0]["card"]["name"] == "Fire // Ice"
     assert _post(client, cards)["counts"] == {"main": 1, "sideboard": 0, "commander": 0, "maybeboard": 4}
 
 
@@ -586,3 +588,31 @@ def test_advisor_input_errors_name_the_field(client: TestClient) -> None:
     assert problem["errors"][0]["loc"] == ["body", "spells", 0]
     problem = _advise(client, {"decklist": BOROS, "candidates": ["Lightning Bolt"]}, 422)
     assert problem["errors"][0]["loc"] == ["body", "candidates", 0]
+
+
+@pytest.mark.parametrize(
+    "decklist",
+    [
+        "Commander\n1 Atraxa, Praetors' Voice",  # a commander and nothing else yet
+        "60 Forest",  # lands only
+        "1 Forest",
+        "4 Emeria's Call",  # a modal land and no land card
+        "20 Mountain\n4 Draco\n36 Lava Spike",  # a 16-mana spell: turn 16 with 20 lands
+        "2 Mountain\n4 Fireball\n4 Ghostfire",  # X costs and no colored symbol
+        "Maybeboard\n4 Lightning Bolt",  # nothing in the deck at all
+    ],
+)
+def test_every_deck_gets_an_analysis(client: TestClient, decklist: str) -> None:
+    body = _post(client, {"decklist": decklist, "format": "legacy"})
+    assert body["legality"]["format"] == "legacy"
+    advice = _advise(client, {"decklist": decklist})
+    assert advice["complete"] in (True, False)
+
+
+def test_a_hostile_100_kb_list_answers_at_once(client: TestClient) -> None:
+    # The run of spaces that froze a worker for 20 s under the old MTG Arena suffix pattern.
+    decklist = "1 a" + " " * 99_990 + "(x"
+    started = time.perf_counter()
+    body = _post(client, {"decklist": decklist})
+    assert time.perf_counter() - started < 2.0  # the reader alone takes milliseconds (tests/rules/decks)
+    assert [p["line"] for p in body["problems"]] == [1]

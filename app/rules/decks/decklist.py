@@ -264,7 +264,7 @@ def _strip_suffixes(tokens: list[str], marks: _Marks) -> int:
     return end
 
 
-def _split_name(name: str) -> str:
+def split_name(name: str) -> str:
     """Split names as the catalogue writes them (CR 709.1: a split card's name is both halves' names):
     ``Fire/Ice`` (MTGO), ``Fire / Ice`` and ``Wear//Tear`` become ``Fire // Ice``, ``Wear // Tear``."""
     if "/" not in name:
@@ -280,7 +280,7 @@ def _read_dek(lines: list[str]) -> Decklist:
     for number, raw in enumerate(lines, start=1):
         for m in _DEK_CARD.finditer(raw):
             attrs = {k.lower(): html.unescape(v) for k, v in _XML_ATTR.findall(m.group(1))}
-            name = _split_name(" ".join(attrs.get("name", "").split()))
+            name = split_name(" ".join(attrs.get("name", "").split()))
             quantity = attrs.get("quantity", "1").strip()
             if not quantity.isdigit():
                 problems.append(LineProblem(number, raw.strip(), "Quantity is not a number"))
@@ -361,7 +361,7 @@ def parse_decklist(text: str) -> Decklist:
         end = _strip_suffixes(tokens[start:], marks) + start if start < len(tokens) else start
         if marks.section is not None:
             line_section = marks.section
-        name = _split_name(" ".join(tokens[start:end]))
+        name = split_name(" ".join(tokens[start:end]))
         if not name:
             problems.append(LineProblem(number, raw.strip(), "the line has a count but no card name"))
             continue

@@ -9,15 +9,17 @@ has that many lands producing it (CR 106.7: a land counts for each color it coul
 
 The search. A change swaps one copy of a land of the deck for one copy of a land that may be added (a
 basic, a land already in the deck, a candidate), within the copies a deck may hold (CR 100.2a: four of a
-card but basic lands, CR 903.5b: one in Commander). Plans are searched by increasing number of swaps
-(iterative deepening), each plan once (swaps in a fixed order), with two bounds: one swap adds at most
-one source of each color, so a plan with ``k`` swaps left cannot close a color's deficit larger than ``k``;
-and it lowers the total deficit (the sources missing, summed over the colors) by at most the short colors
-its new land adds less the colors at or under their need that its old land takes away, so ``k`` swaps
-cannot close more than ``k`` times the best such swap still open. The first
-plan found has the fewest swaps: exact. The search is bounded by ``max_changes`` and ``max_nodes``; when
-the node budget runs out before a plan is found or every plan of the last size was ruled out, the answer
-says so (``complete`` false, ``proven_below``: no plan with fewer swaps exists).
+card but basic lands, CR 903.5b: one in Commander). Only a land's colors count toward the target, so lands
+are searched in groups by their colors (at most 32 a side) and the plan is mapped back to lands afterwards.
+Plans are searched by increasing number of swaps (iterative deepening), each plan once (swaps in a fixed
+order), with two bounds: one swap adds at most one source of each color, so a plan with ``k`` swaps left
+cannot close a color's deficit larger than ``k``; and it lowers the total deficit (the sources missing,
+summed over the colors) by at most the short colors its new land adds less the colors at or under their
+need that its old land takes away, so ``k`` swaps cannot close more than ``k`` times the best such swap
+still open. The first plan found has the fewest swaps: exact. The search is bounded by ``max_changes`` and
+``max_nodes`` (which also bounds the swap pairs looked at); when the node budget runs out before a plan is
+found or every plan of the last size was ruled out, the answer says so (``complete`` false,
+``proven_below``: no plan with fewer swaps exists).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from app.rules.errors import RulesError
 COLORS: Final = "WUBRG"
 MAX_NODES: Final = 8_000
 """Search nodes (swap choices tried) per plan; beyond it the answer is what was proven."""
+WORK_PER_NODE: Final = 64
+"""The budget also bounds the swap pairs looked at, ``WORK_PER_NODE`` per node on average."""
 
 
 class ManabaseError(RulesError):
@@ -93,6 +97,8 @@ def plan(
     for land in lands:
         if land.count < 0 or land.addable < 0 or not land.colors <= frozenset(COLORS):
             raise ManabaseError(f"bad land kind {land.key!r}")
+    given = lands
+    lands = _groups(lands)
     need = tuple(required.get(c, 0) for c in COLORS)
     masks = tuple(tuple(c in land.colors for c in COLORS) for land in lands)
     counts = [land.count for land in lands]
@@ -116,6 +122,7 @@ def plan(
     added = [0] * len(lands)
     chosen: list[tuple[int, int]] = []
     nodes = 0
+    work = 0  # pairs looked at: a node's cost grows with the pairs, so the budget counts them too
     out_of_budget = False
 
     def deficit() -> int:
@@ -144,7 +151,11 @@ def plan(
         )
 
     def search(left: int, start: int) -> bool:
-        nonlocal nodes, out_of_budget
+        nonlocal nodes, work, out_of_budget
+        work += 2 * (len(pairs) - start)
+        if work > max_nodes * WORK_PER_NODE:
+            out_of_budget = True
+            return False
         total = deficit()
         if total == 0:
             return True
@@ -178,12 +189,53 @@ def plan(
     lower = max(need[j] - have[j] for j in range(5))
     for k in range(lower, max_changes + 1):
         if search(k, 0):
-            merged: dict[tuple[str, str], int] = {}
-            for r, a in chosen:
-                key = (lands[r].key, lands[a].key)
-                merged[key] = merged.get(key, 0) + 1
-            swaps = tuple(Swap(r, a, n) for (r, a), n in merged.items())
-            return Plan(swaps, True, k, nodes)
+            return Plan(
+                _expand(given, [(lands[r].colors, lands[a].colors) for r, a in chosen]), True, k, nodes
+            )
         if out_of_budget:
             return Plan(None, False, k, nodes)
     return Plan(None, True, max_changes + 1, nodes)
+
+
+def _groups(lands: Sequence[LandKind]) -> list[LandKind]:
+    """Lands that may go out, grouped by their colors; lands that may come in, likewise; lands that stay
+    (not removable). Only colors count toward the target, so a plan over groups is a plan over lands: at
+    most 32 groups a side, whatever the deck (a 1,000-line list of distinct lands included)."""
+    out: dict[frozenset[str], int] = {}
+    into: dict[frozenset[str], int] = {}
+    fixed: dict[frozenset[str], int] = {}
+    for land in lands:
+        if land.removable:
+            out[land.colors] = out.get(land.colors, 0) + land.count
+        else:
+            fixed[land.colors] = fixed.get(land.colors, 0) + land.count
+        if land.addable:
+            into[land.colors] = into.get(land.colors, 0) + land.addable
+    name = "".join
+    return [
+        *(LandKind(f"out:{name(sorted(c))}", c, n, 0) for c, n in out.items()),
+        *(LandKind(f"in:{name(sorted(c))}", c, 0, n) for c, n in into.items()),
+        *(LandKind(f"fixed:{name(sorted(c))}", c, n, 0, removable=False) for c, n in fixed.items()),
+    ]
+
+
+def _expand(
+    lands: Sequence[LandKind], swaps: Sequence[tuple[frozenset[str], frozenset[str]]]
+) -> tuple[Swap, ...]:
+    """Group swaps as swaps of lands: copies taken out of the lands of those colors with the most copies
+    first, put in to the lands of those colors that may take the most copies first (a basic before a
+    dual), each within its count."""
+    taken = {land.key: 0 for land in lands}
+    put = {land.key: 0 for land in lands}
+    out_order = sorted(
+        (land for land in lands if land.removable and land.count), key=lambda x: (-x.count, x.key)
+    )
+    in_order = sorted((land for land in lands if land.addable), key=lambda x: (-x.addable, x.key))
+    merged: dict[tuple[str, str], int] = {}
+    for gone, came in swaps:
+        r = next(x for x in out_order if x.colors == gone and taken[x.key] < x.count)
+        a = next(x for x in in_order if x.colors == came and put[x.key] < x.addable)
+        taken[r.key] += 1
+        put[a.key] += 1
+        merged[(r.key, a.key)] = merged.get((r.key, a.key), 0) + 1
+    return tuple(Swap(r, a, n) for (r, a), n in merged.items())

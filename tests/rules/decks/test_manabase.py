@@ -3,6 +3,7 @@ small mana bases, honest at its bound."""
 
 from __future__ import annotations
 
+import time
 from itertools import combinations_with_replacement
 
 from hypothesis import given, settings
@@ -94,3 +95,19 @@ def test_fewest_swaps_match_brute_force(
         assert found.swaps is None
     else:
         assert found.swaps is not None and sum(s.count for s in found.swaps) == expected
+
+
+def test_a_thousand_lands_are_searched_by_their_colors() -> None:
+    # Only colors count toward the target, so 1,000 distinct lands are at most 32 groups a side: the search
+    # answers at once, and its swaps name real lands within their copies.
+    sets = [F(c) for c in ("W", "U", "B", "R", "G", "WU", "UB", "BR", "RG", "GW")]
+    lands = [LandKind(f"l{i}", sets[i % 10], 1, 0) for i in range(900)]
+    lands += [LandKind(f"c{i}", sets[i % 10] | F("W"), 0, 1) for i in range(100)]
+    started = time.perf_counter()
+    found = plan(lands, {"W": 280}, max_changes=30)
+    assert time.perf_counter() - started < 1.0
+    assert found.swaps is not None and sum(s.count for s in found.swaps) == 10  # 270 white now, +1 a swap
+    by_key = {land.key: land for land in lands}
+    for swap in found.swaps:
+        assert swap.count <= by_key[swap.remove].count and swap.count <= by_key[swap.add].addable
+        assert "W" not in by_key[swap.remove].colors and "W" in by_key[swap.add].colors
