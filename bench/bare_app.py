@@ -1,5 +1,6 @@
 """The baseline of ``bench/load.sh``: a bare FastAPI endpoint, served with the settings ``manacalc serve``
-gives uvicorn (``app.cli.server_options``: h11 with its header cap, no proxy headers, the same keep-alive).
+gives uvicorn (``app.cli.server_options``: httptools through app/api/http_server.py's protocol, no proxy
+headers, the same keep-alive).
 
 ``POST /bare/cost`` and ``POST /bare/plan`` validate the same request models as ``/v1/spells/cost`` and
 ``/v1/payments/plan`` (the baseline issue 3 defines: what any endpoint taking that request must do) and
