@@ -54,6 +54,8 @@ BUSY_RETRY_AFTER_S = 1
 """``Retry-After`` of a 503 for too many requests or connections: the pressure is usually gone in a second."""
 
 _HEAD_ENDS = (b"\r\n\r\n", b"\n\n")
+_FRAMING = {b"content-length": 1, b"transfer-encoding": 2}
+_BOTH_FRAMINGS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +172,7 @@ class ManacalcHttpToolsProtocol(HttpToolsProtocol):
         self._head_bytes = 0  # bytes received since the head began (raw, as they arrive)
         self._tail = b""  # the last bytes received, to find an end of head split across two writes
         self._parsed_head_bytes = 0  # request line and headers as parsed
+        self._framing = 0  # which of Content-Length (1) and Transfer-Encoding (2) the head has
         self._refused = False
         self.send_timeout_s = limits.send_timeout_s
         self._send_timer: asyncio.TimerHandle | None = None
@@ -303,6 +306,7 @@ class ManacalcHttpToolsProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         self._parsed_head_bytes = 0
+        self._framing = 0
         super().on_message_begin()
 
     def on_url(self, url: bytes) -> None:
@@ -312,6 +316,9 @@ class ManacalcHttpToolsProtocol(HttpToolsProtocol):
     def on_header(self, name: bytes, value: bytes) -> None:
         self._parsed_head_bytes += len(name) + len(value) + 4  # ": " and CRLF
         super().on_header(name, value)
+        framing = _FRAMING.get(self.headers[-1][0])  # the name, lowercased by uvicorn
+        if framing:
+            self._framing |= framing
 
     def on_headers_complete(self) -> None:
         self._reading_head = False
@@ -321,8 +328,7 @@ class ManacalcHttpToolsProtocol(HttpToolsProtocol):
         if self._parsed_head_bytes > self.max_header_bytes:
             self._head_too_large()
             return
-        names = {name for name, _ in self.headers}
-        if b"content-length" in names and b"transfer-encoding" in names:
+        if self._framing == _BOTH_FRAMINGS:
             self._refuse(
                 400,
                 "bad-request",

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 import uvicorn
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from app.api.http_server import ManacalcHttpToolsProtocol, ServerLimits
 from app.config import Settings
@@ -367,3 +369,41 @@ def test_pipelined_requests_are_all_answered_in_order(served: Served) -> None:
         _, answer = read_answer(sock)
     assert answer.count(b"HTTP/1.1 200") == 3, answer
     assert answer.index(b'"body_bytes": 3') < answer.index(b'"/last"')
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(length=CAP, headers=3, piece=0)  # the edges, whole and trickled
+@example(length=CAP + 5, headers=3, piece=0)
+@example(length=CAP + 10, headers=30, piece=100)
+@example(length=CAP + 16, headers=1, piece=1024)
+@given(
+    length=st.integers(min_value=CAP - 300, max_value=CAP + 300),
+    headers=st.integers(min_value=1, max_value=30),
+    piece=st.sampled_from([0, 1, 7, 100, 1024, 4096]),
+)
+def test_a_head_is_served_up_to_the_cap_and_refused_past_it(
+    served: Served, length: int, headers: int, piece: int
+) -> None:
+    """Whatever its headers and however it is cut into writes: a head (request line, headers and the
+    blank line) of at most the cap is served; one more than 4 bytes past it (the blank line's) is a 431."""
+    head = b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+    fill = length - len(head) - 2 - headers * len(b"X-F00: \r\n")
+    if fill < 0:
+        return
+    sizes = [fill // headers + (1 if i < fill % headers else 0) for i in range(headers)]
+    head += b"".join(b"X-F%02d: " % i + b"v" * size + b"\r\n" for i, size in enumerate(sizes)) + b"\r\n"
+    assert len(head) == length
+    with served.connect() as sock:
+        try:
+            if piece and length // piece < 200:  # trickled (bounded: at most 200 writes)
+                for start in range(0, length, piece):
+                    sock.sendall(head[start : start + piece])
+            else:
+                sock.sendall(head)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        status, answer = read_answer(sock)
+    if length <= CAP:
+        assert status == 200, (length, answer[:200])
+    elif length > CAP + 4:
+        assert status == 431, (length, answer[:200])
