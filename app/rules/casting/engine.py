@@ -239,6 +239,7 @@ def prepare_board(board: Board) -> PreparedBoard:
     warnings: list[CostWarning] = []
     grants: list[tuple[Permanent, KeywordGrant]] = []
     for perm in board.permanents:
+        deadline.check()  # one permanent's cost effects read from its text
         found = _effects_of(perm)
         if found.effects:
             for e in found.effects:
