@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from app.errors import AmbiguousCard, AppError, InputError, InvalidChoice, MalformedCost, UnknownCard
+from app.rules import deadline
 from app.rules.errors import InvalidChoiceError, ManaCostSyntaxError, RulesError
 from app.rules.values.board import THIS_TURN_FACTS, Board, Choices, Permanent, Player, ThisTurn
 from app.rules.values.cards import Card
@@ -77,6 +78,7 @@ def build_board(
     permanents: list[Permanent] = []
     first_index: dict[str, int] = {}
     for i, p_in in enumerate(board_in.permanents):
+        deadline.check()  # one permanent's card (an inline one's text read): a safe point between two
         here: Loc = (*loc, "permanents", i)
         if p_in.id in first_index:
             problems.add(

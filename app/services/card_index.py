@@ -130,7 +130,9 @@ class CardIndex:
         seen = set(starting)
         inner: dict[str, str] = {}
         needles = (" " + query_norm, "-" + query_norm, "/" + query_norm, '"' + query_norm)
-        for n, es in self.entries.items():
+        for i, (n, es) in enumerate(self.entries.items()):
+            if i % CHECK_EVERY_NAME == 0:
+                deadline.check()  # every name of the catalogue is scanned: a safe point now and then
             if any(x in n for x in needles):
                 for e in es:
                     if e.oracle_id not in seen:
@@ -156,6 +158,8 @@ class CardIndex:
                 self.cards[card.oracle_id] = card
 
 
+CHECK_EVERY_NAME: Final = 4096
+"""Names scanned by autocomplete between two deadline checks (a test of four substrings each)."""
 CHECK_EVERY: Final = 64
 """Names compared between two deadline checks (a comparison takes a few µs)."""
 

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.cursors import decode_cursor, encode_cursor
 from app.errors import AppError, BadRequest, InvalidChoice, RulesViolation, UnknownCard, from_rules_error
+from app.rules import deadline
 from app.rules.casting import mental_magic
 from app.rules.casting.cost_registry import is_richard
 from app.rules.errors import RulesError
@@ -189,6 +190,7 @@ def _pool_page(
     """Draft and Sealed: the cards of the pool with the same mana cost, by name, paginated by offset."""
     seen: dict[str, Card] = {}
     for i, name in enumerate(request.pool or []):
+        deadline.check()  # up to 1,000 names, each resolved: a safe point between two
         c = _resolve(name, catalogue, ["body", "pool", i])
         if c.mana_cost == card.mana_cost:
             seen.setdefault(fold_name(c.name), c)

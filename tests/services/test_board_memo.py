@@ -224,3 +224,19 @@ def test_a_deadline_reached_mid_analysis_keeps_nothing_half_made(db_session: Ses
     assert "analysis" not in built._derived
     fresh = analyze_board(build_board(board_in, catalogue=Catalogue(db_session)))
     assert built.analysis.could_produce == fresh.could_produce
+
+
+def test_reading_a_board_and_its_cost_effects_stops_at_the_deadline(db_session: Session) -> None:
+    """Up to 2,000 permanents of inline cards are read on the event loop's slice: a safe point per
+    permanent, in the board reader and in the cost-effect reader (issue 27)."""
+    import time
+
+    from app.rules.deadline import Deadline, DeadlineExceeded, running
+
+    board_in = _board({"permanents": [{"id": f"f{i}", "card": "Forest"} for i in range(3)]})
+    with running(Deadline(time.monotonic() - 1)), pytest.raises(DeadlineExceeded):
+        build_board(board_in, catalogue=Catalogue(db_session))
+    board = build_board(board_in, catalogue=Catalogue(db_session))
+    with running(Deadline(time.monotonic() - 1)), pytest.raises(DeadlineExceeded):
+        prepare_board(board)
+    assert prepare_board(board) is not None

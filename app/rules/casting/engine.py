@@ -262,6 +262,7 @@ def prepare_board(board: Board) -> PreparedBoard:
     permissions: list[tuple[Permanent, Permission]] = []
     keyword_costs: list[tuple[Permanent, KeywordCostChange]] = []
     for perm in board.permanents:
+        deadline.check()  # one permanent's cost effects read from its text
         found, granted = _effects_of(perm)
         if found.effects:
             for e in found.effects:
