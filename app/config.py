@@ -92,14 +92,16 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """Environment variables first, then, with ``MANACALC_SECRETS_DIR``, one file per setting there
-        (``manacalc_database_url`` holds ``MANACALC_DATABASE_URL``): how Kubernetes mounts a Secret, so the
-        database password never sits in a process's environment."""
+        """With ``MANACALC_SECRETS_DIR``, one file per setting there (``manacalc_database_url`` holds
+        ``MANACALC_DATABASE_URL``) comes first, then the environment: how Kubernetes mounts a Secret, so the
+        database password never sits in a process's environment. The files win because the image's own
+        environment names a SQLite file (``Dockerfile``) that a mounted Secret must replace."""
         directory = os.environ.get(SECRETS_DIR_ENV)
         if directory:
             if not Path(directory).is_dir():
                 raise ValueError(f"{SECRETS_DIR_ENV}={directory}: no such directory")
-            file_secret_settings = SecretsSettingsSource(settings_cls, secrets_dir=directory)
+            files = SecretsSettingsSource(settings_cls, secrets_dir=directory)
+            return init_settings, files, env_settings, dotenv_settings
         return init_settings, env_settings, dotenv_settings, file_secret_settings
 
     @field_validator("cors_origins", "trusted_proxies", mode="before")

@@ -247,8 +247,12 @@ def test_the_secret_files_are_read_as_settings(tmp_path: Path, monkeypatch: pyte
         get_settings.cache_clear()
     assert settings.database_url == secret["stringData"]["manacalc_database_url"]
     assert settings.redis_url == secret["stringData"]["manacalc_redis_url"]
-    monkeypatch.setenv("MANACALC_DATABASE_URL", "sqlite:///env-wins.db")  # the environment comes first
-    assert Settings().database_url == "sqlite:///env-wins.db"
+    # The image's environment names a SQLite file (Dockerfile ENV): the mounted Secret replaces it.
+    monkeypatch.setenv("MANACALC_DATABASE_URL", "sqlite:////var/lib/manacalc/manacalc.db")
+    monkeypatch.setenv("MANACALC_LOG_LEVEL", "ERROR")  # no file for it: the environment's
+    both = Settings()
+    assert both.database_url == secret["stringData"]["manacalc_database_url"]
+    assert both.log_level == "ERROR"
 
 
 def test_jobs_migrate_and_update_the_catalogue(objects: list[dict[str, Any]]) -> None:
@@ -365,8 +369,14 @@ def test_the_server_writes_only_to_the_pods_volumes(tmp_path: Path, fresh_databa
         writable.append(str(tmp_path.resolve() / "fresh.db") + "*")  # the file, its journal and migrate lock
     read_only_home = tmp_path / "home"  # not in the writable list: the image's /var/lib/manacalc
     read_only_home.mkdir()
+    # The database URL comes as the pod gets it, from the Secret's files, over the image's environment
+    # naming a SQLite file in that read-only home (which the hook would catch being written).
+    secrets = tmp_path / "secrets"
+    secrets.mkdir()
+    (secrets / "manacalc_database_url").write_text(fresh_database_url, encoding="utf-8")
     env = child_env(
-        fresh_database_url,
+        f"sqlite:///{read_only_home / 'manacalc.db'}",
+        MANACALC_SECRETS_DIR=str(secrets),
         HOME=str(read_only_home),
         TMPDIR=str(tmp),
         PYTHONPATH=str(hook_dir),
