@@ -374,3 +374,27 @@ def test_serve_sets_and_removes_the_multiprocess_directory(
     monkeypatch.setattr(uvicorn, "run", fake_run_one)
     assert cli.main(["serve"]) == 0
     assert seen["dir"] is None
+
+
+def test_the_metrics_port_answers_metrics_alone() -> None:
+    """The metrics port (one process: this process's registry) answers GET and HEAD /metrics, nothing else;
+    a port already taken is an OSError, which ``manacalc serve`` reports before starting."""
+    from app.api.metrics import REQUESTS, serve_metrics_port
+
+    REQUESTS.labels("GET", "/v1/symbols", "200").inc(0)  # the family exists in this process
+    server = serve_metrics_port("127.0.0.1", 0)
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        response = httpx.get(f"{base}/metrics", timeout=5)
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/plain")
+        assert "manacalc_http_requests_total" in response.text
+        head = httpx.head(f"{base}/metrics", timeout=5)
+        assert head.status_code == 200 and head.content == b""
+        assert httpx.get(f"{base}/", timeout=5).status_code == 404
+        assert httpx.get(f"{base}/v1/symbols", timeout=5).status_code == 404
+        with pytest.raises(OSError):
+            serve_metrics_port("127.0.0.1", server.server_address[1])
+    finally:
+        server.shutdown()
+        server.server_close()
