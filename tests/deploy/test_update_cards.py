@@ -198,3 +198,46 @@ def test_update_cards_fails_clearly_when_the_entry_is_unreachable(
     )
     assert done.returncode == 1  # the CronJob's pod fails, so the Job is retried and the failure seen
     assert "bulk-data/oracle-cards" in done.stderr and "404" in done.stderr, done.stderr
+
+
+# Answers that do not depend on the card catalogue: health, the problem catalogue, the static reference
+# lists (symbols of CR 107.4, creature types of CR 205.3m), and stored scenarios, answered as stored.
+NOT_FROM_THE_CATALOGUE = {
+    "/healthz",
+    "/readyz",
+    "/problems",
+    "/problems/{slug}",
+    "/v1/symbols",
+    "/v1/creature-types",
+    "/v1/scenarios",
+    "/v1/scenarios/{scenario_id}",
+    "/v1/scenarios/{scenario_id}/permanents/{permanent_id}/choice",
+    "/v1/scenarios/{scenario_id}/permanents/{permanent_id}/played-as",
+}
+
+
+def test_every_json_answer_from_the_catalogue_carries_its_data_version() -> None:
+    """API contract: "every computing answer carries rules_edition and data_version", so a client can
+    tell answers made before an update from those made after it. Read from the document the app serves:
+    an operation added without them fails here."""
+    from app.config import Settings
+    from app.main import create_app
+
+    document = create_app(Settings(migrate_on_start=False)).openapi()
+    schemas = document["components"]["schemas"]
+    checked = []
+    for path, operations in document["paths"].items():
+        if path in NOT_FROM_THE_CATALOGUE:
+            continue
+        for method, operation in operations.items():
+            for status, response in operation["responses"].items():
+                if not status.startswith("2"):
+                    continue
+                media = response.get("content", {}).get("application/json")
+                if media is None:
+                    continue  # another media type (an SVG chart): no JSON field to carry it
+                ref = media["schema"].get("$ref", "")
+                properties = schemas[ref.rsplit("/", 1)[-1]].get("properties", {}) if ref else {}
+                assert "data_version" in properties, f"{method.upper()} {path} {status}: no data_version"
+                checked.append(f"{method.upper()} {path}")
+    assert {"POST /v1/decks/analyze", "GET /v1/cards/named", "POST /v1/spells/cost"} <= set(checked)
