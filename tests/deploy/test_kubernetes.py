@@ -82,6 +82,10 @@ def pod_labels(obj: dict[str, Any]) -> dict[str, str]:
     return labels
 
 
+def pod_ports(container: dict[str, Any]) -> dict[str, int]:
+    return {p["name"]: p["containerPort"] for p in container["ports"]}
+
+
 def count(rendered: Path) -> int:
     return sum(1 for doc in yaml.safe_load_all(rendered.read_text(encoding="utf-8")) if doc)
 
@@ -181,7 +185,7 @@ def test_api_pods_have_probes_resources_and_no_privilege(objects: list[dict[str,
     (api,) = pod_spec(deployment)["containers"]
     assert api["livenessProbe"]["httpGet"]["path"] == "/healthz"
     assert api["readinessProbe"]["httpGet"]["path"] == "/readyz"
-    ports = {p["name"]: p["containerPort"] for p in api["ports"]}
+    ports = pod_ports(api)
     assert api["args"][:1] == ["serve"] and str(ports["http"]) in api["args"]
     env = {e["name"]: e.get("value") for e in api["env"]}
     assert env["MANACALC_METRICS_PORT"] == str(ports["metrics"])  # /metrics off the API's port
@@ -351,38 +355,47 @@ sys.addaudithook(_hook)
 """
 
 
-def test_the_server_writes_only_to_the_pods_volumes(tmp_path: Path, fresh_database_url: str) -> None:
-    """``manacalc serve --workers 2`` as the Deployment runs it (migrations by a separate ``migrate``,
-    the snapshot directory and TMPDIR as its volumes, HOME on the read-only image) with an audit hook in
+def test_the_server_writes_only_to_the_pods_volumes(
+    tmp_path: Path, fresh_database_url: str, objects: list[dict[str, Any]]
+) -> None:
+    """``manacalc serve`` as the Deployment runs it (its args and environment, each volume a local
+    directory, HOME on the read-only image, migrations by a separate ``migrate``) with an audit hook in
     every process: no file is opened for writing, created, renamed or removed anywhere else. SQLite needs a
-    writable file, so on SQLite runs the database's directory counts as a volume too (pods use PostgreSQL)."""
-    volumes = tmp_path / "volumes"
-    tmp, cache = volumes / "tmp", volumes / "cache"
-    for directory in (tmp, cache):
+    writable file, so on SQLite runs the database file counts as a volume too (pods use PostgreSQL)."""
+    (api,) = pod_spec(one(objects, "Deployment", "manacalc"))["containers"]
+    local = tmp_path / "volumes"
+    mounts = {m["mountPath"]: local / m["name"] for m in api["volumeMounts"]}
+    for directory in mounts.values():
         directory.mkdir(parents=True)
+
+    def here(value: str) -> str:
+        """A pod path as the same place under the local volumes."""
+        for path, directory in mounts.items():
+            if value == path or value.startswith(path + "/"):
+                return str(directory) + value[len(path) :]
+        return value
+
+    pod_env = {e["name"]: here(e["value"]) for e in api["env"]}
     hook_dir = tmp_path / "hook"
     hook_dir.mkdir()
     (hook_dir / "sitecustomize.py").write_text(textwrap.dedent(AUDIT), encoding="utf-8")
-    log = tmp / "writes.log"
-    writable = [str(volumes.resolve())]
+    log = Path(here("/tmp/writes.log"))
+    writable = [str(local.resolve())]
     if not is_postgres(fresh_database_url):
         writable.append(str(tmp_path.resolve() / "fresh.db") + "*")  # the file, its journal and migrate lock
     read_only_home = tmp_path / "home"  # not in the writable list: the image's /var/lib/manacalc
     read_only_home.mkdir()
     # The database URL comes as the pod gets it, from the Secret's files, over the image's environment
     # naming a SQLite file in that read-only home (which the hook would catch being written).
-    secrets = tmp_path / "secrets"
-    secrets.mkdir()
-    (secrets / "manacalc_database_url").write_text(fresh_database_url, encoding="utf-8")
+    Path(pod_env["MANACALC_SECRETS_DIR"], "manacalc_database_url").write_text(fresh_database_url)
+    port, metrics = free_port(), free_port()
     env = child_env(
         f"sqlite:///{read_only_home / 'manacalc.db'}",
-        MANACALC_SECRETS_DIR=str(secrets),
+        **{**pod_env, "MANACALC_METRICS_PORT": str(metrics)},  # a free port here
         HOME=str(read_only_home),
-        TMPDIR=str(tmp),
+        TMPDIR=here("/tmp"),
         PYTHONPATH=str(hook_dir),
-        PYTHONDONTWRITEBYTECODE="1",
-        MANACALC_MIGRATE_ON_START="false",
-        MANACALC_CATALOGUE_SNAPSHOT_DIR=str(cache / "catalogue"),
+        PYTHONDONTWRITEBYTECODE="1",  # as the image's ENV
         MANACALC_TEST_WRITABLE=os.pathsep.join(writable),
         MANACALC_TEST_WRITES_LOG=str(log),
     )
@@ -396,16 +409,21 @@ def test_the_server_writes_only_to_the_pods_volumes(tmp_path: Path, fresh_databa
         [*manacalc_command(), "migrate"], env=env, cwd=read_only_home, capture_output=True, timeout=300
     )
     assert migrate.returncode == 0, migrate.stderr.decode()[-2000:]
-    port, metrics = free_port(), free_port()
-    env["MANACALC_METRICS_PORT"] = str(metrics)
-    argv = [*manacalc_command(), "serve", "--port", str(port), "--workers", "2"]
-    with running(argv, env, port, tmp_path / "serve.log") as server:
+    args = [str(port) if a == str(pod_ports(api)["http"]) else a for a in api["args"]]
+    args = ["127.0.0.1" if a == "0.0.0.0" else a for a in args]
+    with running([*manacalc_command(), *args], env, port, tmp_path / "serve.log") as server:
         server.wait_ready(timeout=180)
         deck = {"decklist": "4 Llanowar Elves\n20 Forest", "format": "modern"}
         answer = httpx.post(server.base_url + "/v1/decks/analyze", json=deck, timeout=30)
         assert answer.status_code == 200, answer.text
+        # The chart too: its plotting library's font cache goes to MPLCONFIGDIR (the pod's /tmp), not HOME.
+        chart = httpx.post(
+            server.base_url + "/v1/decks/analyze", json=deck, headers={"Accept": "image/svg+xml"}, timeout=60
+        )
+        assert chart.status_code == 200 and chart.headers["content-type"].startswith("image/svg+xml")
         assert httpx.get(server.base_url + "/v1/cards/named", params={"exact": "Forest"}).status_code == 200
         assert httpx.get(f"http://127.0.0.1:{metrics}/metrics", timeout=10).status_code == 200
-    assert list((cache / "catalogue").glob("catalogue-*"))  # the snapshot went where the pod keeps it
+    snapshot = Path(pod_env["MANACALC_CATALOGUE_SNAPSHOT_DIR"])
+    assert list(snapshot.glob("catalogue-*"))  # the snapshot went where the pod keeps it
     outside = log.read_text(encoding="utf-8") if log.exists() else ""
     assert outside == "", f"written outside the pod's volumes:\n{outside}"
