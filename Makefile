@@ -24,7 +24,7 @@ COMPILED_DIR := build/compiled-core
 COMPILED_STAMP := $(COMPILED_DIR)/.unpacked
 APP_SOURCES := $(shell find app -type f -not -path '*/__pycache__/*' -not -name '*.so' 2>/dev/null)
 
-.PHONY: help install install-runtime run serve migrate test lint format openapi bench clean constraints wheel compiled install-run
+.PHONY: help install install-runtime run serve migrate test lint format openapi bench clean constraints wheel compiled install-run tools
 
 help:
 	@echo "make run      migrate the database and serve on http://$(HOST):$(PORT) (docs at /docs)"
@@ -33,6 +33,7 @@ help:
 	@echo "make format   ruff format and fix"
 	@echo "make openapi  regenerate openapi/openapi.json"
 	@echo "make bench    run the benchmarks in bench/"
+	@echo "make tools    the Kubernetes validators (checkov, kubernetes-validate) in .venv-tools"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +74,16 @@ $(COMPILED_STAMP): $(WHEEL_STAMP)
 	@touch $(COMPILED_STAMP)
 
 compiled: $(COMPILED_STAMP)
+# The validators of deploy/kubernetes, in a virtualenv of their own: checkov pins versions the app's
+# constraints disagree with (packaging, python-dateutil). tests/deploy/test_kubernetes.py finds them there.
+TOOLS_VENV := .venv-tools
+TOOLS_STAMP := $(TOOLS_VENV)/.manacalc-tools-installed
+$(TOOLS_STAMP): tools/deploy-lint/requirements.txt
+	$(PYTHON) -m venv $(TOOLS_VENV)
+	$(TOOLS_VENV)/bin/python -m pip install --quiet -r tools/deploy-lint/requirements.txt
+	@touch $(TOOLS_STAMP)
+
+tools: $(TOOLS_STAMP)
 
 install: $(DEV_STAMP)
 

@@ -105,11 +105,22 @@ def serve(ns: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     metrics_dir = _metrics_dir(ns.workers)
+    metrics_server = None
+    if settings.metrics_port is not None:
+        # After _metrics_dir: in this process too, the numbers are read from the workers' files.
+        from app.api.metrics import serve_metrics_port
+
+        try:
+            metrics_server = serve_metrics_port(settings.metrics_host or ns.host, settings.metrics_port)
+        except OSError as exc:
+            return fail(f"cannot serve metrics on port {settings.metrics_port}: {exc}")
     try:
         uvicorn.run(
             "app.main:app", host=ns.host, port=ns.port, workers=ns.workers, **server_options(settings)
         )
     finally:
+        if metrics_server is not None:
+            metrics_server.shutdown()
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
@@ -378,10 +389,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``manacalc`` console script; returns the exit status."""
+    from app.config import SettingsError
+
     ns = build_parser().parse_args(argv)
     handler: Handler = ns.handler
     try:
         return handler(ns)
+    except SettingsError as exc:  # a malformed MANACALC_* variable: say which and stop before anything runs
+        return fail(str(exc), 2)
     except KeyboardInterrupt:
         return 130
 

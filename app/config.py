@@ -7,9 +7,18 @@ import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SecretsSettingsSource,
+    SettingsConfigDict,
+)
+
+SECRETS_DIR_ENV = "MANACALC_SECRETS_DIR"
 
 
 def data_dir() -> Path:
@@ -72,6 +81,33 @@ class Settings(BaseSettings):
     # Where the in-memory catalogue is snapshotted for faster starts (app.services.catalogue_snapshot):
     # unset, a per-user directory under the system's temporary directory; "off": no snapshot.
     catalogue_snapshot_dir: str | None = None
+    # /metrics is off the public API by default. With metrics_port, `manacalc serve` answers it on that port
+    # (every worker's numbers), apart from the API; with metrics_token, the API port answers it to
+    # `Authorization: Bearer <token>` alone. Neither: no /metrics at all.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str | None = None  # the metrics port's interface; unset: serve's --host
+    metrics_token: SecretStr | None = Field(default=None, min_length=16)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """With ``MANACALC_SECRETS_DIR``, one file per setting there (``manacalc_database_url`` holds
+        ``MANACALC_DATABASE_URL``) comes first, then the environment: how Kubernetes mounts a Secret, so the
+        database password never sits in a process's environment. The files win because the image's own
+        environment names a SQLite file (``Dockerfile``) that a mounted Secret must replace."""
+        directory = os.environ.get(SECRETS_DIR_ENV)
+        if directory:
+            if not Path(directory).is_dir():
+                raise ValueError(f"{SECRETS_DIR_ENV}={directory}: no such directory")
+            files = SecretsSettingsSource(settings_cls, secrets_dir=directory)
+            return init_settings, files, env_settings, dotenv_settings
+        return init_settings, env_settings, dotenv_settings, file_secret_settings
 
     @field_validator("cors_origins", "trusted_proxies", mode="before")
     @classmethod
@@ -83,8 +119,59 @@ class Settings(BaseSettings):
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
+    @field_validator("cors_origins")
+    @classmethod
+    def _valid_origins(cls, origins: list[str]) -> list[str]:
+        for origin in origins:
+            check_origin(origin)
+        return origins
+
+
+def check_origin(origin: str) -> None:
+    """A CORS origin as browsers send it in ``Origin`` (RFC 6454: scheme, host, port if not the default),
+    else a ``ValueError`` saying what is wrong and what to write. The middleware compares the header with
+    each configured string as it is, so an origin written any other way never matches and CORS is silently
+    off for that site: a trailing slash, a path, no scheme, capitals, a default port. Refused at start-up."""
+    if origin == "*":
+        return
+    where = f"MANACALC_CORS_ORIGINS: {origin!r} is not an origin"
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc or "://" not in origin:
+        raise ValueError(f"{where}: an origin is scheme://host[:port], e.g. 'https://decks.example'")
+    canonical = f"{parts.scheme}://{parts.netloc}"
+    try:
+        port = parts.port
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from exc
+    if parts.path or parts.query or parts.fragment or "?" in origin or "#" in origin:
+        raise ValueError(f"{where}: an origin has no path, not even '/': write {canonical!r}")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError(f"{where}: an origin has no user name or password")
+    if canonical != canonical.lower():
+        raise ValueError(f"{where}: browsers send it in lower case: write {canonical.lower()!r}")
+    if port == {"http": 80, "https": 443}[parts.scheme] or origin.endswith(":"):
+        bare = f"{parts.scheme}://{parts.hostname}"
+        raise ValueError(f"{where}: browsers omit the scheme's default port: write {bare!r}")
+
+
+class SettingsError(ValueError):
+    """A setting is malformed: the service must not start. The message names each variable and the fix."""
+
 
 @lru_cache
 def get_settings() -> Settings:
-    """The process's settings, read once. ``create_app(settings)`` replaces them for one app."""
-    return Settings()
+    """The process's settings, read once. ``create_app(settings)`` replaces them for one app.
+
+    A malformed setting raises ``SettingsError`` with one line per problem (``manacalc`` prints it and
+    exits with status 2; under another ASGI server it ends the start-up's traceback)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        lines = []
+        for error in exc.errors(include_url=False):
+            name = "MANACALC_" + "_".join(str(part) for part in error["loc"][:1]).upper()
+            message = str(error["msg"]).removeprefix("Value error, ")
+            lines.append(message if message.startswith(name) else f"{name}: {message}")
+        raise SettingsError("invalid settings: " + "; ".join(lines)) from None
+    except ValueError as exc:  # MANACALC_SECRETS_DIR
+        raise SettingsError(f"invalid settings: {exc}") from None

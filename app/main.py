@@ -196,7 +196,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     install_docs(app)
     app.include_router(api_router)
-    install_metrics(app)
+    install_metrics(app, settings)
     # One middleware (issue 14): request id, access log, metrics, rate limit (before the body is read),
     # body guard (size, media type, JSON depth, before any parsing), unhandled errors; CORS inside it.
     buckets: TokenBucketLimiter | RedisTokenBucketLimiter | None = None

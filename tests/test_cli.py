@@ -49,3 +49,21 @@ def test_import_into_a_new_database_leaves_the_first_start_nothing_to_load(
         finally:
             reset_card_cache()
         assert text.endswith("Imported.")  # the file's Forest, not the bundled one
+
+
+def test_a_malformed_setting_stops_every_command_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Status 2 and the variable named, before anything runs (no database is created)."""
+    monkeypatch.setenv("MANACALC_DATABASE_URL", f"sqlite:///{tmp_path / 'never.db'}")
+    monkeypatch.setenv("MANACALC_SECRETS_DIR", str(tmp_path / "no-such-directory"))
+    get_settings.cache_clear()
+    try:
+        assert main(["migrate"]) == 2
+    finally:
+        get_settings.cache_clear()
+    missing = tmp_path / "no-such-directory"
+    assert capsys.readouterr().err == (
+        f"manacalc: invalid settings: MANACALC_SECRETS_DIR={missing}: no such directory\n"
+    )
+    assert not (tmp_path / "never.db").exists()

@@ -1,5 +1,11 @@
 """Prometheus metrics: ``GET /metrics`` and the middleware that counts every request.
 
+``/metrics`` is not part of the public API (issue 28: it told anyone the traffic and the routes of a
+deployment). By default nothing answers it. ``MANACALC_METRICS_PORT`` serves it on a port of its own,
+apart from the API, from a small thread of ``manacalc serve`` (``serve_metrics_port``): the port a
+NetworkPolicy or firewall opens to Prometheus alone. ``MANACALC_METRICS_TOKEN`` serves it on the API port
+to ``Authorization: Bearer <token>`` alone (401 otherwise), for a platform that scrapes one port.
+
 Labels are bounded: the route *template* (``/v1/scenarios/{scenario_id}``, never the raw path; requests
 matching no route are ``unmatched``), a known HTTP method (else ``other``) and the status code.
 
@@ -12,11 +18,16 @@ imported in a worker, which is why the command line sets it rather than the appl
 
 from __future__ import annotations
 
+import hmac
+import logging
 import os
 import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import Response
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -32,6 +43,10 @@ from starlette.routing import compile_path
 from starlette.types import Scope
 
 from app.api.compute import light
+from app.config import Settings
+from app.errors import Unauthorized
+
+logger = logging.getLogger("manacalc.metrics")
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_PATH = "/metrics"
@@ -110,21 +125,72 @@ def render_metrics() -> bytes:
 router = APIRouter(tags=["health"])
 
 
-@router.get(
-    METRICS_PATH,
-    summary="Prometheus metrics",
-    description=(
-        "Request counts, latency histograms (by route template and status) and requests in progress,"
-        " in the Prometheus text format; summed over every worker when the service runs several."
-    ),
-    response_class=Response,
-    responses={200: {"description": "Prometheus text format 0.0.4", "content": {"text/plain": {}}}},
-)
+@router.get(METRICS_PATH, include_in_schema=False, response_class=Response)
 @light(router, METRICS_PATH, "GET", "the text of a fixed set of counters and histograms")
-async def metrics() -> Response:
+async def metrics(request: Request) -> Response:
+    """Request counts, latency histograms (by route template and status) and requests in progress, in the
+    Prometheus text format; summed over every worker when the service runs several. Only registered when
+    ``metrics_token`` is set, and answered only to that token."""
+    settings: Settings = request.app.state.settings
+    token = settings.metrics_token
+    sent = request.headers.get("authorization", "")
+    scheme, _, credentials = sent.partition(" ")
+    if (
+        token is None
+        or scheme.lower() != "bearer"
+        or not hmac.compare_digest(credentials.strip().encode(), token.get_secret_value().encode())
+    ):
+        raise Unauthorized(
+            "Send the metrics token (MANACALC_METRICS_TOKEN) as `Authorization: Bearer <token>`."
+        )
     return Response(render_metrics(), media_type=CONTENT_TYPE_LATEST)
 
 
-def install_metrics(app: FastAPI) -> None:
-    """Serve ``/metrics`` (``app.api.middleware.ServiceMiddleware`` counts every request)."""
-    app.include_router(router)
+def install_metrics(app: FastAPI, settings: Settings) -> None:
+    """Serve ``/metrics`` on the API port only behind ``metrics_token`` (``app.api.middleware
+    .ServiceMiddleware`` counts every request whatever the setting)."""
+    if settings.metrics_token is not None:
+        app.include_router(router)
+
+
+class _MetricsHandler(BaseHTTPRequestHandler):
+    """``GET /metrics`` (and ``HEAD``) on the metrics port; anything else is a 404."""
+
+    server_version = "manacalc-metrics"
+
+    def _answer(self, body: bool) -> None:
+        if self.path.split("?", 1)[0] != METRICS_PATH:
+            self.send_error(404)
+            return
+        try:
+            payload = render_metrics()
+        except Exception:  # a scrape must never take the server down; Prometheus records the failure
+            logger.exception("metrics: rendering failed")
+            self.send_error(500)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", CONTENT_TYPE_LATEST)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        if body:
+            self.wfile.write(payload)
+
+    def do_GET(self) -> None:
+        self._answer(body=True)
+
+    def do_HEAD(self) -> None:
+        self._answer(body=False)
+
+    def log_message(self, format: str, *args: Any) -> None:  # scrapes every few seconds: not logged
+        pass
+
+
+def serve_metrics_port(host: str, port: int) -> ThreadingHTTPServer:
+    """Answer ``/metrics`` on ``host:port`` from a daemon thread of this process (``manacalc serve``'s:
+    with several workers, the supervising process, which adds up every worker's numbers from
+    ``PROMETHEUS_MULTIPROC_DIR``). Raises ``OSError`` when the port cannot be bound."""
+    server = ThreadingHTTPServer((host, port), _MetricsHandler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, name="manacalc-metrics", daemon=True).start()
+    logger.info("metrics on http://%s:%d%s", host, server.server_address[1], METRICS_PATH)
+    return server

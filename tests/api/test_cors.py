@@ -3,6 +3,10 @@ exposed, on errors and 429s too."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -105,3 +109,72 @@ def test_wildcard_allows_any_origin(settings: Settings) -> None:
     client = TestClient(create_app(settings.model_copy(update={"cors_origins": ["*"]})))
     response = client.get("/v1/symbols", headers={"Origin": "https://anyone.example"})
     assert response.headers["access-control-allow-origin"] == "*"
+
+
+# --- origins checked at start-up ------------------------------------------------------------------------
+# Starlette compares the Origin header with each configured string as it is: an origin written any other way
+# than browsers send it (RFC 6454 serialization: scheme://host[:port], lower case, no default port, no path)
+# never matches, and CORS was silently off for that site (issue 28: a trailing slash). Such a setting now
+# stops the start with the fix in the message; nothing is normalised behind the operator's back.
+
+
+@pytest.mark.parametrize(
+    ("raw", "fix"),
+    [
+        ("https://decks.example/", "write 'https://decks.example'"),
+        ("https://decks.example/app", "write 'https://decks.example'"),
+        ("https://decks.example?x=1", "write 'https://decks.example'"),
+        ("decks.example", "scheme://host[:port]"),
+        ("//decks.example", "scheme://host[:port]"),
+        ("ftp://decks.example", "scheme://host[:port]"),
+        ("https://Decks.Example", "write 'https://decks.example'"),
+        ("https://decks.example:443", "write 'https://decks.example'"),
+        ("http://decks.example:80", "write 'http://decks.example'"),
+        ("https://user@decks.example", "no user name"),
+        ("https://decks.example:99999", "Port out of range"),
+        ('["https://ok.example", "https://bad.example/"]', "write 'https://bad.example'"),
+    ],
+)
+def test_a_malformed_origin_stops_the_start_with_the_fix(
+    monkeypatch: pytest.MonkeyPatch, raw: str, fix: str
+) -> None:
+    from app.config import SettingsError, get_settings
+
+    monkeypatch.setenv("MANACALC_CORS_ORIGINS", raw)
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(SettingsError) as caught:
+            get_settings()
+    finally:
+        get_settings.cache_clear()
+    message = str(caught.value)
+    assert message.startswith("invalid settings: MANACALC_CORS_ORIGINS: ")
+    assert fix in message
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["https://decks.example", "http://localhost:3000", "http://127.0.0.1:8080", "http://[::1]:5173", "*"],
+)
+def test_well_formed_origins_start(monkeypatch: pytest.MonkeyPatch, origin: str) -> None:
+    monkeypatch.setenv("MANACALC_CORS_ORIGINS", origin)
+    assert Settings().cors_origins == [origin]
+
+
+def test_the_command_line_refuses_to_serve_with_a_malformed_origin(tmp_path: Path) -> None:
+    """What an operator sees: one line naming the variable and the fix, exit status 2, no server."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MANACALC_")}
+    env.update(
+        MANACALC_CORS_ORIGINS="https://decks.example/",
+        MANACALC_DATABASE_URL=f"sqlite:///{tmp_path / 'never.db'}",
+    )
+    manacalc = Path(sys.executable).with_name("manacalc")
+    done = subprocess.run(
+        [str(manacalc), "serve", "--port", "1"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "manacalc: invalid settings: MANACALC_CORS_ORIGINS: 'https://decks.example/' is not an origin:"
+        " an origin has no path, not even '/': write 'https://decks.example'"
+    )
+    assert not (tmp_path / "never.db").exists()  # stopped before touching anything

@@ -1,5 +1,6 @@
-"""Observability: Prometheus ``/metrics`` (by route template, bounded labels, summed over workers), the
-request id in every response and log line, JSON log lines."""
+"""Observability: Prometheus ``/metrics`` (by route template, bounded labels, summed over workers; off the
+public API: behind a token on the API port, or on a port of its own), the request id in every response and
+log line, JSON log lines."""
 
 from __future__ import annotations
 
@@ -21,12 +22,28 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from pydantic import SecretStr
 from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.logs import configure_logging
 from app.main import apply_process_settings, create_app
 from tests.sessions import bind_app_to_session
+
+TOKEN = "metrics-token-for-the-tests"
+BEARER = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def with_token(settings: Settings, **update: object) -> Settings:
+    return settings.model_copy(update={"metrics_token": SecretStr(TOKEN), **update})
+
+
+@pytest.fixture
+def app(settings: Settings, db_session: Session) -> FastAPI:
+    """The suite's app with a metrics token: these tests scrape the API port with it."""
+    application = create_app(with_token(settings))
+    bind_app_to_session(application, db_session)
+    return application
 
 
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -48,16 +65,57 @@ def requests_total(scraped: dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
 
 def scrape(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    response = client.get("/metrics")
+    response = client.get("/metrics", headers=BEARER)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
     return samples(response.text)
 
 
+# --- where /metrics answers -----------------------------------------------------------------------------
+
+
+def test_metrics_are_off_the_public_api_by_default(database_url: str) -> None:
+    """No setting: no /metrics on the API port at all, and none in the OpenAPI document."""
+    app = create_app(Settings(database_url=database_url, migrate_on_start=False, rate_limit_per_minute=0))
+    client = TestClient(app)
+    response = client.get("/metrics")
+    assert response.status_code == 404
+    assert "manacalc_http_requests" not in response.text
+    assert "/metrics" not in app.openapi()["paths"]
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [None, "Bearer wrong-token-of-some-length", f"Basic {TOKEN}", f"Bearer {TOKEN}x", "Bearer"],
+)
+def test_metrics_on_the_api_port_need_the_token(client: TestClient, authorization: str | None) -> None:
+    headers = {"Authorization": authorization} if authorization else {}
+    response = client.get("/metrics", headers=headers)
+    assert response.status_code == 401
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert response.headers["www-authenticate"] == "Bearer"
+    assert response.json()["type"].endswith("/problems/unauthorized")
+    assert "MANACALC_METRICS_TOKEN" in response.json()["detail"]
+    assert "manacalc_http_requests" not in response.text
+    assert client.get("/metrics", headers=BEARER).status_code == 200
+
+
+def test_a_short_metrics_token_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.config import SettingsError, get_settings
+
+    monkeypatch.setenv("MANACALC_METRICS_TOKEN", "short")
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(SettingsError, match="MANACALC_METRICS_TOKEN"):
+            get_settings()
+    finally:
+        get_settings.cache_clear()
+
+
 def test_start_up_builds_the_openapi_document(settings: Settings, db_session: Session) -> None:
     """Before ready, not on the first answer given before routing (which labels its metrics from the
     document's paths): built lazily, it held the event loop for 0.7 s (issue 15)."""
-    app = create_app(settings)
+    app = create_app(with_token(settings))
     bind_app_to_session(app, db_session)
     assert not app.openapi_schema
     with TestClient(app) as client:
@@ -120,12 +178,12 @@ def test_in_progress_gauge_counts_the_scrape_itself_only(client: TestClient) -> 
 
 
 def test_metrics_and_health_are_outside_the_rate_limit(settings: Settings) -> None:
-    app = create_app(settings.model_copy(update={"rate_limit_per_minute": 1, "rate_limit_burst": 1}))
+    app = create_app(with_token(settings, rate_limit_per_minute=1, rate_limit_burst=1))
     client = TestClient(app)
     assert client.get("/v1/symbols").status_code == 200
     assert client.get("/v1/symbols").status_code == 429
     for _ in range(5):
-        assert client.get("/metrics").status_code == 200
+        assert client.get("/metrics", headers=BEARER).status_code == 200
         assert client.get("/healthz").status_code == 200
 
 
@@ -136,7 +194,7 @@ def test_metrics_and_health_are_outside_the_rate_limit(settings: Settings) -> No
     ("method", "path", "body"),
     [
         ("GET", "/healthz", None),
-        ("GET", "/metrics", None),
+        ("GET", "/metrics", None),  # a 401 problem here (no token sent)
         ("GET", "/v1/no-such-route", None),
         ("DELETE", "/v1/symbols", None),
         ("POST", "/v1/spells/cost", b"{"),
@@ -174,7 +232,7 @@ def test_json_log_lines_carry_the_request_id(settings: Settings) -> None:
     original = sys.stderr
     sys.stderr = stream  # configure_logging binds its handler to the stderr of the moment
     try:
-        json_settings = settings.model_copy(update={"log_json": True, "log_level": "INFO"})
+        json_settings = with_token(settings, log_json=True, log_level="INFO")
         apply_process_settings(json_settings)  # what a served process with these settings does
         app = create_app(json_settings)
     finally:
@@ -201,9 +259,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving_two_workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """``manacalc serve --workers 2`` on a fresh SQLite file; its temporary files go under the Path."""
+def serving_two_workers(tmp_path: Path) -> Iterator[tuple[str, Path, str]]:
+    """``manacalc serve --workers 2`` on a fresh SQLite file, metrics on a port of their own; its temporary
+    files go under the Path. Yields the API's base URL, that directory and the metrics URL."""
     port = free_port()
+    metrics_port = free_port()
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {
@@ -212,6 +272,7 @@ def serving_two_workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         "MANACALC_RATE_LIMIT_PER_MINUTE": "0",
         "MANACALC_LOG_LEVEL": "WARNING",
         "TMPDIR": str(temp),
+        "MANACALC_METRICS_PORT": str(metrics_port),
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     manacalc = Path(sys.executable).with_name("manacalc")
@@ -234,7 +295,7 @@ def serving_two_workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
                 stderr = process.stderr.read().decode() if process.stderr else ""
                 pytest.fail(f"manacalc serve did not start: {stderr[-2000:]}")
             time.sleep(0.2)
-        yield base, temp
+        yield base, temp, f"http://127.0.0.1:{metrics_port}/metrics"
     finally:
         process.send_signal(signal.SIGINT)  # uvicorn's graceful stop; then serve removes its directory
         try:
@@ -249,7 +310,7 @@ def serving_two_workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 @pytest.mark.slow
 def test_metrics_add_up_every_workers_requests(tmp_path: Path) -> None:
     sent = 0
-    with serving_two_workers(tmp_path) as (base, temp):
+    with serving_two_workers(tmp_path) as (base, temp, metrics_url):
         directories = list(temp.glob("manacalc-metrics-*"))
         assert len(directories) == 1
 
@@ -263,11 +324,16 @@ def test_metrics_add_up_every_workers_requests(tmp_path: Path) -> None:
             with httpx.Client(base_url=base, headers={"Connection": "close"}) as one:
                 assert one.get("/v1/symbols").status_code == 200
             sent += 1
-        for _ in range(6):
-            with httpx.Client(base_url=base, headers={"Connection": "close"}) as one:
-                text = one.get("/metrics").text
-            # Whichever worker answers the scrape, it reports every worker's requests.
-            assert requests_total(samples(text), method="GET", route="/v1/symbols", status="200") == sent
+        # The metrics port (served by serve's own process) reports every worker's requests; the API port
+        # has no /metrics (no token is set).
+        for _ in range(3):
+            response = httpx.get(metrics_url, timeout=5)
+            assert response.status_code == 200
+            assert response.headers["content-type"].startswith("text/plain")
+            scraped = samples(response.text)
+            assert requests_total(scraped, method="GET", route="/v1/symbols", status="200") == sent
+        assert httpx.get(metrics_url.replace("/metrics", "/v1/symbols"), timeout=5).status_code == 404
+        assert httpx.get(f"{base}/metrics", timeout=5).status_code == 404
         assert len(writers()) == 2, writers()  # both workers counted requests: the sum above is theirs
     assert not list(temp.glob("manacalc-metrics-*"))  # removed when serve stopped
 
@@ -310,3 +376,27 @@ def test_serve_sets_and_removes_the_multiprocess_directory(
     monkeypatch.setattr(uvicorn, "run", fake_run_one)
     assert cli.main(["serve"]) == 0
     assert seen["dir"] is None
+
+
+def test_the_metrics_port_answers_metrics_alone() -> None:
+    """The metrics port (one process: this process's registry) answers GET and HEAD /metrics, nothing else;
+    a port already taken is an OSError, which ``manacalc serve`` reports before starting."""
+    from app.api.metrics import REQUESTS, serve_metrics_port
+
+    REQUESTS.labels("GET", "/v1/symbols", "200").inc(0)  # the family exists in this process
+    server = serve_metrics_port("127.0.0.1", 0)
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        response = httpx.get(f"{base}/metrics", timeout=5)
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/plain")
+        assert "manacalc_http_requests_total" in response.text
+        head = httpx.head(f"{base}/metrics", timeout=5)
+        assert head.status_code == 200 and head.content == b""
+        assert httpx.get(f"{base}/", timeout=5).status_code == 404
+        assert httpx.get(f"{base}/v1/symbols", timeout=5).status_code == 404
+        with pytest.raises(OSError):
+            serve_metrics_port("127.0.0.1", server.server_address[1])
+    finally:
+        server.shutdown()
+        server.server_close()
