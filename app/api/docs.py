@@ -551,3 +551,6 @@ def _validated_openapi_route(app: FastAPI) -> None:
 
     # HEAD too, as FastAPI's own route answered it (RFC 9110 9.3.2).
     app.add_api_route(url, openapi_document, methods=["GET", "HEAD"], include_in_schema=False)
+    light(app.router, url, "GET", "a document encoded once per process, then the same bytes")(
+        openapi_document
+    )

@@ -404,7 +404,12 @@ def test_card_without_legality_data_is_unknown_never_not_legal(client: TestClien
     deck = "Deck\n60 Forest\nSideboard\n1 Vorthos, Steward of Myth"
     body = _post(client, {"decklist": deck, "format": "vintage"})
     assert body["legality"]["reasons"] == [
-        {"card": "Vorthos, Steward of Myth", "reason": "unknown", "rule": "100.6"}
+        {
+            "card": "Vorthos, Steward of Myth",
+            "reason": "unknown",
+            "detail": "no legality data for vintage in the catalogue",
+            "rule": "100.6",
+        }
     ]
     assert body["legality"]["legal"] is None
     assert {
