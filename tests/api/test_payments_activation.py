@@ -191,3 +191,16 @@ def test_spirit_guide_from_the_hand_and_jack_o_lantern_from_the_graveyard(client
     # Stony Silence reaches an artifact card's ability in the graveyard too (CR 602.5)
     silenced = pay(client, [perm("w", "Wastes"), perm("s", "Stony Silence")], "{U}", players=jack)
     assert silenced["payable"] is False
+
+
+def test_alpine_moon_with_a_chosen_name(client: TestClient) -> None:
+    """Alpine Moon: the opponents' lands of the chosen name lose their abilities and land types (CR 305.7,
+    613.1d) and gain "{T}: Add one mana of any color." (613.1f)."""
+    moon = {"card_name": "Volcanic Island"}
+    board = [perm("v", "Volcanic Island"), perm("moon", "Alpine Moon", controller="opponent", chosen=moon)]
+    abs_, _w = abilities(client, board, "v")
+    assert [(a["origin"], a["granted_by"], a["cost"]) for a in abs_] == [("granted", "moon", "{T}")]
+    assert pay(client, board, "{G}")["payable"] is True
+    unnamed = [perm("v", "Volcanic Island"), perm("moon", "Alpine Moon", controller="opponent")]
+    _abs, warnings = abilities(client, unnamed, "v")
+    assert any(w["permanent"] == "moon" and "no card name chosen" in w["reason"] for w in warnings)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from app.rules.casting.party import party_size
-from app.rules.mana.prohibitions import Prohibition, forbids, read_prohibitions
+from app.rules.mana.prohibitions import Prohibition, forbids, read_named_land_changes, read_prohibitions
 from app.rules.text.activation import Need, Pick, read_need
 from app.rules.text.oracle_mana import (
     LAND_TYPES,
@@ -45,6 +45,7 @@ from app.rules.text.oracle_mana import (
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
+from app.rules.values.names import fold_name
 from app.rules.values.symbols import COLORS
 from app.rules.values.types import BASIC_LAND_TYPES
 
@@ -303,6 +304,28 @@ def read_board(board: Board) -> BoardState:
         _type_change_order(changes, perms, types, subtypes, supertypes, lost)
 
     warnings: list[Warning] = []
+    # Alpine Moon (CR 613.1d, 613.1f): named lands of its controller's opponents lose their land types and
+    # abilities and gain the quoted ability; with no name chosen it does nothing (said).
+    named_grants: dict[int, list[tuple[ActivatedText, str]]] = {}
+    for i, face in enumerate(faces):
+        for change in read_named_land_changes(face.oracle_text, face.name):
+            chosen = perms[i].chosen.card_name
+            if chosen is None:
+                warnings.append(
+                    Warning(perms[i].id, change.text, "no card name chosen: it changes nothing here")
+                )
+                continue
+            granted = parse_activated(change.ability, "~")
+            for j, q in enumerate(perms):
+                if (
+                    q.controller != perms[i].controller
+                    and "Land" in types[j]
+                    and fold_name(faces[j].name) == fold_name(chosen)
+                ):
+                    subtypes[j] = tuple(t for t in subtypes[j] if t not in LAND_TYPES)
+                    lost.add(j)
+                    if granted is not None:
+                        named_grants.setdefault(j, []).append((granted, perms[i].id))
     grants = [(i, g) for i, r in enumerate(readings) if i not in lost for g in r.grants]
     replacements = tuple((i, x) for i, r in enumerate(readings) if i not in lost for x in r.replacements)
     triggers = tuple((i, t) for i, r in enumerate(readings) if i not in lost for t in r.triggers)
@@ -354,6 +377,7 @@ def read_board(board: Board) -> BoardState:
                     items.append((intrinsic, ORIGIN_LAND_TYPE, "305.6", None))
         if j not in lost:
             items.extend((a, ORIGIN_PRINTED, "602.1", None) for a in readings[j].activated)
+        items.extend((a, ORIGIN_GRANTED, "613.1f", by) for a, by in named_grants.get(j, ()))
         haste = j not in lost and faces[j].has_keyword("Haste")
         partial = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
         for k, (i, g) in enumerate(grants):
