@@ -204,3 +204,13 @@ def test_alpine_moon_with_a_chosen_name(client: TestClient) -> None:
     unnamed = [perm("v", "Volcanic Island"), perm("moon", "Alpine Moon", controller="opponent")]
     _abs, warnings = abilities(client, unnamed, "v")
     assert any(w["permanent"] == "moon" and "no card name chosen" in w["reason"] for w in warnings)
+
+
+def test_riftstone_portal_grants_from_the_graveyard(client: TestClient) -> None:
+    """Riftstone Portal: "As long as Riftstone Portal is in your graveyard, lands you control have "{T}:
+    Add {G} or {W}."" (CR 113.6b: it works from the graveyard only)."""
+    board = [perm("m", "Mountain")]
+    assert pay(client, board, "{W}", players={"you": {"graveyard": ["Riftstone Portal"]}})["payable"] is True
+    assert pay(client, board, "{W}")["payable"] is False
+    on_battlefield = [perm("m", "Mountain"), perm("rp", "Riftstone Portal")]
+    assert pay(client, on_battlefield, "{W}")["payable"] is False

@@ -327,6 +327,16 @@ def read_board(board: Board) -> BoardState:
                     if granted is not None:
                         named_grants.setdefault(j, []).append((granted, perms[i].id))
     grants = [(i, g) for i, r in enumerate(readings) if i not in lost for g in r.grants]
+    # CR 113.6b: a grant that says it works while its card is in its owner's graveyard (Riftstone Portal),
+    # for the graveyards the request lists; the card stands for itself as the grant's source.
+    from_graveyard: list[tuple[Permanent, Grant, list[ActivatedText]]] = []
+    for player in board.players:
+        for k, card in enumerate(player.graveyard):
+            for g in read_face(card.front).grants:
+                if g.condition is not None and g.condition.text == "~ is in your graveyard":
+                    source = Permanent(f"graveyard:{k}", card, player.name)
+                    readable = [a for a in (parse_activated(t, "~") for t in g.abilities) if a is not None]
+                    from_graveyard.append((source, g, readable))
     replacements = tuple((i, x) for i, r in enumerate(readings) if i not in lost for x in r.replacements)
     triggers = tuple((i, t) for i, r in enumerate(readings) if i not in lost for t in r.triggers)
     for i, r in enumerate(readings):
@@ -378,6 +388,10 @@ def read_board(board: Board) -> BoardState:
         if j not in lost:
             items.extend((a, ORIGIN_PRINTED, "602.1", None) for a in readings[j].activated)
         items.extend((a, ORIGIN_GRANTED, "613.1f", by) for a, by in named_grants.get(j, ()))
+        probe = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
+        for source, g, readable in from_graveyard:
+            if probe.matches(g.filter, source):
+                items.extend((a, ORIGIN_GRANTED, "113.6b", source.id) for a in readable)
         haste = j not in lost and faces[j].has_keyword("Haste")
         partial = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
         for k, (i, g) in enumerate(grants):
