@@ -214,3 +214,16 @@ def test_riftstone_portal_grants_from_the_graveyard(client: TestClient) -> None:
     assert pay(client, board, "{W}")["payable"] is False
     on_battlefield = [perm("m", "Mountain"), perm("rp", "Riftstone Portal")]
     assert pay(client, on_battlefield, "{W}")["payable"] is False
+
+
+def test_station_and_max_speed_abilities_exist_past_their_threshold(client: TestClient) -> None:
+    """Evendo, Waking Haven: "STATION 12+ / {G}, {T}: Add {G} for each creature you control." (CR 721.2a);
+    Endrider Catalyzer: "Max speed — {T}: Add {R}{R}." (CR 702.178a: as long as your speed is 4)."""
+    abs_, warnings = abilities(client, [perm("e", "Evendo, Waking Haven")], "e")
+    assert abs_[1]["can_activate"] is False and abs_[1]["reasons"][0]["rule"] == "721.2a"
+    assert any(w["permanent"] == "e" and "not stated" in w["reason"] for w in warnings)
+    charged = [perm("e", "Evendo, Waking Haven", counters={"charge": 12})]
+    assert abilities(client, charged, "e")[0][1]["can_activate"] is True
+    cat = [perm("c", "Endrider Catalyzer")]
+    assert pay(client, cat, "{R}")["payable"] is False
+    assert pay(client, cat, "{R}{R}", players={"you": {"speed": 4}})["payable"] is True

@@ -430,6 +430,18 @@ def _need_warnings(board: Board, states: list[PermanentState]) -> list[Warning]:
         for ab in st.abilities:
             if not ab.is_mana_ability:
                 continue
+            gate = existence_gate(st.face, ab)
+            if gate is not None:
+                if gate[0] == "station" and not st.permanent.knows("counters"):
+                    out.append(
+                        Warning(
+                            st.id,
+                            ab.text,
+                            f"charge counters not stated: taken as 0, below STATION {gate[1]}+",
+                        )
+                    )
+                elif gate[0] == "speed" and not board.player(st.controller).knows("speed"):
+                    out.append(Warning(st.id, ab.text, "speed not stated: taken as none, not max speed"))
             for need in ab.needs:
                 if need.kind == "unknown":
                     out.append(
@@ -771,6 +783,54 @@ def prohibition_reasons(
     return tuple(reasons)
 
 
+_STATION = re.compile(r"^STATION (\d{1,3})\+\s*$")
+_MAX_SPEED = "Max speed — "
+
+
+def existence_gate(face: Face, ability: Ability) -> tuple[str, int] | None:
+    """Whether a printed ability exists only past a threshold: ("station", N) for an ability printed after
+    a station symbol "STATION N+" (CR 721.2a: as long as it has N or more charge counters), ("speed", 4)
+    for "Max speed — [ability]" (CR 702.178a: as long as its controller's speed is 4); None otherwise."""
+    if ability.origin != ORIGIN_PRINTED or (
+        "STATION" not in face.oracle_text and _MAX_SPEED not in face.oracle_text
+    ):
+        return None
+    station: int | None = None
+    for line in face.oracle_text.splitlines():
+        line = line.strip()
+        if m := _STATION.match(line):
+            station = int(m.group(1))
+            continue
+        if ability.text and ability.text.replace(face.name, "~") in line.replace(face.name, "~"):
+            if line.startswith(_MAX_SPEED):
+                return ("speed", 4)
+            return ("station", station) if station is not None else None
+    return None
+
+
+def existence_reasons(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
+    """CR 721.2a, 702.178a: an ability that exists only past a threshold the board does not reach is not
+    there to activate (counters or speed not stated: 0, and ``read_board`` does not know it; the reason
+    says so)."""
+    gate = existence_gate(state.face, ability)
+    if gate is None:
+        return ()
+    kind, n = gate
+    if kind == "station":
+        known = state.permanent.knows("counters")
+        have = state.permanent.counter("charge") if known else 0
+        if have >= n:
+            return ()
+        stated = "" if known else " (counters not stated: taken as 0)"
+        return (Reason("721.2a", f"STATION {n}+: {state.face.name} has {have} charge counters{stated}"),)
+    player = board_state.board.player(state.controller)
+    speed = player.speed if player.knows("speed") else 0
+    if speed >= n:
+        return ()
+    stated = "" if player.knows("speed") else " (speed not stated: taken as none)"
+    return (Reason("702.178a", f"Max speed: player '{state.controller}' has speed {speed}{stated}"),)
+
+
 def check_activation(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
     """All the reasons of ``activation_reasons``, ``sacrifice_reasons``, ``condition_reasons`` and
     ``prohibition_reasons``."""
@@ -779,4 +839,5 @@ def check_activation(board_state: BoardState, state: PermanentState, ability: Ab
         + sacrifice_reasons(board_state, state, ability)
         + condition_reasons(board_state, state, ability)
         + prohibition_reasons(board_state, state, ability)
+        + existence_reasons(board_state, state, ability)
     )
