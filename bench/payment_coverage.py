@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.rules.errors import RulesError  # noqa: E402
-from app.rules.mana.abilities import Ability, PermanentState, check_activation  # noqa: E402
+from app.rules.mana.abilities import Ability, PermanentState, check_activation, existence_gate  # noqa: E402
 from app.rules.mana.payment import PaymentSources  # noqa: E402
 from app.rules.mana.production import analyze_board  # noqa: E402
 from app.rules.mana.sources import bare_payment_inputs  # noqa: E402
@@ -122,6 +122,9 @@ def board_for(
             (hand if need.zone == "hand" else graveyard).extend(cards)
         elif need.kind in {"exile_self", "unknown", "exile"}:
             return None
+    gate = existence_gate(face, ability)  # STATION N+ (CR 721.2a), max speed (702.178a): reached
+    if gate is not None and gate[0] == "station":
+        counters["charge"] = max(counters.get("charge", 0), gate[1])
     subtypes = [s for s in face.type_line.subtypes if face.type_line.has_creature_types]
     chosen = Choices(creature_type=subtypes[0] if subtypes else "Elf", color="G")
     perm = Permanent(
@@ -135,7 +138,13 @@ def board_for(
         given=frozenset({"counters"}),
     )
     pool = None if less == "pool" else _pool_for(ability.mana_cost, asked)
-    you = Player("you", hand=tuple(hand), graveyard=tuple(graveyard), given=frozenset({"hand", "graveyard"}))
+    you = Player(
+        "you",
+        hand=tuple(hand),
+        graveyard=tuple(graveyard),
+        speed=4 if gate is not None and gate[0] == "speed" else 0,
+        given=frozenset({"hand", "graveyard", "speed"}),
+    )
     pools = (("you", pool),) if pool is not None else ()
     return Board((perm, *extra), (you, Player("opponent")), mana_pool=pools)
 

@@ -191,3 +191,39 @@ def test_spirit_guide_from_the_hand_and_jack_o_lantern_from_the_graveyard(client
     # Stony Silence reaches an artifact card's ability in the graveyard too (CR 602.5)
     silenced = pay(client, [perm("w", "Wastes"), perm("s", "Stony Silence")], "{U}", players=jack)
     assert silenced["payable"] is False
+
+
+def test_alpine_moon_with_a_chosen_name(client: TestClient) -> None:
+    """Alpine Moon: the opponents' lands of the chosen name lose their abilities and land types (CR 305.7,
+    613.1d) and gain "{T}: Add one mana of any color." (613.1f)."""
+    moon = {"card_name": "Volcanic Island"}
+    board = [perm("v", "Volcanic Island"), perm("moon", "Alpine Moon", controller="opponent", chosen=moon)]
+    abs_, _w = abilities(client, board, "v")
+    assert [(a["origin"], a["granted_by"], a["cost"]) for a in abs_] == [("granted", "moon", "{T}")]
+    assert pay(client, board, "{G}")["payable"] is True
+    unnamed = [perm("v", "Volcanic Island"), perm("moon", "Alpine Moon", controller="opponent")]
+    _abs, warnings = abilities(client, unnamed, "v")
+    assert any(w["permanent"] == "moon" and "no card name chosen" in w["reason"] for w in warnings)
+
+
+def test_riftstone_portal_grants_from_the_graveyard(client: TestClient) -> None:
+    """Riftstone Portal: "As long as Riftstone Portal is in your graveyard, lands you control have "{T}:
+    Add {G} or {W}."" (CR 113.6b: it works from the graveyard only)."""
+    board = [perm("m", "Mountain")]
+    assert pay(client, board, "{W}", players={"you": {"graveyard": ["Riftstone Portal"]}})["payable"] is True
+    assert pay(client, board, "{W}")["payable"] is False
+    on_battlefield = [perm("m", "Mountain"), perm("rp", "Riftstone Portal")]
+    assert pay(client, on_battlefield, "{W}")["payable"] is False
+
+
+def test_station_and_max_speed_abilities_exist_past_their_threshold(client: TestClient) -> None:
+    """Evendo, Waking Haven: "STATION 12+ / {G}, {T}: Add {G} for each creature you control." (CR 721.2a);
+    Endrider Catalyzer: "Max speed — {T}: Add {R}{R}." (CR 702.178a: as long as your speed is 4)."""
+    abs_, warnings = abilities(client, [perm("e", "Evendo, Waking Haven")], "e")
+    assert abs_[1]["can_activate"] is False and abs_[1]["reasons"][0]["rule"] == "721.2a"
+    assert any(w["permanent"] == "e" and "not stated" in w["reason"] for w in warnings)
+    charged = [perm("e", "Evendo, Waking Haven", counters={"charge": 12})]
+    assert abilities(client, charged, "e")[0][1]["can_activate"] is True
+    cat = [perm("c", "Endrider Catalyzer")]
+    assert pay(client, cat, "{R}")["payable"] is False
+    assert pay(client, cat, "{R}{R}", players={"you": {"speed": 4}})["payable"] is True

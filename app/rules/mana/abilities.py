@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from app.rules.casting.party import party_size
-from app.rules.mana.prohibitions import Prohibition, forbids, read_prohibitions
+from app.rules.mana.prohibitions import Prohibition, forbids, read_named_land_changes, read_prohibitions
 from app.rules.text.activation import Need, Pick, read_need
 from app.rules.text.oracle_mana import (
     LAND_TYPES,
@@ -45,6 +45,7 @@ from app.rules.text.oracle_mana import (
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
+from app.rules.values.names import fold_name
 from app.rules.values.symbols import COLORS
 from app.rules.values.types import BASIC_LAND_TYPES
 
@@ -303,7 +304,39 @@ def read_board(board: Board) -> BoardState:
         _type_change_order(changes, perms, types, subtypes, supertypes, lost)
 
     warnings: list[Warning] = []
+    # Alpine Moon (CR 613.1d, 613.1f): named lands of its controller's opponents lose their land types and
+    # abilities and gain the quoted ability; with no name chosen it does nothing (said).
+    named_grants: dict[int, list[tuple[ActivatedText, str]]] = {}
+    for i, face in enumerate(faces):
+        for change in read_named_land_changes(face.oracle_text, face.name):
+            chosen = perms[i].chosen.card_name
+            if chosen is None:
+                warnings.append(
+                    Warning(perms[i].id, change.text, "no card name chosen: it changes nothing here")
+                )
+                continue
+            granted = parse_activated(change.ability, "~")
+            for j, q in enumerate(perms):
+                if (
+                    q.controller != perms[i].controller
+                    and "Land" in types[j]
+                    and fold_name(faces[j].name) == fold_name(chosen)
+                ):
+                    subtypes[j] = tuple(t for t in subtypes[j] if t not in LAND_TYPES)
+                    lost.add(j)
+                    if granted is not None:
+                        named_grants.setdefault(j, []).append((granted, perms[i].id))
     grants = [(i, g) for i, r in enumerate(readings) if i not in lost for g in r.grants]
+    # CR 113.6b: a grant that says it works while its card is in its owner's graveyard (Riftstone Portal),
+    # for the graveyards the request lists; the card stands for itself as the grant's source.
+    from_graveyard: list[tuple[Permanent, Grant, list[ActivatedText]]] = []
+    for player in board.players:
+        for k, card in enumerate(player.graveyard):
+            for g in read_face(card.front).grants:
+                if g.condition is not None and g.condition.text == "~ is in your graveyard":
+                    source = Permanent(f"graveyard:{k}", card, player.name)
+                    readable = [a for a in (parse_activated(t, "~") for t in g.abilities) if a is not None]
+                    from_graveyard.append((source, g, readable))
     replacements = tuple((i, x) for i, r in enumerate(readings) if i not in lost for x in r.replacements)
     triggers = tuple((i, t) for i, r in enumerate(readings) if i not in lost for t in r.triggers)
     for i, r in enumerate(readings):
@@ -354,6 +387,11 @@ def read_board(board: Board) -> BoardState:
                     items.append((intrinsic, ORIGIN_LAND_TYPE, "305.6", None))
         if j not in lost:
             items.extend((a, ORIGIN_PRINTED, "602.1", None) for a in readings[j].activated)
+        items.extend((a, ORIGIN_GRANTED, "613.1f", by) for a, by in named_grants.get(j, ()))
+        probe = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
+        for source, g, readable in from_graveyard:
+            if probe.matches(g.filter, source):
+                items.extend((a, ORIGIN_GRANTED, "113.6b", source.id) for a in readable)
         haste = j not in lost and faces[j].has_keyword("Haste")
         partial = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
         for k, (i, g) in enumerate(grants):
@@ -392,6 +430,18 @@ def _need_warnings(board: Board, states: list[PermanentState]) -> list[Warning]:
         for ab in st.abilities:
             if not ab.is_mana_ability:
                 continue
+            gate = existence_gate(st.face, ab)
+            if gate is not None:
+                if gate[0] == "station" and not st.permanent.knows("counters"):
+                    out.append(
+                        Warning(
+                            st.id,
+                            ab.text,
+                            f"charge counters not stated: taken as 0, below STATION {gate[1]}+",
+                        )
+                    )
+                elif gate[0] == "speed" and not board.player(st.controller).knows("speed"):
+                    out.append(Warning(st.id, ab.text, "speed not stated: taken as none, not max speed"))
             for need in ab.needs:
                 if need.kind == "unknown":
                     out.append(
@@ -733,6 +783,54 @@ def prohibition_reasons(
     return tuple(reasons)
 
 
+_STATION = re.compile(r"^STATION (\d{1,3})\+\s*$")
+_MAX_SPEED = "Max speed — "
+
+
+def existence_gate(face: Face, ability: Ability) -> tuple[str, int] | None:
+    """Whether a printed ability exists only past a threshold: ("station", N) for an ability printed after
+    a station symbol "STATION N+" (CR 721.2a: as long as it has N or more charge counters), ("speed", 4)
+    for "Max speed — [ability]" (CR 702.178a: as long as its controller's speed is 4); None otherwise."""
+    if ability.origin != ORIGIN_PRINTED or (
+        "STATION" not in face.oracle_text and _MAX_SPEED not in face.oracle_text
+    ):
+        return None
+    station: int | None = None
+    for line in face.oracle_text.splitlines():
+        line = line.strip()
+        if m := _STATION.match(line):
+            station = int(m.group(1))
+            continue
+        if ability.text and ability.text.replace(face.name, "~") in line.replace(face.name, "~"):
+            if line.startswith(_MAX_SPEED):
+                return ("speed", 4)
+            return ("station", station) if station is not None else None
+    return None
+
+
+def existence_reasons(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
+    """CR 721.2a, 702.178a: an ability that exists only past a threshold the board does not reach is not
+    there to activate (counters or speed not stated: 0, and ``read_board`` does not know it; the reason
+    says so)."""
+    gate = existence_gate(state.face, ability)
+    if gate is None:
+        return ()
+    kind, n = gate
+    if kind == "station":
+        known = state.permanent.knows("counters")
+        have = state.permanent.counter("charge") if known else 0
+        if have >= n:
+            return ()
+        stated = "" if known else " (counters not stated: taken as 0)"
+        return (Reason("721.2a", f"STATION {n}+: {state.face.name} has {have} charge counters{stated}"),)
+    player = board_state.board.player(state.controller)
+    speed = player.speed if player.knows("speed") else 0
+    if speed >= n:
+        return ()
+    stated = "" if player.knows("speed") else " (speed not stated: taken as none)"
+    return (Reason("702.178a", f"Max speed: player '{state.controller}' has speed {speed}{stated}"),)
+
+
 def check_activation(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
     """All the reasons of ``activation_reasons``, ``sacrifice_reasons``, ``condition_reasons`` and
     ``prohibition_reasons``."""
@@ -741,4 +839,5 @@ def check_activation(board_state: BoardState, state: PermanentState, ability: Ab
         + sacrifice_reasons(board_state, state, ability)
         + condition_reasons(board_state, state, ability)
         + prohibition_reasons(board_state, state, ability)
+        + existence_reasons(board_state, state, ability)
     )

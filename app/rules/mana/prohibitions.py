@@ -110,3 +110,41 @@ def forbids(
     if prohibition.by_name:
         return chosen_name is not None and fold_name(chosen_name) in {fold_name(n) for n in names}
     return prohibition.card_type in types
+
+
+NAMED_LANDS = registry("named-land-change")
+_ALPINE = NAMED_LANDS.add(
+    "opponents-lands-with-chosen-name-lose-abilities",
+    r"lands your opponents control with the chosen name lose all land types and abilities, and they gain "
+    r'"(?P<ability>\{t\}: add [^"]{1,80})"\.?$',
+    rule="613.1d",
+    examples=(
+        "lands your opponents control with the chosen name lose all land types and abilities, and they gain "
+        '"{t}: add one mana of any color."',  # Alpine Moon
+    ),
+    yields="for the opponents' lands of the chosen name: no land types, no abilities (CR 305.7), and the "
+    "quoted ability (CR 613.1f)",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NamedLandChange:
+    """Alpine Moon: lands of ``chosen.card_name`` its controller's opponents control lose their land types
+    and abilities (layer 4 and 6, CR 613.1d, 613.1f) and gain ``ability`` (as printed in the quote)."""
+
+    text: str
+    ability: str
+
+
+@lru_cache(maxsize=4096)
+def read_named_land_changes(oracle_text: str, name: str) -> tuple[NamedLandChange, ...]:
+    out = []
+    for raw in oracle_text.splitlines():
+        line = strip_reminder(raw).strip()
+        if "with the chosen name lose" not in line:
+            continue
+        found = NAMED_LANDS.match(line.casefold())
+        if found is not None:
+            start = line.index('"') + 1
+            out.append(NamedLandChange(line, line[start : line.rindex('"')]))
+    return tuple(out)

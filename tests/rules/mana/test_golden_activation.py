@@ -1,6 +1,6 @@
-"""Golden activation-cost cases (``tests/golden/activation_costs.yaml``): real cards whose mana abilities
-cost more than {T} and mana, and prohibitions (CR 602.2b, 118.3, 602.5). Each case quotes its deciding
-sentence and names its rule; expectations are worked out by hand from them.
+"""Golden activation-cost cases (``tests/golden/payments/activation_costs.yaml``): real cards whose mana
+abilities cost more than {T} and mana, and prohibitions (CR 602.2b, 118.3, 602.5). Each case quotes its
+deciding sentence and names its rule; expectations are worked out by hand from them.
 
 Every plan found is replayed by ``payment_bruteforce.check_plan`` (each source used as listed, resources
 once, nothing acting after it left, every symbol paid with mana of the right type that was there), so a
@@ -27,7 +27,7 @@ from app.rules.values.types import TypeLine
 from tests.rules.mana.payment_bruteforce import check_plan
 from tests.rules.mana.test_golden_mana import _card
 
-GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "activation_costs.yaml"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "payments" / "activation_costs.yaml"
 CASES = yaml.safe_load(GOLDEN.read_text(encoding="utf-8"))["cases"]
 
 
