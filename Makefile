@@ -29,7 +29,7 @@ APP_SOURCES := $(shell find app -type f -not -path '*/__pycache__/*' -not -name 
 help:
 	@echo "make run      migrate the database and serve on http://$(HOST):$(PORT) (docs at /docs)"
 	@echo "make test     run the tests (MANACALC_TEST_DATABASE_URL selects PostgreSQL)"
-	@echo "make lint     ruff check, ruff format --check, mypy --strict app/rules"
+	@echo "make lint     ruff check, ruff format --check, mypy --strict app"
 	@echo "make format   ruff format and fix"
 	@echo "make openapi  regenerate openapi/openapi.json"
 	@echo "make bench    run the benchmarks in bench/"
@@ -111,7 +111,7 @@ test: $(DEV_STAMP)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict app/rules
+	$(BIN)/mypy --strict app
 
 format: $(DEV_STAMP)
 	$(BIN)/ruff check --fix .

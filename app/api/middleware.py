@@ -290,7 +290,7 @@ def _request_id(scope: Scope) -> str:
     for key, value in scope.get("headers", ()):
         if key.lower() == b"x-request-id":
             try:
-                incoming = value.decode("ascii")
+                incoming: str = value.decode("ascii")
             except UnicodeDecodeError:
                 break
             if SANE_REQUEST_ID.fullmatch(incoming):

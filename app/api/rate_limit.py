@@ -176,7 +176,7 @@ class RedisTokenBucketLimiter:
         client: Any = None,
     ) -> None:
         self.rate = per_minute / 60.0
-        self.burst = burst
+        self.burst = float(burst)
         self.prefix = prefix
         self.fallback = TokenBucketLimiter(per_minute, burst, clock=clock)
         self._client = client or redis_client(url)
@@ -204,7 +204,7 @@ class RedisTokenBucketLimiter:
         if self._down_until is not None and now < self._down_until:
             return self.fallback.acquire_counted(key)
         try:
-            answer = await self._script(keys=[self.prefix + key], args=[repr(self.rate), self.burst])
+            answer = await self._script(keys=[self.prefix + key], args=[repr(self.rate), repr(self.burst)])
             wait, tokens = (
                 float(x) for x in (answer.decode() if isinstance(answer, bytes) else answer).split()
             )

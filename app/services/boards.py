@@ -16,7 +16,7 @@ from app.rules.values.board import THIS_TURN_FACTS, Board, Choices, Permanent, P
 from app.rules.values.cards import Card
 from app.rules.values.costs import ManaCost
 from app.rules.values.types import canonical_creature_type, is_card_type_word, is_creature_type
-from app.schemas.board import BoardIn, InlineCardIn, OracleIdRef, PermanentIn, PlayerIn
+from app.schemas.board import BoardIn, InlineCardIn, OracleIdRef, PermanentIn, PlayerIn, ScryfallCardIn
 from app.services.card_formats import BadCardRecord, card_from_inline
 from app.services.characters import validate_character
 
@@ -51,13 +51,22 @@ def validate_creature_type(value: str) -> str:
     )
 
 
-def resolve_card(ref: str | OracleIdRef | InlineCardIn, *, catalogue: CardSource) -> Card:
+CardRefValue = str | OracleIdRef | InlineCardIn | ScryfallCardIn
+"""What a request's ``card`` holds once validated (a Scryfall object validation already made inline)."""
+
+
+def _inline(ref: InlineCardIn | ScryfallCardIn) -> InlineCardIn:
+    """Validation turns a Scryfall card object into an inline card; one a caller built itself, here."""
+    return ref.as_inline() if isinstance(ref, ScryfallCardIn) else ref
+
+
+def resolve_card(ref: CardRefValue, *, catalogue: CardSource) -> Card:
     """The card a request names: by name, by oracle id, or the inline card itself."""
     if isinstance(ref, str):
         return catalogue.by_name(ref)
     if isinstance(ref, OracleIdRef):
         return catalogue.by_oracle_id(ref.oracle_id)
-    return card_from_inline(ref.model_dump(exclude_none=True))
+    return card_from_inline(_inline(ref).model_dump(exclude_none=True))
 
 
 def build_board(
@@ -151,7 +160,7 @@ class _CardReader:
         self.problems = problems
         self.by_name: dict[str, Card] = {}
 
-    def read(self, ref: str | OracleIdRef | InlineCardIn, loc: Loc, what: str) -> Card | None:
+    def read(self, ref: CardRefValue, loc: Loc, what: str) -> Card | None:
         """The card, or None after recording the problem at ``loc``."""
         try:
             if isinstance(ref, str):

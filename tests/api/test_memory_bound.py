@@ -23,12 +23,6 @@ REQUESTS = 1_000
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="castability's Hall memos, kept alive by its lru caches, grow without bound (328,000 entries,"
-    " ~100 MB, after 150 five-color decks): bounded by the decks room's castability change; remove this"
-    " mark when it is merged (this test then passes: 226 MB for the boards alone)",
-)
 def test_a_thousand_distinct_hostile_requests_stay_under_400_mb(
     settings: Settings, startup_hooks: None
 ) -> None:
