@@ -193,6 +193,15 @@ VEGA_LITE_SPEC: dict[str, Any] = {
     "properties": {
         "$schema": {"type": "string", "description": "The Vega-Lite schema this specification follows."},
         "title": {"type": "string", "description": "The chart's title (cards and lands of the deck)."},
+        "usermeta": {
+            "type": "object",
+            "description": "Vega-Lite's free metadata: the answer's dates, as every computing answer gives.",
+            "properties": {
+                "rules_edition": {"type": "string", "description": "The Comprehensive Rules followed."},
+                "data_version": {"type": "string", "description": "When the card catalogue was imported."},
+            },
+            "required": ["rules_edition", "data_version"],
+        },
         "hconcat": {
             "type": "array",
             "description": "The two views, left to right: the curve, then the castability table.",
@@ -204,7 +213,7 @@ VEGA_LITE_SPEC: dict[str, Any] = {
             },
         },
     },
-    "required": ["$schema", "title", "hconcat"],
+    "required": ["$schema", "title", "usermeta", "hconcat"],
 }
 CARD_REF = {
     "type": "object",

@@ -132,7 +132,9 @@ def render_svg(answer: DeckAnalyzeAnswer) -> bytes:
     legend_top = CURVE_TOP + CURVE_H + 46
     left_bottom = legend_top + 20 + ROW_H * max(len(colors), 1) + 24
     table_bottom = CURVE_TOP + 22 + ROW_H * max(len(rows), 1) + 24
-    height = int(max(left_bottom, table_bottom, 360))
+    # The footer dates the picture as the JSON answer is dated: a chart saved by a site says what it used.
+    footer_y = int(max(left_bottom, table_bottom, 360)) + 4
+    height = footer_y + 14
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}"'
         f' viewBox="0 0 {WIDTH} {height}" role="img" style="{FONT};font-size:{SIZE}px" fill="{INK}">',
@@ -143,8 +145,14 @@ def render_svg(answer: DeckAnalyzeAnswer) -> bytes:
     out += _curve(buckets)
     out += _colors(answer, colors, legend_top)
     out += _table(rows)
+    out.append(_text(12, footer_y, _dated(answer), cls="footer"))
     out.append("</svg>")
     return "\n".join(out).encode()
+
+
+def _dated(answer: DeckAnalyzeAnswer) -> str:
+    """The rules edition and the catalogue's data version the answer was computed with."""
+    return f"Comprehensive Rules of {answer.rules_edition}; card data {answer.data_version}"
 
 
 def _title(answer: DeckAnalyzeAnswer) -> str:
@@ -250,6 +258,7 @@ def vega_lite(answer: DeckAnalyzeAnswer) -> dict[str, Any]:
     return {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "title": _title(answer),
+        "usermeta": {"rules_edition": answer.rules_edition, "data_version": answer.data_version},
         "hconcat": [
             {
                 "title": "copies per mana value",

@@ -33,6 +33,11 @@ def test_chart_is_an_svg_of_the_curve_with_whole_counts(client: TestClient) -> N
     # The deck's colors: R and G, with the symbol counts of test_decks (R 16, G 12) and sources (8, 9).
     assert _texts(svg, "color") == ["R  16 symbols / 8 sources", "G  12 symbols / 9 sources"]
     assert "40 cards, 17 lands" in svg
+    # Dated as the JSON answer is: the rules edition and the catalogue's data version it was computed with.
+    answer = client.post("/v1/decks/analyze", json={"decklist": LIMITED, "play": "first"}).json()
+    assert _texts(svg, "footer") == [
+        f"Comprehensive Rules of {answer['rules_edition']}; card data {answer['data_version']}"
+    ]
 
 
 def test_castability_table_is_sorted_least_likely_first(client: TestClient) -> None:
@@ -53,6 +58,11 @@ def test_vega_lite_spec_carries_the_same_data(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     spec = r.json()
     assert spec["$schema"] == "https://vega.github.io/schema/vega-lite/v5.json"
+    dates = client.post("/v1/decks/analyze", json={"decklist": LIMITED}).json()
+    assert spec["usermeta"] == {
+        "rules_edition": dates["rules_edition"],
+        "data_version": dates["data_version"],
+    }
     curve, spells = spec["hconcat"]
     assert [(v["mana_value"], v["copies"]) for v in curve["data"]["values"]] == [
         ("0", 0),
