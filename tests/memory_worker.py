@@ -19,8 +19,7 @@ import sys
 from fastapi.testclient import TestClient
 
 from app.config import Settings
-from app.db.session import get_engine
-from app.main import create_app, run_startup_hooks
+from app.main import create_app, prepare_database
 
 COLORS = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 SPELLS = ("1996 World Champion", "Aang and Katara", "Abaddon the Despoiler", "Adun Oakenshield", "Absorb")
@@ -49,12 +48,12 @@ def board(i: int) -> dict[str, object]:
 def main(url: str, count: int) -> None:
     settings = Settings(
         database_url=url,
-        migrate_on_start=False,
+        migrate_on_start=True,
         log_level="ERROR",
         rate_limit_per_minute=0,
         compute_budget_s=0.1,
     )
-    run_startup_hooks(get_engine(settings), settings)  # the catalogue index, as a started worker has it
+    prepare_database(settings)  # migrated and seeded, the catalogue index built, as a started worker has it
     client = TestClient(create_app(settings))
     started_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     statuses: dict[int, int] = {}

@@ -24,7 +24,10 @@ def real(settings: Settings, startup_hooks: None) -> Iterator[tuple[TestClient, 
     name = f"real-{uuid.uuid4().hex}"
     with get_sessionmaker(engine)() as session, session.begin():
         key = create_api_key(session, name=name)
-    client = TestClient(create_app(settings))
+    from tests.api.test_observability import with_token
+
+    # With the metrics token: /metrics answers on the API port only to it, and some of these tests scrape.
+    client = TestClient(create_app(with_token(settings)))
     try:
         yield client, engine, {"Authorization": f"Bearer {key}"}
     finally:
