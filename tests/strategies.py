@@ -114,6 +114,11 @@ def payment_plan_bodies() -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+def scenario_cost_bodies() -> st.SearchStrategy[dict[str, Any]]:
+    """A spell on a stored board (the board is the scenario's)."""
+    return st.fixed_dictionaries({"spell": spell_bodies()})
+
+
 def analyze_bodies() -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries({"board": board_bodies()})
 
@@ -123,6 +128,7 @@ COMPUTE_BODIES = {
     "/v1/spells/cost/batch": spell_cost_batch_bodies,
     "/v1/payments/plan": payment_plan_bodies,
     "/v1/boards/analyze": analyze_bodies,
+    "/v1/scenarios/{scenario_id}/spells/cost": scenario_cost_bodies,
 }
 """Valid bodies for each compute endpoint (the fuzzing mixes them into schemathesis's own)."""
 

@@ -22,6 +22,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.hooks import HookContext
 from schemathesis.specs.openapi.checks import response_schema_conformance
 from sqlalchemy.orm import Session
+from starlette.testclient import TestClient
 
 from app.api.deps import get_db_session
 from app.config import Settings
@@ -49,6 +50,25 @@ APP.router.lifespan_context = _no_startup
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 ANSWERS: defaultdict[tuple[str, str], Counter[int]] = defaultdict(Counter)
 """Per operation and schemathesis phase, the answers by status class (2 for 2xx...)."""
+STORED: dict[str, Any] = {}
+"""The scenario the running test's key stored (``id``, ``permanents``): most scenario cases name it
+(``_name_stored``), so that they reach an answer and not only a 404."""
+
+
+def _name_stored(case: Any) -> None:
+    """Most of the scenario operations' cases are pointed at the stored scenario (and one of its
+    permanents) at call time, inside the test's fixture; one generated id in six is kept, for the 404s.
+    (A generation hook did not do: schemathesis draws some cases before the fixture has stored it, and
+    its fuzzing favours its own branch of a ``one_of``.)"""
+    generated = case.path_parameters
+    if not STORED or not isinstance(generated, dict) or "scenario_id" not in generated:
+        return
+    spread = sum(map(ord, str(generated["scenario_id"])))
+    if spread % 6 == 0:
+        return
+    generated["scenario_id"] = STORED["id"]
+    if "permanent_id" in generated:
+        generated["permanent_id"] = STORED["permanents"][spread % len(STORED["permanents"])]
 
 
 @schema.hook
@@ -61,7 +81,7 @@ def before_generate_body(context: HookContext, strategy: st.SearchStrategy[Any])
         return strategy
     make = COMPUTE_BODIES.get(operation.path)
     if make is not None:
-        return st.one_of(strategy, make(), make())
+        return st.one_of(make(), make(), strategy)
     examples = _body_examples(operation.path)
     return st.one_of(strategy, st.sampled_from(examples)) if examples else strategy
 
@@ -76,10 +96,20 @@ def _body_examples(path: str) -> list[Any]:
 def api_key(db_session: Session, settings: Settings) -> Iterator[str]:
     """An API key, and the app bound to the test's session (commits are SAVEPOINT releases)."""
     bind_app_to_session(APP, db_session)
+    key = create_api_key(db_session, name="schemathesis")
+    with TestClient(APP) as client:
+        stored = client.post("/v1/scenarios", json=_body_examples("/v1/scenarios")[0], headers=_bearer(key))
+    assert stored.status_code == 201, stored.text
+    STORED.update(id=stored.json()["id"], permanents=[p["id"] for p in stored.json()["board"]["permanents"]])
     try:
-        yield create_api_key(db_session, name="schemathesis")
+        yield key
     finally:
+        STORED.clear()
         APP.dependency_overrides.pop(get_db_session, None)
+
+
+def _bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
 
 
 @schema.parametrize()
@@ -91,8 +121,9 @@ def api_key(db_session: Session, settings: Settings) -> Iterator[str]:
     suppress_health_check=list(HealthCheck),
 )
 def test_no_server_error_and_answers_conform(case: Any, api_key: str) -> None:
+    _name_stored(case)
     response = case.call_and_validate(
-        headers={"Authorization": f"Bearer {api_key}"},
+        headers=_bearer(api_key),
         checks=[not_a_server_error, response_schema_conformance],
     )
     phase = case.meta.phase.name if case.meta is not None else "unknown"
