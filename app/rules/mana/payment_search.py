@@ -10,7 +10,7 @@ life when asked; ``payment_render`` turns it into a plan.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -234,56 +234,77 @@ class Prepared:
     # -- search --------------------------------------------------------------------------------------
 
     def solve(self, cost: ManaCost, *, best_life: bool) -> Found | None:
-        """A paying configuration (with the least life when ``best_life``), or None."""
+        """A paying configuration (with the least life when ``best_life``), or None.
+
+        The player chooses which mana abilities to activate and how (CR 601.2g, 605.3a): a depth-first
+        search over the batches, each node bounded by the relaxed flow of ``_node``. Its first path is
+        tried first without the bounds (``_dive``): every bound on a path is a relaxation of the path's
+        leaf, so when that leaf pays, the search would reach it first, and when it pays the least life
+        the bounds allow (``floor``) the search would stop there: the answer is the same, with the ~one
+        node per batch of the path left unchecked."""
         if cost.is_infinite:
             return None
         seen: NodeMemo = {}
         root = self._node_once(seen, cost, [], 0, 0)
         if root is None:
             return None
-        state: dict[str, Found | None] = {"best": None}
         floor = root[0]
+        first = self._dive(cost, seen)
+        if first is not None and (not best_life or first.life <= floor):
+            return first
+        state: dict[str, Found | None] = {"best": None}
 
-        def done() -> bool:
-            best = state["best"]
-            return best is not None and (not best_life or best.life <= floor)
-
-        def dfs(b: int, chosen: list[tuple[int, Option]]) -> None:
+        def dfs(b: int, chosen: list[tuple[int, Option]]) -> bool:
+            """Search below ``chosen`` (batches before ``b`` decided); True once the answer is final."""
             bound = self._node_once(seen, cost, chosen, 0, b)
-            if bound is None:
-                return
             best = state["best"]
-            if best is not None and bound[0] >= best.life:
-                return
+            if bound is None or (best is not None and bound[0] >= best.life):
+                return False
             if b == len(self.batches):
                 found = self._order(cost, chosen, seen)
                 if found is not None and (best is None or found.life < best.life):
                     state["best"] = found
-                return
-            groups = self.batches[b]
-            options = self.groups[groups[0]]
-            contested = self.group_tokens[groups[0]]
-            # unused: when no option is free, or when using one takes a resource another may need
-            allow_unused = bool(contested) or not any(o.free for o in options)
-            used = frozenset().union(*(o.tokens for _g, o in chosen)) & self.contested if contested else None
-            k = len(options) + (1 if allow_unused else 0)
-            for comp in compositions(len(groups), k):
-                picks: list[tuple[int, Option]] = []
-                member = 0
-                for oi, count in enumerate(comp):
-                    for _ in range(count):
-                        g = groups[member]
-                        member += 1
-                        if oi < len(options):
-                            picks.append((g, self.groups[g][oi]))
-                if used is not None and clash(used, picks):
-                    continue  # CR 118.3: that permanent or card is already used
-                dfs(b + 1, chosen + picks)
-                if done():
-                    return
+                    return not best_life or found.life <= floor
+                return False
+            return any(dfs(b + 1, chosen + picks) for picks in self._branches(b, chosen))
 
         dfs(0, [])
         return state["best"]
+
+    def _dive(self, cost: ManaCost, seen: NodeMemo) -> Found | None:
+        """The search's first path, its bounds unchecked: each batch's first branch, then the leaf's
+        activation order (CR 605.3a) as the search checks it."""
+        chosen: list[tuple[int, Option]] = []
+        for b in range(len(self.batches)):
+            picks = next(iter(self._branches(b, chosen)), None)
+            if picks is None:
+                return None
+            chosen = chosen + picks
+        if self._node_once(seen, cost, chosen, 0, len(self.batches)) is None:
+            return None
+        return self._order(cost, chosen, seen)
+
+    def _branches(self, b: int, chosen: list[tuple[int, Option]]) -> Iterator[list[tuple[int, Option]]]:
+        """Batch ``b``'s ways, in branching order: how many of its identical members take each option
+        (not which), members left unused when no option is free or an option takes a resource another
+        may need; a way using a permanent or card already used is skipped (CR 118.3)."""
+        groups = self.batches[b]
+        options = self.groups[groups[0]]
+        contested = self.group_tokens[groups[0]]
+        allow_unused = bool(contested) or not any(o.free for o in options)
+        used = frozenset().union(*(o.tokens for _g, o in chosen)) & self.contested if contested else None
+        k = len(options) + (1 if allow_unused else 0)
+        for comp in compositions(len(groups), k):
+            picks: list[tuple[int, Option]] = []
+            member = 0
+            for oi, count in enumerate(comp):
+                for _ in range(count):
+                    g = groups[member]
+                    member += 1
+                    if oi < len(options):
+                        picks.append((g, self.groups[g][oi]))
+            if used is None or not clash(used, picks):
+                yield picks
 
     def _order(self, cost: ManaCost, chosen: list[tuple[int, Option]], seen: NodeMemo) -> Found | None:
         """Find an activation order for the costed options of ``chosen`` (CR 605.3a: mana from earlier)."""
