@@ -211,10 +211,15 @@ def clusters(
     return out
 
 
-def options_of(sources: Sequence[ManaSource], members: list[int]) -> list[Option]:
+def options_of(
+    sources: Sequence[ManaSource],
+    members: list[int],
+    products: dict[tuple[tuple[str, ...], ...], tuple[int, int] | None],
+) -> list[Option]:
     """The ways one group of sources (one permanent's {T} abilities, or one listing of an ability without
     {T}) can be used: each free one-mana ability merged by type into one unit (CR 106.4, 605.1a), each
-    product of alternatives (a filter land) as n flexible units, every other alternative as it is."""
+    product of alternatives (a filter land) as n flexible units, every other alternative as it is.
+    ``products`` memoizes ``is_product`` over one board's sources (most share their outputs)."""
     options: list[Option] = []
     simple: dict[tuple[bool, bool], dict[str, int]] = {}
     for idx in members:
@@ -223,14 +228,18 @@ def options_of(sources: Sequence[ManaSource], members: list[int]) -> list[Option
         cost = src.activation_cost
         if cost is not None and cost.is_infinite:
             continue
-        prod = is_product(src.outputs)
+        outputs = src.outputs
+        if outputs in products:
+            prod = products[outputs]
+        else:
+            prod = products[outputs] = is_product(outputs)
         free = (cost is None or cost.is_zero) and src.life_cost == 0
-        tokens = src.all_tokens
         if prod is not None and prod[0] == 1 and free and not src.tokens:
             table = simple.setdefault((src.snow, src.spell_only), {})
             for t in types_of(prod[1]):
                 table.setdefault(t, idx)
             continue
+        tokens = src.all_tokens
         if prod is not None:
             n, mask = prod
             by_type = tuple((t, idx) for t in types_of(mask))
@@ -257,7 +266,10 @@ def options_of(sources: Sequence[ManaSource], members: list[int]) -> list[Option
         merged.append(Option((mask,), snow, None, 0, first, by_type, None, tokens))
     # Option order is the branching order: free first, then the most net mana, then least life.
     all_options = merged + options
-    all_options.sort(key=lambda o: (not o.free, -o.net, o.life, o.source))  # stable: alternatives in order
+    if len(all_options) > 1:
+        all_options.sort(
+            key=lambda o: (not o.free, -o.net, o.life, o.source)
+        )  # stable: alternatives in order
     return all_options
 
 
@@ -270,7 +282,8 @@ def option_groups(sources: Sequence[ManaSource], notes: list[str]) -> list[list[
         validate_source(src)
         key = (src.permanent, None, 0) if src.uses_permanent else (src.permanent, src.ability, src.activation)
         by_group.setdefault(key, []).append(idx)
-    groups = clusters(sources, [options_of(sources, m) for m in by_group.values()], notes)
+    products: dict[tuple[tuple[str, ...], ...], tuple[int, int] | None] = {}
+    groups = clusters(sources, [options_of(sources, m, products) for m in by_group.values()], notes)
     return [options for options in groups if options]
 
 
@@ -288,23 +301,25 @@ def mask_of(options: Sequence[Option]) -> int:
     return mask
 
 
-def contested_tokens(groups: Sequence[Sequence[Option]]) -> frozenset[str]:
-    """Tokens held by two groups or more: the search keeps each used once (CR 118.3, a permanent is tapped
-    once and leaves once, a card moves once)."""
+def contested_tokens(held: Sequence[frozenset[str]]) -> frozenset[str]:
+    """Tokens held by two groups or more (``held``: each group's ``tokens_of``): the search keeps each used
+    once (CR 118.3, a permanent is tapped once and leaves once, a card moves once)."""
     holders: Counter[str] = Counter()
-    for options in groups:
-        holders.update(tokens_of(options))
+    for tokens in held:
+        holders.update(tokens)
     return frozenset(t for t, n in holders.items() if n > 1)
 
 
-def interchangeable(groups: Sequence[Sequence[Option]], contested: frozenset[str]) -> set[int]:
+def interchangeable(
+    groups: Sequence[Sequence[Option]], held: Sequence[frozenset[str]], contested: frozenset[str]
+) -> set[int]:
     """Identical groups whose every option uses all of their contested tokens (two Altars that could each
     sacrifice this creature) exclude each other (CR 118.3: it is sacrificed once) and are interchangeable:
     the groups to drop, keeping the first of each kind."""
     kept: dict[tuple[object, ...], int] = {}
     dropped: set[int] = set()
     for g, options in enumerate(groups):
-        mine = tokens_of(options) & contested
+        mine = held[g] & contested
         if mine and all(mine <= o.tokens for o in options):
             same = (tuple(o.sig for o in options), mine)
             if same in kept:

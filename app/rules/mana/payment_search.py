@@ -65,14 +65,16 @@ class Prepared:
         self.pool_units: tuple[str, ...] = pool_units(pool)
         self.notes: list[str] = []
         groups = option_groups(self.sources, self.notes)
-        self.contested = contested_tokens(groups)
-        dropped = interchangeable(groups, self.contested)
+        held = [tokens_of(options) for options in groups]
+        self.contested = contested_tokens(held)
+        dropped = interchangeable(groups, held, self.contested)
         if dropped:
             groups = [o for g, o in enumerate(groups) if g not in dropped]
-            self.contested = contested_tokens(groups)
+            held = [h for g, h in enumerate(held) if g not in dropped]
+            self.contested = contested_tokens(held)
         self.groups: list[list[Option]] = groups
         self.flex: list[int] = [flexibility(options) for options in groups]
-        self.group_tokens: list[frozenset[str]] = [tokens_of(options) & self.contested for options in groups]
+        self.group_tokens: list[frozenset[str]] = [h & self.contested for h in held]
         self.base, self.batches = split_batches(groups, self.group_tokens)
         self.base_sup: dict[Key, int] = {}
         for t in self.pool_units:
@@ -91,7 +93,12 @@ class Prepared:
         # above does not see.
         # Computed for the sets T that the bound asks about, when it asks (a few dozen of the 2^k sets:
         # all of them up front was a third of a plan's time at 80 sources).
-        self.type_caps: list[dict[int, int]] = [{} for _ in self.batches]
+        # Each batch's distinct options as (unit masks, activation cost masks), derived once: the caps of
+        # every set T read them (re-deriving the cost masks per T was a quarter of a plan's time).
+        self.cap_options: list[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = [
+            tuple(dict.fromkeys((o.units, o.cost_masks) for o in groups[gs[0]])) for gs in self.batches
+        ]
+        self.cap_unused: list[bool] = [not any(o.free for o in groups[gs[0]]) for gs in self.batches]
         self.cap_sums: dict[int, list[int]] = {}
 
     def _caps_from(self, tm: int) -> list[int]:
@@ -106,19 +113,22 @@ class Prepared:
         return sums
 
     def _type_cap(self, b: int, tm: int) -> int:
-        caps = self.type_caps[b]
-        cap = caps.get(tm)
-        if cap is None:
-            gs = self.batches[b]
-            options = self.groups[gs[0]]
-            gains = [
-                sum(1 for u in o.units if u & tm) - sum(1 for m in o.cost_masks if (m | tm) == tm)
-                for o in options
-            ]
-            if not any(o.free for o in options):
-                gains.append(0)
-            cap = caps[tm] = max(gains) * len(gs)
-        return cap
+        """Batch ``b``'s most gain in mana of a type in ``tm``: for the best option of one member, its units
+        that can be such a type less its activation cost's symbols only such mana pays, times the members
+        (0 when the members may stay unused, CR 601.2g: activating a mana ability is a choice)."""
+        best = 0 if self.cap_unused[b] else None
+        for units, cost_masks in self.cap_options[b]:
+            gain = 0
+            for u in units:
+                if u & tm:
+                    gain += 1
+            for m in cost_masks:
+                if m | tm == tm:
+                    gain -= 1
+            if best is None or gain > best:
+                best = gain
+        assert best is not None  # a batch has an option
+        return best * len(self.batches[b])
 
     # -- flow checks ---------------------------------------------------------------------------------
 
@@ -211,22 +221,32 @@ class Prepared:
         self, sup: dict[Key, int], dem: dict[Key, int], monos: dict[tuple[int, int], int], undecided: int
     ) -> bool:
         """Hall's condition on sets of mana types, order and the flow's finer structure ignored: the slots
-        only mana of types in T can pay need at most as many units that can be a type in T."""
-        masks = {m for (m, snow, _p) in dem if not m & LIFE and not snow and m != ANY}
+        only mana of types in T can pay need at most as many units that can be a type in T (CR 601.2h:
+        each symbol is paid with mana it accepts). Units and slots are summed by mask first, as the sets
+        T are many (every union of the cost's typed masks) and the positions do not matter here."""
+        have_by: dict[int, int] = {}
+        for (m, _snow, _p), count in sup.items():
+            have_by[m] = have_by.get(m, 0) + count
+        need_by: dict[tuple[int, bool], int] = {}
+        for (m, snow, _p), count in dem.items():
+            if not m & LIFE:
+                need_by[(m, snow)] = need_by.get((m, snow), 0) + count
         closure = {0}
-        for m in masks:
-            closure |= {c | m for c in closure}
+        for m, snow in need_by:
+            if not snow and m != ANY:
+                closure |= {c | m for c in closure}
         closure.discard(0)
         closure.add(ANY)
+        extra = sum(monos.values())
         for t in closure:
-            need = 0
-            for (m, snow, _p), count in dem.items():
-                if not m & LIFE and (m | t) == t and (t == ANY or not snow):
+            need = extra if t == ANY else 0
+            for (m, snow), count in need_by.items():
+                if (m | t) == t and (t == ANY or not snow):
                     need += count
-            if t == ANY:
-                need += sum(monos.values())
-            have = sum(count for (m, _snow, _p), count in sup.items() if m & t)
-            have += self._caps_from(t)[undecided]
+            have = self._caps_from(t)[undecided]
+            for m, count in have_by.items():
+                if m & t:
+                    have += count
             if need > have:
                 return False
         return True
