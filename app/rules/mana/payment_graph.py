@@ -25,8 +25,12 @@ SPELL_POS: Final = 1 << 30
 LIFE_PER_SYMBOL: Final = 2  # CR 107.4f
 
 
+_TYPES_OF: Final = tuple(tuple(t for t in MANA_TYPES if m & BIT[t]) for m in range(ANY + 1))
+
+
 def types_of(mask: int) -> tuple[str, ...]:
-    return tuple(t for t in MANA_TYPES if mask & BIT[t])
+    """The mana types a mask holds, in W U B R G C order (other bits ignored)."""
+    return _TYPES_OF[mask & ANY]
 
 
 def slot_mask(sym: ManaSymbol) -> tuple[int, bool] | None:

@@ -220,6 +220,10 @@ def options_of(
     {T}) can be used: each free one-mana ability merged by type into one unit (CR 106.4, 605.1a), each
     product of alternatives (a filter land) as n flexible units, every other alternative as it is.
     ``products`` memoizes ``is_product`` over one board's sources (most share their outputs)."""
+    if len(members) == 1:
+        one = _one_unit(sources, members[0], products)
+        if one is not None:
+            return [one]
     options: list[Option] = []
     simple: dict[tuple[bool, bool], dict[str, int]] = {}
     for idx in members:
@@ -228,11 +232,7 @@ def options_of(
         cost = src.activation_cost
         if cost is not None and cost.is_infinite:
             continue
-        outputs = src.outputs
-        if outputs in products:
-            prod = products[outputs]
-        else:
-            prod = products[outputs] = is_product(outputs)
+        prod = _product(src, products)
         free = (cost is None or cost.is_zero) and src.life_cost == 0
         if prod is not None and prod[0] == 1 and free and not src.tokens:
             table = simple.setdefault((src.snow, src.spell_only), {})
@@ -271,6 +271,35 @@ def options_of(
             key=lambda o: (not o.free, -o.net, o.life, o.source)
         )  # stable: alternatives in order
     return all_options
+
+
+def _product(
+    src: ManaSource, products: dict[tuple[tuple[str, ...], ...], tuple[int, int] | None]
+) -> tuple[int, int] | None:
+    outputs = src.outputs
+    if outputs in products:
+        return products[outputs]
+    prod = products[outputs] = is_product(outputs)
+    return prod
+
+
+def _one_unit(
+    sources: Sequence[ManaSource],
+    idx: int,
+    products: dict[tuple[tuple[str, ...], ...], tuple[int, int] | None],
+) -> Option | None:
+    """A group of one free ability adding one mana of a choice of types and using nothing else (most
+    lands): its one option, as ``options_of`` merges it (CR 605.1a), built directly; None otherwise."""
+    src = sources[idx]
+    cost = src.activation_cost
+    if src.tokens or src.life_cost or not (cost is None or cost.is_zero):
+        return None
+    prod = _product(src, products)
+    if prod is None or prod[0] != 1:
+        return None
+    mask = prod[1] | (SPELL_ONLY if src.spell_only else 0)
+    by_type = tuple((t, idx) for t in types_of(prod[1]))
+    return Option((mask,), src.snow, None, 0, idx, by_type, None, src.all_tokens)
 
 
 def option_groups(sources: Sequence[ManaSource], notes: list[str]) -> list[list[Option]]:
