@@ -228,7 +228,6 @@ def options_of(
     simple: dict[tuple[bool, bool], dict[str, int]] = {}
     for idx in members:
         src = sources[idx]
-        only = SPELL_ONLY if src.spell_only else 0
         cost = src.activation_cost
         if cost is not None and cost.is_infinite:
             continue
@@ -239,22 +238,7 @@ def options_of(
             for t in types_of(prod[1]):
                 table.setdefault(t, idx)
             continue
-        tokens = src.all_tokens
-        if prod is not None:
-            n, mask = prod
-            by_type = tuple((t, idx) for t in types_of(mask))
-            options.append(
-                Option((mask | only,) * n, src.snow, cost, src.life_cost, idx, by_type, None, tokens)
-            )
-            continue
-        seen: set[tuple[str, ...]] = set()
-        for alt in src.outputs:
-            key = tuple(sorted(alt, key=MANA_TYPES.index))
-            if key in seen:
-                continue
-            seen.add(key)
-            units = tuple(BIT[t] | only for t in key)
-            options.append(Option(units, src.snow, cost, src.life_cost, idx, (), alt, tokens))
+        options.extend(_alternatives(src, idx, prod))
     merged = []
     for (snow, spell_only), table in sorted(simple.items()):
         mask = SPELL_ONLY if spell_only else 0
@@ -271,6 +255,28 @@ def options_of(
             key=lambda o: (not o.free, -o.net, o.life, o.source)
         )  # stable: alternatives in order
     return all_options
+
+
+def _alternatives(src: ManaSource, idx: int, prod: tuple[int, int] | None) -> list[Option]:
+    """The options of one source that is not merged: a product of alternatives (a filter land's
+    {W}{W}/{W}{U}/{U}{U}, CR 106.4) as n flexible units, otherwise each distinct alternative."""
+    only = SPELL_ONLY if src.spell_only else 0
+    cost = src.activation_cost
+    tokens = src.all_tokens
+    if prod is not None:
+        n, mask = prod
+        by_type = tuple((t, idx) for t in types_of(mask))
+        return [Option((mask | only,) * n, src.snow, cost, src.life_cost, idx, by_type, None, tokens)]
+    options: list[Option] = []
+    seen: set[tuple[str, ...]] = set()
+    for alt in src.outputs:
+        key = tuple(sorted(alt, key=MANA_TYPES.index))
+        if key in seen:
+            continue
+        seen.add(key)
+        units = tuple(BIT[t] | only for t in key)
+        options.append(Option(units, src.snow, cost, src.life_cost, idx, (), alt, tokens))
+    return options
 
 
 def _product(
