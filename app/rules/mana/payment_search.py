@@ -54,6 +54,30 @@ class Found:
     monos: tuple[int, ...]
 
 
+_Profile = tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], bool]
+"""A batch's distinct options as (unit masks, activation cost masks), and whether it may stay unused."""
+
+
+def _type_gain(profile: _Profile, tm: int) -> int:
+    """One batch member's most gain in mana of a type in ``tm``: for its best option, its units that can be
+    such a type less its activation cost's symbols only such mana pays (0 when it may stay unused,
+    CR 601.2g: activating a mana ability is a choice)."""
+    shape, unused = profile
+    best = 0 if unused else None
+    for units, cost_masks in shape:
+        gain = 0
+        for u in units:
+            if u & tm:
+                gain += 1
+        for m in cost_masks:
+            if m | tm == tm:
+                gain -= 1
+        if best is None or gain > best:
+            best = gain
+    assert best is not None  # a batch has an option
+    return best
+
+
 class Prepared:
     """Sources sorted into base units (no choice) and groups to branch on, for one player and pool."""
 
@@ -93,12 +117,17 @@ class Prepared:
         # above does not see.
         # Computed for the sets T that the bound asks about, when it asks (a few dozen of the 2^k sets:
         # all of them up front was a third of a plan's time at 80 sources).
-        # Each batch's distinct options as (unit masks, activation cost masks), derived once: the caps of
-        # every set T read them (re-deriving the cost masks per T was a quarter of a plan's time).
-        self.cap_options: list[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = [
-            tuple(dict.fromkeys((o.units, o.cost_masks) for o in groups[gs[0]])) for gs in self.batches
-        ]
-        self.cap_unused: list[bool] = [not any(o.free for o in groups[gs[0]]) for gs in self.batches]
+        # Each batch's distinct options as (unit masks, activation cost masks) and whether its members may
+        # stay unused: its profile, derived once (re-deriving the cost masks per T was a quarter of a
+        # plan's time), and shared by the many batches alike (each creature that convoke may tap).
+        profiles: dict[_Profile, int] = {}
+        self.cap_profile: list[int] = []
+        for gs in self.batches:
+            options = groups[gs[0]]
+            shape = tuple(dict.fromkeys((o.units, o.cost_masks) for o in options))
+            profile = (shape, not any(o.free for o in options))
+            self.cap_profile.append(profiles.setdefault(profile, len(profiles)))
+        self.profiles: list[_Profile] = list(profiles)
         self.cap_sums: dict[int, list[int]] = {}
 
     def _caps_from(self, tm: int) -> list[int]:
@@ -106,29 +135,12 @@ class Prepared:
         batches not yet decided, the same suffix at every node of the search)."""
         sums = self.cap_sums.get(tm)
         if sums is None:
+            gains = [_type_gain(profile, tm) for profile in self.profiles]
             sums = [0] * (len(self.batches) + 1)
             for b in range(len(self.batches) - 1, -1, -1):
-                sums[b] = sums[b + 1] + self._type_cap(b, tm)
+                sums[b] = sums[b + 1] + gains[self.cap_profile[b]] * len(self.batches[b])
             self.cap_sums[tm] = sums
         return sums
-
-    def _type_cap(self, b: int, tm: int) -> int:
-        """Batch ``b``'s most gain in mana of a type in ``tm``: for the best option of one member, its units
-        that can be such a type less its activation cost's symbols only such mana pays, times the members
-        (0 when the members may stay unused, CR 601.2g: activating a mana ability is a choice)."""
-        best = 0 if self.cap_unused[b] else None
-        for units, cost_masks in self.cap_options[b]:
-            gain = 0
-            for u in units:
-                if u & tm:
-                    gain += 1
-            for m in cost_masks:
-                if m | tm == tm:
-                    gain -= 1
-            if best is None or gain > best:
-                best = gain
-        assert best is not None  # a batch has an option
-        return best * len(self.batches[b])
 
     # -- flow checks ---------------------------------------------------------------------------------
 
@@ -300,8 +312,8 @@ class Prepared:
             if picks is None:
                 return None
             chosen = chosen + picks
-        if self._node_once(seen, cost, chosen, 0, len(self.batches)) is None:
-            return None
+        # The leaf's own check is ``_order``'s first: with no order fixed, which costed activation comes
+        # first does not change what pays (positions only relabelled).
         return self._order(cost, chosen, seen)
 
     def _branches(self, b: int, chosen: list[tuple[int, Option]]) -> Iterator[list[tuple[int, Option]]]:
