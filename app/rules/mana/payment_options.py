@@ -8,7 +8,6 @@ permanent's costed abilities are combined into one group (``clusters``, CR 118.3
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -313,8 +312,9 @@ def option_groups(sources: Sequence[ManaSource], notes: list[str]) -> list[list[
     each listing of one without them apart) and each group's options, clusters combined; a group left
     with no option (its only ability costs {∞}, which nothing pays) is dropped."""
     by_group: dict[tuple[str, int | None, int], list[int]] = {}
+    valid_outputs: set[tuple[tuple[str, ...], ...]] = set()
     for idx, src in enumerate(sources):
-        validate_source(src)
+        validate_source(src, valid_outputs)
         key = (src.permanent, None, 0) if src.uses_permanent else (src.permanent, src.ability, src.activation)
         by_group.setdefault(key, []).append(idx)
     products: dict[tuple[tuple[str, ...], ...], tuple[int, int] | None] = {}
@@ -339,9 +339,10 @@ def mask_of(options: Sequence[Option]) -> int:
 def contested_tokens(held: Sequence[frozenset[str]]) -> frozenset[str]:
     """Tokens held by two groups or more (``held``: each group's ``tokens_of``): the search keeps each used
     once (CR 118.3, a permanent is tapped once and leaves once, a card moves once)."""
-    holders: Counter[str] = Counter()
+    holders: dict[str, int] = {}
     for tokens in held:
-        holders.update(tokens)
+        for token in tokens:
+            holders[token] = holders.get(token, 0) + 1
     return frozenset(t for t, n in holders.items() if n > 1)
 
 

@@ -144,15 +144,15 @@ def pool_units(pool: ManaCost | None) -> tuple[str, ...]:
     return tuple(units)
 
 
-def validate_source(src: ManaSource) -> None:
-    if not src.outputs or any(not o for o in src.outputs):
-        raise InvalidChoiceError(f"source {src.permanent}#{src.ability} adds no mana", field="sources")
-    for o in src.outputs:
-        for t in o:
-            if t not in MANA_TYPES:
-                raise InvalidChoiceError(
-                    f"source {src.permanent}#{src.ability} adds {t!r}, not a mana type", field="sources"
-                )
+def validate_source(src: ManaSource, valid_outputs: set[tuple[tuple[str, ...], ...]] | None = None) -> None:
+    """Refuse a source the solver cannot read: one adding no mana or something that is not a mana type
+    (CR 106.1b), a negative life cost (a life payment is an amount greater than 0, CR 119.4), an activation
+    cost still holding X (CR 107.3a).
+    ``valid_outputs``: outputs already found valid on this board (most sources share theirs)."""
+    if valid_outputs is None or src.outputs not in valid_outputs:
+        _validate_outputs(src)
+        if valid_outputs is not None:
+            valid_outputs.add(src.outputs)
     if src.life_cost < 0:
         raise InvalidChoiceError(
             f"source {src.permanent}#{src.ability} has a negative life cost", field="sources"
@@ -162,3 +162,14 @@ def validate_source(src: ManaSource) -> None:
             f"source {src.permanent}#{src.ability}: an activation cost with X needs a value (CR 107.3a)",
             rule="107.3a",
         )
+
+
+def _validate_outputs(src: ManaSource) -> None:
+    if not src.outputs or any(not o for o in src.outputs):
+        raise InvalidChoiceError(f"source {src.permanent}#{src.ability} adds no mana", field="sources")
+    for o in src.outputs:
+        for t in o:
+            if t not in MANA_TYPES:
+                raise InvalidChoiceError(
+                    f"source {src.permanent}#{src.ability} adds {t!r}, not a mana type", field="sources"
+                )
