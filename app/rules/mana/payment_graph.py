@@ -76,16 +76,27 @@ def add_cost(cost: ManaCost, pos: int, dem: dict[Key, int], monos: dict[tuple[in
     return True
 
 
-def compatible(smask: int, ssnow: bool, spos: int, dmask: int, dsnow: bool, dpos: int, relax: int) -> bool:
-    """Can a unit at ``spos`` pay a slot at ``dpos``? Earlier positions pay later ones (CR 605.3a order);
-    positions from ``relax`` on are not yet ordered: any of them pays any other, never itself."""
-    if not smask & dmask & ~SPELL_ONLY or (dsnow and not ssnow):
-        return False
-    if smask & WILD and dmask & ANY != ANY:
-        return False  # ``shortfall``'s mana of any type: it pays a slot only if every type would
-    if smask & SPELL_ONLY and dpos != SPELL_POS:
-        return False  # CR 106.6: restricted mana pays only the spell that meets the restriction
-    return spos < dpos or (spos >= relax and dpos >= relax and spos != dpos)
+_Slot = tuple[int, int, bool, int, bool, bool]  # index, mask, snow, position, accepts every type, spell's
+
+
+def _row(smask: int, ssnow: bool, spos: int, slots: Sequence[_Slot], relax: int) -> list[int]:
+    """The slots a unit at ``spos`` can pay: one of a type it can be, snow only from snow (CR 107.4h).
+    Earlier positions pay later ones (CR 605.3a order); positions from ``relax`` on are not yet ordered:
+    any of them pays any other, never itself. Restricted mana pays only the spell that meets the
+    restriction (CR 106.6); ``shortfall``'s mana of any type (``WILD``) a slot only if every type would."""
+    types = smask & ~SPELL_ONLY
+    wild = bool(smask & WILD)
+    only = bool(smask & SPELL_ONLY)
+    unordered = spos >= relax
+    return [
+        j
+        for j, dmask, dsnow, dpos, every, spell in slots
+        if types & dmask
+        and (ssnow or not dsnow)
+        and (every or not wild)
+        and (spell or not only)
+        and (spos < dpos or (unordered and dpos >= relax and spos != dpos))
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +123,10 @@ def transport_graph(sup_keys: Sequence[Key], dem_keys: Sequence[Key], relax: int
     """The edges of the payment graph, in supply order, then one last row: the slots that 2 life may pay
     (Phyrexian symbols, CR 107.4f), for a life supply placed after the mana supplies.
 
-    ``adj[i]`` lists the slots supply ``i`` may pay (``compatible``: type, snow, CR 106.6 restrictions,
+    ``adj[i]`` lists the slots supply ``i`` may pay (``_row``: type, snow, CR 106.6 restrictions,
     CR 605.3a order), in the demand order given, which is the flow's preference order."""
-    adj = [
-        [j for j, d in enumerate(dem_keys) if compatible(s[0], s[1], s[2], d[0], d[1], d[2], relax)]
-        for s in sup_keys
-    ]
+    slots = [(j, m, snow, pos, m & ANY == ANY, pos == SPELL_POS) for j, (m, snow, pos) in enumerate(dem_keys)]
+    adj = [_row(smask, ssnow, spos, slots, relax) for smask, ssnow, spos in sup_keys]
     adj.append([j for j, d in enumerate(dem_keys) if d[0] & LIFE])
     return adj
 
