@@ -30,17 +30,24 @@ Algorithm (exact, not an enumeration of mana combinations):
 * Sources that add one mana and cost nothing are merged per permanent into one unit that may be any of
   the types they can add; sources whose alternatives are every multiset of n mana over some types (a
   filter land's {W}{W}/{W}{U}/{U}{U}) become n such units. Identical units are aggregated, and cost symbols
-  likewise, so paying is a small transportation max-flow (``payment_flow``) whatever the board's size.
+  likewise, so paying is a small transportation max-flow (``flow.py``) whatever the board's size.
 * Only permanents that have a real choice (several abilities, several fixed alternatives such as Gilded
   Lotus's three mana of one color, a mana or life cost) are branched on, identical permanents together
   (how many take each option, not which), with a relaxed flow as the bound: undecided permanents add
-  their most mana of any of their types for free, and activation order is ignored.
+  their most mana of any of their types for free, and activation order is ignored. The search's first
+  path is tried before its bounds are checked: when its leaf pays with the least life the root's bound
+  allows, the bounded search would have stopped there too.
 * A choice that uses abilities costing mana is checked exactly by searching the activation order with the
   same flow (each prefix bounded by the order-free relaxation of the rest).
 * Among plans the solver prefers, in order: the least life; then (tie-break) spending mana already in the
   pool, then the least flexible sources (fewest producible types, non-snow before snow), so the most
   flexible sources stay untapped; and it never activates a source none of whose mana is spent.
   Branching tries options in a fixed order, so answers are deterministic.
+
+Modules: ``payment_values`` (the values above and the input checks), ``payment_options`` (sources as
+options and groups, clusters, batches), ``payment_graph`` (the transport graph and its flow checks),
+``payment_search`` (``Prepared``: the search), ``payment_shortfall``, ``payment_render`` (the plan).
+This module is the public face; its names are the ones to import.
 """
 
 from __future__ import annotations
