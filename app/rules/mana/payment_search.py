@@ -273,16 +273,19 @@ class Prepared:
         tried first without the bounds (``_dive``): every bound on a path is a relaxation of the path's
         leaf, so when that leaf pays, the search would reach it first, and when it pays the least life
         the bounds allow (``floor``) the search would stop there: the answer is the same, with the ~one
-        node per batch of the path left unchecked."""
+        node per batch of the path left unchecked. The root's bound (its least life, the floor) is needed
+        only when that path pays with life or does not pay."""
         if cost.is_infinite:
             return None
         seen: NodeMemo = {}
+        first = self._dive(cost, seen)
+        if first is not None and (not best_life or first.life == 0):
+            return first  # no bound can ask for less: the root's floor is 0 (and the root pays)
         root = self._node_once(seen, cost, [], 0, 0)
         if root is None:
             return None
         floor = root[0]
-        first = self._dive(cost, seen)
-        if first is not None and (not best_life or first.life <= floor):
+        if first is not None and first.life <= floor:
             return first
         state: dict[str, Found | None] = {"best": None}
 
