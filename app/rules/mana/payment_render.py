@@ -1,0 +1,216 @@
+"""The payment solver's plan (CR 601.2g-h): a configuration ``payment_search`` found paying, turned into
+activations in an order that can be carried out and a record of what paid each symbol."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import chain, product
+
+from app.rules.mana.payment_graph import (
+    ANY,
+    BIT,
+    LIFE_PER_SYMBOL,
+    SPELL_POS,
+    Key,
+    Paid,
+    match,
+    slot_mask,
+    types_of,
+)
+from app.rules.mana.payment_options import Option
+from app.rules.mana.payment_search import Found, Prepared
+from app.rules.mana.payment_values import LEAVES, ManaSource, PaymentPlan, PlanStep, SymbolPayment
+from app.rules.values.costs import ManaCost
+
+_Act = tuple[int, Option]
+_Units = dict[tuple[int, bool, int, int], list[tuple[int, int]]]
+_Slots = dict[Key, list[tuple[str, int | None]]]
+_Mono = tuple[str, int | None, int, int]
+
+
+def build_plan(prepared: Prepared, cost: ManaCost, found: Found) -> PaymentPlan:
+    """The plan of a paying configuration: every symbol assigned a unit (CR 601.2h), then any activation
+    whose mana nobody spends dropped with its own cost and the rest assigned again, until every one left
+    is spent from (a plan never activates a source for nothing)."""
+    free = [(g, prepared.groups[g][0]) for g in prepared.base] + found.free
+    free.sort(key=lambda c: c[0])
+    ordered = list(found.ordered)
+    while True:
+        result = _assign(prepared, cost, free, ordered, found.monos)
+        used_steps = {u.step for u in result if u.step is not None}
+        acts = free + ordered
+        unused = [i for i in range(len(acts)) if i not in used_steps]
+        if not unused:
+            break
+        # An activation whose mana nobody spends is dropped (its own cost with it), then re-solve.
+        keep = set(range(len(acts))) - set(unused)
+        free = [a for i, a in enumerate(acts[: len(free)]) if i in keep]
+        ordered = [a for i, a in enumerate(ordered) if i + len(acts) - len(ordered) in keep]
+    return _render(prepared, cost, free + ordered, result)
+
+
+def _units(prepared: Prepared, free: list[_Act], ordered: list[_Act]) -> _Units:
+    """The units of the pool and of the activations: (mask, snow, pos, rank) -> (step, unit index); step
+    -1 is the pool (CR 106.4), position 0 the free ones, k the k-th ordered one (CR 605.3a)."""
+    units: _Units = {}
+    for i, t in enumerate(prepared.pool_units):
+        units.setdefault((BIT[t], False, 0, -1), []).append((-1, i))
+    for step, (g, opt) in enumerate(free + ordered):
+        pos = 0 if step < len(free) else step - len(free) + 1
+        # Tie-break rank: fewest producible types first; among equals, mana of a source adding several
+        # (it is tapped for all of them) before a source adding one.
+        rank = 16 * prepared.flex[g] - min(len(opt.units), 15)
+        for ui, u in enumerate(opt.units):
+            units.setdefault((u, opt.unit_snow(ui), pos, rank), []).append((step, ui))
+    return units
+
+
+def _slots(cost: ManaCost, n_free: int, ordered: list[_Act]) -> tuple[_Slots, list[_Mono]]:
+    """The symbols to pay, each with the step whose activation cost it belongs to (None: the spell), and
+    apart the {2/X} symbols (CR 107.4e), whose way of paying is chosen by the caller."""
+    slots: _Slots = {}
+    monos: list[_Mono] = []
+    payers = [(cost, None, SPELL_POS)] + [
+        (opt.cost, n_free + k, k + 1) for k, (_g, opt) in enumerate(ordered) if opt.cost is not None
+    ]
+    for c, target, pos in payers:
+        for _ in range(c.generic):
+            slots.setdefault((ANY, False, pos), []).append(("{1}", target))
+        for s in c.others:
+            slot = slot_mask(s)
+            if slot is not None:
+                slots.setdefault((slot[0], slot[1], pos), []).append((s.text, target))
+            else:
+                monos.append((s.text, target, BIT[s.colors[0]], pos))
+    return slots, monos
+
+
+def _assign(
+    prepared: Prepared, cost: ManaCost, free: list[_Act], ordered: list[_Act], monos_hint: tuple[int, ...]
+) -> list[Paid]:
+    """Assign every slot a unit, least flexible units first; returns one record per slot. A {2/X} symbol
+    is one slot of X or two of any type (CR 107.4e): the search's choice is tried first."""
+    units = _units(prepared, free, ordered)
+    life = prepared.life - sum(opt.life for _g, opt in free + ordered)
+    slots, monos = _slots(cost, len(free), ordered)
+    mono_classes = sorted({(m[2], m[3]) for m in monos})
+    count = Counter((m[2], m[3]) for m in monos)
+    hint = [monos_hint] if len(monos_hint) == len(mono_classes) else []
+    for choice in chain(hint, product(*(range(count[k], -1, -1) for k in mono_classes))):
+        s2 = {k: list(v) for k, v in slots.items()}
+        colored_left = dict(zip(mono_classes, choice, strict=True))
+        for text, target, cmask, pos in monos:
+            if colored_left[(cmask, pos)] > 0:
+                colored_left[(cmask, pos)] -= 1
+                s2.setdefault((cmask, False, pos), []).append((text, target))
+            else:
+                s2.setdefault((ANY, False, pos), []).extend([(text, target), (text, target)])
+        result = match(units, s2, life // LIFE_PER_SYMBOL, ordered_relax=len(ordered) + 1)
+        if result is not None:
+            return result
+    raise AssertionError("a configuration found paying must assign")  # pragma: no cover
+
+
+@dataclass(slots=True)
+class _Steps:
+    """The plan's steps in the solver's order, with their sources, the step adding each (activation,
+    unit), and the step whose activation cost each costed activation's payments pay."""
+
+    steps: list[PlanStep]
+    sources: list[ManaSource]
+    where: dict[tuple[int, int], int]
+    cost_step: dict[int, int]
+
+
+def _steps(prepared: Prepared, acts: list[_Act], paid: list[Paid]) -> _Steps:
+    """One step per activation (CR 605.3a), a combined option's parts each its own, a part whose mana
+    nobody spends (and which costs nothing) left out; each step adds the alternative of its source that
+    holds the types its units were spent as (CR 106.4: the player chooses the type as it is added)."""
+    chosen_types: dict[tuple[int, int], str] = {}
+    for p in paid:
+        if p.step is not None and p.step >= 0 and p.mana is not None:
+            chosen_types[(p.step, p.unit)] = p.mana
+    out = _Steps([], [], {}, {})
+    for act, (_g, opt) in enumerate(acts):
+        parts = opt.parts or (opt,)
+        first = 0
+        for part in parts:
+            span = range(first, first + len(part.units))
+            first += len(part.units)
+            if len(parts) > 1 and part.free and not any((act, ui) in chosen_types for ui in span):
+                continue  # a combined activation whose mana nobody spends is left out
+            types = [chosen_types.get((act, ui)) or types_of(opt.units[ui])[0] for ui in span]
+            src_idx = part.source
+            if part.by_type and len(part.units) == 1:
+                src_idx = dict(part.by_type)[types[0]]
+            src = prepared.sources[src_idx]
+            want = Counter(types)
+            adds = next(o for o in src.outputs if Counter(o) == want)
+            for ui in span:
+                out.where[(act, ui)] = len(out.steps)
+            if part.costed and act not in out.cost_step:
+                out.cost_step[act] = len(out.steps)
+            out.sources.append(src)
+            cost = src.activation_cost if part.costed else None
+            out.steps.append(PlanStep(src.permanent, src.ability, adds, cost, src.life_cost, src.consumes))
+    return out
+
+
+def _render(prepared: Prepared, cost: ManaCost, acts: list[_Act], paid: list[Paid]) -> PaymentPlan:
+    """The plan: the steps in an order that can be carried out (``carry_out_order``), the payments of the
+    spell's cost first, then of each activation cost, and the life paid (CR 119.4, 107.4f)."""
+    made = _steps(prepared, acts, paid)
+    records = [
+        SymbolPayment(
+            p.symbol,
+            None if p.target is None else made.cost_step[p.target],
+            p.mana,
+            made.where[(p.step, p.unit)] if p.step is not None and p.step >= 0 else None,
+        )
+        for p in paid
+    ]
+    order = carry_out_order(made.steps, made.sources, records)
+    at = {old: new for new, old in enumerate(order)}
+    steps = [made.steps[i] for i in order]
+    moved = (
+        SymbolPayment(
+            r.symbol,
+            None if r.target is None else at[r.target],
+            r.mana,
+            None if r.step is None else at[r.step],
+        )
+        for r in records
+    )
+    payments = tuple(sorted(moved, key=lambda p: (p.target is not None, p.target or 0)))
+    life_paid = sum(s.life_paid for s in steps) + LIFE_PER_SYMBOL * sum(1 for p in paid if p.mana is None)
+    from_pool = tuple(p.mana for p in paid if p.step == -1 and p.mana is not None)
+    return PaymentPlan(cost, tuple(steps), payments, life_paid, from_pool)
+
+
+def carry_out_order(steps: list[PlanStep], sources: list[ManaSource], paid: list[SymbolPayment]) -> list[int]:
+    """An order of the steps that can be carried out (a stable topological order): mana is added before it
+    pays an activation cost (CR 605.3a); a permanent's own activations come before one that makes it leave
+    the battlefield (it may tap for mana and then be sacrificed, never the other way round, CR 701.21a);
+    mana abilities first, then convoke and improvise taps and delve (CR 601.2g before 601.2h)."""
+    n = len(steps)
+    after: list[set[int]] = [set() for _ in range(n)]  # after[j]: steps that must come before j
+    for p in paid:
+        if p.step is not None and p.target is not None and p.step != p.target:
+            after[p.target].add(p.step)
+    for j, src in enumerate(sources):
+        gone = {t[len(LEAVES) :] for t in src.tokens if t.startswith(LEAVES)}
+        for i, other in enumerate(steps):
+            if i != j and other.permanent in gone:
+                after[j].add(i)
+        if src.ability < 0:  # CR 601.2h: while paying, after every mana ability
+            after[j].update(i for i, s in enumerate(steps) if s.ability >= 0)
+    order: list[int] = []
+    placed: set[int] = set()
+    while len(order) < n:
+        ready = next((j for j in range(n) if j not in placed and after[j] <= placed), None)
+        if ready is None:  # a cycle (never for sources the board lists): keep the solver's order
+            return list(range(n))
+        order.append(ready)
+        placed.add(ready)
+    return order
