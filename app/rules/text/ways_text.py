@@ -704,17 +704,24 @@ def _grant_pay_rather(_t: Template, s: Sentence, m: re.Match[str], out: list[Per
     out.append(Permission(PermissionKind.ALTERNATIVE, kind, zones, "118.9", s.text, cost, once_per_turn=once))
 
 
+def _added_costs(s: Sentence, m: re.Match[str], group: str, to: str) -> tuple[OtherCost, ...]:
+    """What a grant adds to the costs beside mana ("... and exile another card from your graveyard"); mana
+    added is not read (the permission is then reported as not read)."""
+    if not m[group]:
+        return ()
+    mana, others = cost_phrase(_original(s, m, group))
+    if mana != ManaCost.zero():
+        raise _Unreadable(f"mana added to {to} is not read")
+    return others
+
+
 def _grant_zone(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
     zone = "graveyard" if m["zone"] == "your graveyard" else "library"
     what = m["what"]
     once = bool(m["when"] and m["when"].startswith(("once", "during"))) or what.startswith(
         ("a ", "an ", "one ")
     )
-    extra: tuple[OtherCost, ...] = ()
-    if m["extra"]:
-        mana, extra = cost_phrase(_original(s, m, "extra"))
-        if mana != ManaCost.zero():
-            raise _Unreadable("mana added to the costs is not read")
+    extra = _added_costs(s, m, "extra", "the costs")
     out.append(
         Permission(
             PermissionKind.ZONE,
@@ -769,11 +776,7 @@ def _keyword_cost_is_mana_cost(_t: Template, s: Sentence, m: re.Match[str], out:
     if not out or out[-1].kind is not PermissionKind.KEYWORD or out[-1].keyword != m["kw"]:
         raise _Unreadable(f"the {m['kw']} cost, with no {m['kw']} granted before it")
     last = out.pop()
-    others: tuple[OtherCost, ...] = ()
-    if m["plus"]:
-        mana, others = cost_phrase(_original(s, m, "plus"))
-        if mana != ManaCost.zero():
-            raise _Unreadable("mana added to the mana cost is not read")
+    others = _added_costs(s, m, "plus", "the mana cost")
     out.append(
         Permission(
             last.kind,
