@@ -94,3 +94,15 @@ def test_times_on_a_cost_that_cannot_repeat_is_a_422_naming_the_rule(
 def test_a_spree_mode_chosen_twice_is_refused(client: TestClient) -> None:
     spell = {"card": "Final Showdown", "optional_costs": [{"keyword": "spree", "which": 1}] * 2}
     assert refused(client, spell)["rule"] == "702.172a"
+
+
+def test_times_on_an_any_number_additional_cost(client: TestClient) -> None:
+    # Devouring Greed {2}{B}{B}: "As an additional cost to cast this spell, you may sacrifice any number of
+    # Spirits." (CR 601.2b: one Spirit each time): three Spirits are three sacrifices, no mana added
+    spell = {"card": "Devouring Greed", "optional_costs": [{"keyword": "additional cost", "times": 3}]}
+    body = cost(client, spell)
+    assert body["total_cost"] == "{2}{B}{B}"
+    assert len(body["other_costs"]) == 3
+    assert all(
+        o["text"].casefold().startswith("sacrifice one of any number of spirits") for o in body["other_costs"]
+    )
