@@ -648,7 +648,7 @@ def with_sacrifice(board: Board, caster: str, face: Face, way: Way) -> Way:
     else:
         spell = face.mana_cost if face.mana_cost is not None else ManaCost.zero()
         best = min(mine, key=lambda p: _left_after(spell, p.characteristics.mana_cost))
-        amount = best.characteristics.mana_cost or ManaCost.zero()
+        amount = (best.characteristics.mana_cost or ManaCost.zero()).with_variables()  # X is 0 (107.3)
         rule, says = "702.48c", "its mana cost"
     named = f"Sacrifice {best.characteristics.name} ({best.id})"
     text = f"{way.text}: sacrifices {best.characteristics.name} ({best.id}), the cost reduced by {says}"
@@ -673,7 +673,7 @@ def _left_after(spell: ManaCost, sacrificed: ManaCost | None) -> float:
     if sacrificed is None:
         return float(spell.mana_value or 0)
     generic, others = spell.generic, list(spell.others)
-    excess = sacrificed.generic
+    excess = sacrificed.with_variables().generic
     for sym in sacrificed.others:
         if sym in others:
             others.remove(sym)
