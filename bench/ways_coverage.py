@@ -305,7 +305,10 @@ def sweep(paths: list[Path], listing: str | None = None, limit: int = 60) -> dic
         for who in ("you", "opponent")
         for name in basics
     )
-    board = prepare_board(Board(lands, (Player("you"), Player("opponent"))))
+    # and a permanent of yours to sacrifice for emerge and offering (CR 702.119a, 702.48a): a changeling
+    # artifact creature token with no mana cost (mana value 0, CR 202.3a), so their costs are the text's
+    fodder = Permanent("you-fodder", _fodder(), token=True, given=frozenset({"token"}))
+    board = prepare_board(Board((*lands, fodder), (Player("you"), Player("opponent"))))
     per_item: Counter[str] = Counter()
     per_face: Counter[str] = Counter()
     listed: list[str] = []
@@ -340,6 +343,13 @@ def sweep(paths: list[Path], listing: str | None = None, limit: int = 60) -> dic
 def _basic(name: str) -> Card:
     face = Face(name, None, TypeLine.parse(f"Basic Land — {name}"), "")
     return Card(name, (face,), layout="normal")
+
+
+def _fodder() -> Card:
+    text = "Changeling"
+    kind = TypeLine.parse("Artifact Creature — Shapeshifter")
+    face = Face("Sweep Fodder", None, kind, text, keywords=(text,))
+    return Card("Sweep Fodder", (face,), layout="token")
 
 
 def default_paths() -> list[Path]:

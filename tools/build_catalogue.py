@@ -19,13 +19,14 @@ import json
 import re
 import sys
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.rules.values.cards import Card  # noqa: E402
+from app.rules.values.cards import Card, meld_pairs, melded_value  # noqa: E402
 from app.services.card_formats import (  # noqa: E402
     IGNORED_LAYOUTS,
     BadCardRecord,
@@ -106,8 +107,34 @@ def build(data: Path) -> tuple[list[Card], list[str]]:
             add(card_from_scryfall(_supplement_record(rec)))
         except BadCardRecord as exc:
             problems.append(f"supplement: {exc}")
+    problems.extend(_meld(cards))
     ordered = sorted(cards.values(), key=lambda c: (normalize_name(c.name), c.oracle_id or ""))
     return ordered, problems
+
+
+def _meld(cards: dict[str, Card]) -> list[str]:
+    """Each meld pair read from its fronts' text (CR 712.4a): the combined back face gets its mana value,
+    its fronts' summed (CR 202.3c), and the three cards the layout ``meld``. Scryfall's ``cmc`` for a result
+    must agree (a disagreement is printed); the spoiler supplement's results carry no layout and are found
+    by name."""
+    problems: list[str] = []
+    by_name = {normalize_name(c.name): oid for oid, c in cards.items()}
+    for result, pair in meld_pairs(cards.values()).items():
+        oid = by_name.get(normalize_name(result))
+        value = melded_value(pair)
+        if oid is None or value is None:
+            problems.append(f"meld: {result} (melded from {pair[0].name} and {pair[1].name}) not found")
+            continue
+        card = cards[oid]
+        given = card.front.melded_value
+        if given is not None and given != value:
+            problems.append(f"meld: {result} has mana value {given}, its fronts' sum to {value} (202.3c)")
+        face = replace(card.front, mana_cost=None, melded_value=value)
+        cards[oid] = replace(card, faces=(face, *card.faces[1:]), layout="meld")
+        for front in pair:
+            assert front.oracle_id is not None
+            cards[front.oracle_id] = replace(front, layout="meld")
+    return problems
 
 
 def write(cards: list[Card], out: Path) -> None:

@@ -9,18 +9,12 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.rules.text.oracle_mana import card_produced_mana
 from app.rules.values.cards import Card, Face
-from app.rules.values.costs import ManaCost
 from app.rules.values.symbols import COLORS
 from app.rules.values.types import TypeLine
 from app.schemas.common import Page, StrictModel
 
 MAX_NAME_LENGTH: Final = 200
 COLLECTION_MAX: Final = 1000
-
-
-def _mana_value(cost: ManaCost | None) -> int | float | None:
-    # CR 202.3a: no mana cost gives mana value 0; {∞} gives null.
-    return 0 if cost is None else cost.mana_value
 
 
 class FaceOut(BaseModel):
@@ -46,7 +40,7 @@ class FaceOut(BaseModel):
         return cls(
             name=face.name,
             mana_cost=str(face.mana_cost) if face.mana_cost is not None else None,
-            mana_value=_mana_value(face.mana_cost),
+            mana_value=face.mana_value,  # CR 202.3a-c: 0 without a mana cost, a meld result's its fronts'
             colors=list(face.color_set),
             type_line=str(face.type_line),
             supertypes=list(face.type_line.supertypes),
@@ -116,7 +110,7 @@ class CardOut(BaseModel):
             oracle_id=card.oracle_id,
             layout=card.layout,
             mana_cost=str(cost) if cost is not None else None,
-            mana_value=_mana_value(cost),
+            mana_value=card.mana_value,
             colors=[c for c in COLORS if c in colors],
             type_line=type_line,
             supertypes=supertypes,

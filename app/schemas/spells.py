@@ -60,8 +60,11 @@ class OptionalCostIn(StrictModel):
         '"additional cost" for "As an additional cost to cast this spell, you may sacrifice any number of '
         'creatures" and its kin, with times the objects paid.'
     )
-    which: Annotated[int, Field(ge=1, le=2)] = Field(
-        1, description='Which cost of a two-cost kicker ("Kicker {1}{G} and/or {2}{U}", CR 702.33d).'
+    which: Annotated[int, Field(ge=1, le=10)] = Field(
+        1,
+        description='Which cost of a two-cost kicker ("Kicker {1}{G} and/or {2}{U}", CR 702.33d), or which '
+        "mode of a spree or tiered spell, numbered from 1 in the card's order (CR 702.172a, 702.183a): one "
+        "entry per mode chosen.",
     )
     times: Annotated[int, Field(ge=1, le=MAX_TIMES)] = Field(
         1, description="How many times it is paid (multikicker, replicate, squad, escalate, any number of)."

@@ -158,7 +158,7 @@ def _scryfall_card(obj: Mapping[str, Any], name: str) -> Card:
         ]
     return Card(
         name=name,
-        faces=_land_face_costless(tuple(faces), layout),
+        faces=_melded(_land_face_costless(tuple(faces), layout), layout, obj.get("cmc"), name),
         layout=layout,
         oracle_id=oracle_id,
         legalities=_legalities(obj.get("legalities"), name),
@@ -176,6 +176,19 @@ def _land_face_costless(faces: tuple[Face, ...], layout: str) -> tuple[Face, ...
     if land.type_line.is_land and land.mana_cost is not None and adventure.mana_cost is None:
         return (replace(land, mana_cost=None), replace(adventure, mana_cost=land.mana_cost))
     return faces
+
+
+def _melded(faces: tuple[Face, ...], layout: str, cmc: Any, name: str) -> tuple[Face, ...]:
+    """The combined back face of a meld pair (Scryfall's ``layout: meld`` card with no mana cost, Brisela,
+    Voice of Nightmares) keeps the mana value Scryfall gives it (``cmc``, its fronts' summed: CR 202.3c) as
+    ``melded_value``; a meld pair's fronts have their own mana cost and are left as they are, and so is a
+    land front (Hanweir Battlements: no mana cost, ``cmc`` 0, its mana value 0 anyway, CR 202.3a)."""
+    if layout != "meld" or len(faces) != 1 or faces[0].mana_cost is not None or cmc in (None, 0):
+        return faces
+    if not isinstance(cmc, int | float) or isinstance(cmc, bool) or not 0 <= cmc <= 1_000_000:
+        raise BadCardRecord("cmc is a number", name=name)
+    value = int(cmc) if float(cmc).is_integer() else float(cmc)
+    return (replace(faces[0], melded_value=value),)
 
 
 def _split_faces(obj: Mapping[str, Any], name: str) -> list[dict[str, Any]] | None:
@@ -322,6 +335,8 @@ def card_to_record(card: Card) -> dict[str, Any]:
         record.update(_face_record(card.front))
     else:
         record["card_faces"] = [_face_record(f) for f in card.faces]
+    if card.front.melded_value is not None:  # Scryfall's shape: a meld result's cmc is its fronts' (202.3c)
+        record["cmc"] = card.front.melded_value
     record["legalities"] = dict(sorted(legal.items()))
     if card.color_identity is not None:
         record["color_identity"] = list(card.color_identity)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -87,7 +87,7 @@ def upsert_cards(session: Session, cards: Iterable[Card]) -> tuple[int, int]:
     legal: list[dict[str, Any]] = []
     for oid, card in by_id.items():
         cost = card.mana_cost
-        mv = cost.mana_value if cost is not None else None
+        mv = cost.mana_value if cost is not None else card.front.melded_value  # a meld result's (202.3c)
         card_rows.append(
             {
                 "oracle_id": oid,
@@ -179,7 +179,9 @@ def _assemble(session: Session, ids: Sequence[str] | None) -> dict[str, Card]:
     def only(stmt: Any, column: Any) -> Any:
         return stmt if ids is None else stmt.where(column.in_(ids))
 
-    card_columns = select(CardRow.oracle_id, CardRow.name, CardRow.layout, CardRow.color_identity)
+    card_columns = select(
+        CardRow.oracle_id, CardRow.name, CardRow.layout, CardRow.color_identity, CardRow.mana_value
+    )
     rows = session.execute(only(card_columns, CardRow.oracle_id)).all()
     if not rows:
         return {}
@@ -206,14 +208,21 @@ def _assemble(session: Session, ids: Sequence[str] | None) -> dict[str, Card]:
     return {
         oid: Card(
             name=name,
-            faces=tuple(faces.get(oid, ())),
+            faces=_melded(tuple(faces.get(oid, ())), layout, value),
             layout=layout,
             oracle_id=oid,
             legalities=tuple(legal.get(oid, ())),
             color_identity=tuple(identity) if identity is not None else None,
         )
-        for oid, name, layout, identity in rows
+        for oid, name, layout, identity, value in rows
     }
+
+
+def _melded(faces: tuple[Face, ...], layout: str, value: float | None) -> tuple[Face, ...]:
+    """A meld result's face with its mana value (CR 202.3c), kept as the card row's ``mana_value``."""
+    if layout != "meld" or value is None or len(faces) != 1 or faces[0].mana_cost is not None:
+        return faces
+    return (replace(faces[0], melded_value=int(value) if value.is_integer() else value),)
 
 
 _FACE_COLUMNS = (

@@ -37,7 +37,16 @@ from app.rules.casting.effects import (
 from app.rules.casting.mental_magic import verify_cast_as
 from app.rules.casting.party import PARTY_ROLES, party, party_roles
 from app.rules.casting.permissions import GrantedText, KeywordCostChange, Permission, PermissionKind
-from app.rules.casting.ways import CardWays, OtherCost, Way, WayKind, keyword_rule, modal_keyword, ways_of
+from app.rules.casting.ways import (
+    CardWays,
+    OtherCost,
+    Way,
+    WayKind,
+    keyword_rule,
+    modal_keyword,
+    ways_of,
+    with_sacrifice,
+)
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex, matches
 from app.rules.text.ways_text import read_granted, spell_kind
@@ -1445,7 +1454,7 @@ def offered_ways(
             if cast_from in way.zones and (zone_open or way.rule == "601.3"):
                 out.append(way)
         elif cast_from in way.zones or way.keyword in extra:
-            out.append(way)
+            out.append(with_sacrifice(board, caster, face, way))  # emerge, offering: what it sacrifices
     if zone_open:
         granted.extend(alternatives)
     out.extend(granted)
@@ -1616,9 +1625,9 @@ def _refuse(
 
 
 def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: CostRun) -> None:
-    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions, and emerge's
-    reduction by the sacrificed creature's mana value (702.119a), are not modelled and are warned about
-    (nothing silent). A fact not given is assumed to allow the method, with a warning."""
+    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions are checked on the
+    board where they can be (emerge and offering need a permanent to sacrifice: ``with_sacrifice``), else
+    warned about (nothing silent). A fact not given is assumed to allow the method, with a warning."""
     if way.once_per_turn:  # nothing silent: the request does not say whether the grant was used this turn
         message = (
             f"{way.granted_by} allows one such spell each turn: whether it was used already this turn is not "
@@ -1639,16 +1648,6 @@ def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: Co
                 return
             raise IllegalError("surge needs another spell cast this turn", rule=way.rule)
         message = "whether another spell was cast this turn was not given (this_turn.spells_cast): assumed so"
-    elif way.keyword == "offering":  # CR 702.48a: the difference in mana costs with the sacrificed one
-        message = (
-            "the offering cost is the mana cost reduced by the sacrificed permanent's mana cost, color "
-            "included (CR 702.48a); which permanent is not an input: taken as no reduction"
-        )
-    elif way.keyword == "emerge":  # CR 702.119a: reduced by the sacrificed creature's mana value
-        message = (
-            "the emerge cost is reduced by the sacrificed creature's mana value (CR 702.119a); which "
-            "creature is not an input: taken as no reduction"
-        )
     elif way.condition is not None:
         held = _controls_condition(board, caster, way.condition)
         if held is True:

@@ -19,7 +19,8 @@ from app.rules.casting.effects import CostEffect, Count, CountKind, Direction, S
 if TYPE_CHECKING:
     from app.rules.casting.permissions import OwnPermission
 from app.rules.errors import RulesError
-from app.rules.values.cards import Face
+from app.rules.values.board import Board
+from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.names import NUMBER_WORDS
 
@@ -192,6 +193,7 @@ class Way:
     granted_by: str | None = None  # the permanent or effect granting it (CR 601.2b, 613), None: the card
     life_for_mana: bool = False  # life equal to the spell's mana value rather than its mana cost (118.9)
     once_per_turn: bool = False  # the grant allows one such spell each turn: whether it was used, not said
+    sacrifice: str | None = None  # emerge, offering: the id of the permanent sacrificed (702.119a, 702.48a)
 
 
 @dataclass(frozen=True, slots=True)
@@ -605,6 +607,82 @@ def _offering(text: str) -> Way | None:
     return None
 
 
+# -- the permanent emerge and offering sacrifice (CR 702.119, 702.48) ----------------------------------------
+
+_SACRIFICE_KEYWORDS: Final = frozenset({"emerge", "offering"})
+
+
+def with_sacrifice(board: Board, caster: str, face: Face, way: Way) -> Way:
+    """Emerge and offering on this board: the way with the permanent it sacrifices, the cheapest one, and
+    its reduction, as the engine offers it (``offered_ways``); any other way unchanged.
+
+    - CR 702.119a: emerge is cast "by paying [cost] and sacrificing a creature rather than paying its mana
+      cost", and "its total cost is reduced by an amount of generic mana equal to the sacrificed creature's
+      mana value": the creature of greatest mana value is sacrificed (202.3b-c: a transformed permanent's
+      from its front face, a melded one's its fronts' combined).
+    - CR 702.48a: "[Quality] offering" means "As an additional cost to cast this spell, you may sacrifice a
+      [quality] permanent. If you chose to pay the additional cost, this spell's total cost is reduced by
+      the sacrificed permanent's mana cost"; 702.48c: its colored and colorless mana reduces mana of the same
+      type, any excess generic: the permanent leaving the least mana value to pay is sacrificed.
+
+    Only a permanent the caster controls can be sacrificed (CR 701.21a). With none, the way keeps the
+    condition "if you control [a quality]", which the engine refuses under the way's rule (nothing silent).
+    The choice is the cheapest; ``other_costs`` and the reduction's text name the permanent. ``face``: the
+    spell's face, whose mana cost offering reduces."""
+    if way.keyword not in _SACRIFICE_KEYWORDS or way.sacrifice is not None or not way.other_costs:
+        return way
+    from app.rules.text.ways_text import spell_kind  # the sentence reader imports this module
+
+    what = way.other_costs[-1].text.removeprefix("Sacrifice ")  # "a creature", "a Snake", "an artifact"
+    try:
+        kind = spell_kind(what.casefold())
+    except ValueError:  # the engine warns that this condition is not checked
+        return replace(way, condition=f"a permanent to sacrifice ({what}) is on the board")
+    mine = [p for p in board.permanents if p.controller == caster and kind.covers(p.characteristics)]
+    if not mine:
+        return replace(way, condition=f"if you control {what}")
+    if way.keyword == "emerge":
+        best = max(mine, key=lambda p: _sacrificed_value(p.card, p.characteristics))
+        amount = ManaCost.of(int(_sacrificed_value(best.card, best.characteristics)))
+        rule, says = "702.119a", "its mana value"
+    else:
+        spell = face.mana_cost if face.mana_cost is not None else ManaCost.zero()
+        best = min(mine, key=lambda p: _left_after(spell, p.characteristics.mana_cost))
+        amount = (best.characteristics.mana_cost or ManaCost.zero()).with_variables()  # X is 0 (107.3)
+        rule, says = "702.48c", "its mana cost"
+    named = f"Sacrifice {best.characteristics.name} ({best.id})"
+    text = f"{way.text}: sacrifices {best.characteristics.name} ({best.id}), the cost reduced by {says}"
+    reduction = None
+    if not amount.is_zero:
+        reduction = CostEffect(Direction.REDUCTION, amount, SpellFilter(), rule, text, own=True)
+    return replace(
+        way, other_costs=(*way.other_costs[:-1], OtherCost(named)), reduction=reduction, sacrifice=best.id
+    )
+
+
+def _sacrificed_value(card: Card, face: Face) -> int:
+    """The mana value of a permanent with ``face`` up (CR 202.3; 202.3b: a nonmodal double-faced card's back
+    face has its front's; 202.3c: a melded permanent's in ``Face.mana_value``); X counts 0 (202.3e)."""
+    mv = card.front.mana_value if card.layout == "transform" and face is not card.front else face.mana_value
+    return int(mv) if isinstance(mv, int | float) else 0
+
+
+def _left_after(spell: ManaCost, sacrificed: ManaCost | None) -> float:
+    """The mana value left of ``spell`` once reduced by ``sacrificed`` (CR 702.48c: generic reduces generic,
+    each colored or colorless symbol the same symbol, any excess generic): to choose the cheapest."""
+    if sacrificed is None:
+        return float(spell.mana_value or 0)
+    generic, others = spell.generic, list(spell.others)
+    excess = sacrificed.with_variables().generic
+    for sym in sacrificed.others:
+        if sym in others:
+            others.remove(sym)
+        else:
+            excess += int((sym.half_value or 0) / 2)
+    left = ManaCost(spell.variables, max(0, generic - excess), tuple(others))
+    return float(left.mana_value or 0)
+
+
 @lru_cache(maxsize=8192)
 def _read_face(name: str, text: str) -> CardWays:
     """The keyword lines, then the casting sentences that are not keywords (``ways_text``): alternative
@@ -688,4 +766,5 @@ __all__ = [
     "optional_keywords",
     "way_keywords",
     "ways_of",
+    "with_sacrifice",
 ]

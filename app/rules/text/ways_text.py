@@ -18,9 +18,10 @@ not read, so the answer can warn (nothing silent). Patterns are anchored and bou
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Final, TypeAlias
 
 from app.rules.casting.permissions import (
     GrantedText,
@@ -541,52 +542,71 @@ def spell_kind(text: str) -> SpellKind:
     """ "creature", "zombie creature", "instant or sorcery", "artifact spells and colorless", "one permanent
     spell with mana value 2 or less", "a permanent spell of each permanent type", "nonland" -> a SpellKind."""
     t = text.strip().removesuffix(" spells").removesuffix(" spell").strip()
-    max_mv: int | None = None
-    mv = re.fullmatch(r"(.{0,80}?) ?spells? with mana value (\d{1,2}) or less", t)
-    if mv:
-        t, max_mv = mv.group(1), int(mv.group(2))
+    t, max_mv = _max_mana_value(t)
     t = t.removesuffix(" of each permanent type")
     for article in ("a ", "an ", "one "):
         t = t.removeprefix(article)
     if " and " in t or " or " in t:
-        parts = [
-            p.strip().removesuffix(" spells").removesuffix(" spell") for p in re.split(r" and | or |, ", t)
-        ]
-        kinds = tuple(spell_kind(p) for p in parts if p)
-        if all(k.types and not (k.subtypes or k.colorless or k.permanent or k.nonland) for k in kinds):
-            return SpellKind(types=tuple(x for k in kinds for x in k.types), max_mana_value=max_mv)
-        return SpellKind(alternatives=kinds, max_mana_value=max_mv)
-    types: list[str] = []
-    subtypes: list[str] = []
-    not_types: list[str] = []
-    colorless = permanent = nonland = False
+        return _either(t, max_mv)
+    found: dict[str, list[str]] = {k: [] for k in ("type", "subtype", "not_type", *_FLAGS)}
     for raw in t.split():
-        word = _singular(raw)
-        if word in ("spell", "card", "", "a", "an", "one"):
-            continue
-        if word in _TYPE_WORDS:
-            types.append(_TYPE_WORDS[word])
-        elif word == "permanent":
-            permanent = True
-        elif word == "nonland":
-            nonland = True
-        elif word.startswith("non") and word[3:].lstrip("-") in _TYPE_WORDS:
-            not_types.append(_TYPE_WORDS[word[3:].lstrip("-")])
-        elif word == "colorless":
-            colorless = True
-        elif word in _CREATURE_TYPES:
-            subtypes.append(_CREATURE_TYPES[word])
-        elif raw in _LAND_TYPES or word in _LAND_TYPES:
-            subtypes.append(_LAND_TYPES.get(raw) or _LAND_TYPES[word])
-        elif word in _OTHER_SUBTYPES:
-            subtypes.append(_OTHER_SUBTYPES[word])
-        else:
-            raise _Unreadable(f"the spells described ({text!r}) are not read")
-    if types and len(types) > 1:
+        got = _kind_word(text, raw)
+        if got is not None:
+            found[got[0]].append(got[1])
+    types = found["type"]
+    if len(types) > 1:
         raise _Unreadable(f"a spell of two card types at once ({text!r}) is not read")
     return SpellKind(
-        tuple(types), tuple(subtypes), colorless, permanent, nonland, max_mv, not_types=tuple(not_types)
+        tuple(types),
+        tuple(found["subtype"]),
+        bool(found["colorless"]),
+        bool(found["permanent"]),
+        bool(found["nonland"]),
+        max_mv,
+        not_types=tuple(found["not_type"]),
     )
+
+
+def _max_mana_value(t: str) -> tuple[str, int | None]:
+    """ "one permanent spell with mana value 2 or less" -> ("one permanent", 2) (CR 202.3)."""
+    mv = re.fullmatch(r"(.{0,80}?) ?spells? with mana value (\d{1,2}) or less", t)
+    return (mv.group(1), int(mv.group(2))) if mv else (t, None)
+
+
+def _either(t: str, max_mv: int | None) -> SpellKind:
+    """ "instant or sorcery" (one of those card types) or "artifact spells and colorless spells" (one of
+    those kinds)."""
+    parts = [p.strip().removesuffix(" spells").removesuffix(" spell") for p in re.split(r" and | or |, ", t)]
+    kinds = tuple(spell_kind(p) for p in parts if p)
+    if all(k.types and not (k.subtypes or k.colorless or k.permanent or k.nonland) for k in kinds):
+        return SpellKind(types=tuple(x for k in kinds for x in k.types), max_mana_value=max_mv)
+    return SpellKind(alternatives=kinds, max_mana_value=max_mv)
+
+
+_FLAGS: Final = ("permanent", "nonland", "colorless")
+_FILLER: Final = frozenset({"spell", "card", "", "a", "an", "one"})
+
+
+def _kind_word(text: str, raw: str) -> tuple[str, str] | None:
+    """What one word of a spell description says: ("type", "Creature"), ("subtype", "Zombie"), ("not_type",
+    "Creature") for "noncreature", (flag, "") for permanent, nonland and colorless; None for a word that says
+    nothing ("spell", an article). Any other word: the description is not read."""
+    word = _singular(raw)
+    if word in _FILLER:
+        return None
+    if word in _TYPE_WORDS:
+        return "type", _TYPE_WORDS[word]
+    if word in _FLAGS:
+        return word, ""
+    if word.startswith("non") and word[3:].lstrip("-") in _TYPE_WORDS:
+        return "not_type", _TYPE_WORDS[word[3:].lstrip("-")]
+    if word in _CREATURE_TYPES:
+        return "subtype", _CREATURE_TYPES[word]
+    if raw in _LAND_TYPES or word in _LAND_TYPES:
+        return "subtype", _LAND_TYPES.get(raw) or _LAND_TYPES[word]
+    if word in _OTHER_SUBTYPES:
+        return "subtype", _OTHER_SUBTYPES[word]
+    raise _Unreadable(f"the spells described ({text!r}) are not read")
 
 
 @lru_cache(maxsize=8192)
@@ -621,136 +641,169 @@ def read_granted(name: str, oracle_text: str) -> GrantedText:
 
 
 def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
-    if template is GRANT_FROM_HAND_FREE:
-        out.append(
-            Permission(
-                PermissionKind.ALTERNATIVE, spell_kind(m["what"]), ("hand",), "118.9", s.text, ManaCost.zero()
-            )
+    """The permission a granting template's sentence gives, appended to ``out`` (or merged into the one
+    before it: "... pay life rather than ...", "The flashback cost is equal to its mana cost")."""
+    for templates, build in _GRANTS:
+        if any(template is t for t in templates):
+            build(template, s, m, out)
+            return
+    raise _Unreadable(template.name)  # pragma: no cover - every granted template has its builder
+
+
+def _grant_from_hand_free(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
+    kind = spell_kind(m["what"])
+    out.append(Permission(PermissionKind.ALTERNATIVE, kind, ("hand",), "118.9", s.text, ManaCost.zero()))
+
+
+def _grant_free(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
+    kind = spell_kind(m["what"])
+    if m["n"]:
+        kind = SpellKind(
+            kind.types,
+            kind.subtypes,
+            kind.colorless,
+            kind.permanent,
+            kind.nonland,
+            int(m["n"]),
+            kind.alternatives,
         )
-    elif template is GRANT_FREE:
-        kind = spell_kind(m["what"])
-        if m["n"]:
-            kind = SpellKind(
-                kind.types,
-                kind.subtypes,
-                kind.colorless,
-                kind.permanent,
-                kind.nonland,
-                int(m["n"]),
-                kind.alternatives,
-            )
-        out.append(
-            Permission(
-                PermissionKind.ALTERNATIVE,
-                kind,
-                ALL_ZONES,
-                "118.9",
-                s.text,
-                ManaCost.zero(),
-                any_player=m["who"] == "any player",
-            )
+    out.append(
+        Permission(
+            PermissionKind.ALTERNATIVE,
+            kind,
+            ALL_ZONES,
+            "118.9",
+            s.text,
+            ManaCost.zero(),
+            any_player=m["who"] == "any player",
         )
-    elif template is GRANT_LIFE_ALTERNATIVE:
-        out.append(
-            Permission(
-                PermissionKind.ALTERNATIVE,
-                spell_kind(m["what"]),
-                ALL_ZONES if "from your hand" not in s.low else ("hand",),
-                "118.9",
-                s.text,
-                ManaCost.zero(),
-                life_for_mana=True,
-                once_per_turn=bool(m["once"]),
-                your_turn=bool(m["once"]),  # "once during each of your turns"
-            )
+    )
+
+
+def _grant_life_alternative(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
+    out.append(
+        Permission(
+            PermissionKind.ALTERNATIVE,
+            spell_kind(m["what"]),
+            ALL_ZONES if "from your hand" not in s.low else ("hand",),
+            "118.9",
+            s.text,
+            ManaCost.zero(),
+            life_for_mana=True,
+            once_per_turn=bool(m["once"]),
+            your_turn=bool(m["once"]),  # "once during each of your turns"
         )
-    elif template is GRANT_PAY_RATHER:
-        cost = _mana(_original(s, m, "cost"))
-        zones = ALL_ZONES if not m["hand"] else ("hand",) if "hand" in m["hand"] else ("exile",)
-        once = bool(m["once"])
-        kind = spell_kind(m["what"])
-        out.append(
-            Permission(PermissionKind.ALTERNATIVE, kind, zones, "118.9", s.text, cost, once_per_turn=once)
+    )
+
+
+def _grant_pay_rather(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
+    cost = _mana(_original(s, m, "cost"))
+    zones = ALL_ZONES if not m["hand"] else ("hand",) if "hand" in m["hand"] else ("exile",)
+    once = bool(m["once"])
+    kind = spell_kind(m["what"])
+    out.append(Permission(PermissionKind.ALTERNATIVE, kind, zones, "118.9", s.text, cost, once_per_turn=once))
+
+
+def _added_costs(s: Sentence, m: re.Match[str], group: str, to: str) -> tuple[OtherCost, ...]:
+    """What a grant adds to the costs beside mana ("... and exile another card from your graveyard"); mana
+    added is not read (the permission is then reported as not read)."""
+    if not m[group]:
+        return ()
+    mana, others = cost_phrase(_original(s, m, group))
+    if mana != ManaCost.zero():
+        raise _Unreadable(f"mana added to {to} is not read")
+    return others
+
+
+def _grant_zone(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
+    zone = "graveyard" if m["zone"] == "your graveyard" else "library"
+    what = m["what"]
+    once = bool(m["when"] and m["when"].startswith(("once", "during"))) or what.startswith(
+        ("a ", "an ", "one ")
+    )
+    extra = _added_costs(s, m, "extra", "the costs")
+    out.append(
+        Permission(
+            PermissionKind.ZONE,
+            spell_kind(what),
+            (zone,),
+            "601.3",
+            s.text,
+            other_costs=extra,
+            once_per_turn=once,
+            # "during each of your turns" (Lurrus, Karador): only while its controller is active
+            your_turn=bool(m["turn"] or (m["when"] and "each of your turns" in m["when"])),
         )
-    elif template is GRANT_ZONE:
-        zone = "graveyard" if m["zone"] == "your graveyard" else "library"
-        what = m["what"]
-        once = bool(m["when"] and m["when"].startswith(("once", "during"))) or what.startswith(
-            ("a ", "an ", "one ")
+    )
+
+
+def _grant_life(_t: Template, s: Sentence, _m: re.Match[str], out: list[Permission]) -> None:
+    if not out or out[-1].kind is not PermissionKind.ZONE:
+        raise _Unreadable("pay life rather than the mana cost, with no permission before it")
+    last = out.pop()
+    out.append(
+        Permission(
+            PermissionKind.ZONE,
+            last.spells,
+            last.zones,
+            "118.9",
+            f"{last.text} {s.text}",
+            ManaCost.zero(),
+            life_for_mana=True,
+            once_per_turn=last.once_per_turn,
+            your_turn=last.your_turn,
         )
-        extra: tuple[OtherCost, ...] = ()
-        if m["extra"]:
-            mana, extra = cost_phrase(_original(s, m, "extra"))
-            if mana != ManaCost.zero():
-                raise _Unreadable("mana added to the costs is not read")
-        out.append(
-            Permission(
-                PermissionKind.ZONE,
-                spell_kind(what),
-                (zone,),
-                "601.3",
-                s.text,
-                other_costs=extra,
-                once_per_turn=once,
-                # "during each of your turns" (Lurrus, Karador): only while its controller is active
-                your_turn=bool(m["turn"] or (m["when"] and "each of your turns" in m["when"])),
-            )
+    )
+
+
+def _grant_keyword(template: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
+    keyword = "escape" if template is GRANT_ESCAPE else "flashback"
+    out.append(
+        Permission(
+            PermissionKind.KEYWORD,
+            spell_kind(m["what"]),
+            ("graveyard",),
+            template.rule,
+            s.text,
+            keyword=keyword,
+            named_card=template is GRANT_FLASHBACK_TARGET,
+            your_turn=bool(m.groupdict().get("turn")),
         )
-    elif template is GRANT_LIFE:
-        if not out or out[-1].kind is not PermissionKind.ZONE:
-            raise _Unreadable("pay life rather than the mana cost, with no permission before it")
-        last = out.pop()
-        out.append(
-            Permission(
-                PermissionKind.ZONE,
-                last.spells,
-                last.zones,
-                "118.9",
-                f"{last.text} {s.text}",
-                ManaCost.zero(),
-                life_for_mana=True,
-                once_per_turn=last.once_per_turn,
-                your_turn=last.your_turn,
-            )
+    )
+
+
+def _keyword_cost_is_mana_cost(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
+    if not out or out[-1].kind is not PermissionKind.KEYWORD or out[-1].keyword != m["kw"]:
+        raise _Unreadable(f"the {m['kw']} cost, with no {m['kw']} granted before it")
+    last = out.pop()
+    others = _added_costs(s, m, "plus", "the mana cost")
+    out.append(
+        Permission(
+            last.kind,
+            last.spells,
+            last.zones,
+            last.rule,
+            f"{last.text} {s.text}",
+            keyword=last.keyword,
+            other_costs=others,
+            named_card=last.named_card,
+            your_turn=last.your_turn,
         )
-    elif template in (GRANT_ESCAPE, GRANT_FLASHBACK, GRANT_FLASHBACK_TARGET):
-        keyword = "escape" if template is GRANT_ESCAPE else "flashback"
-        out.append(
-            Permission(
-                PermissionKind.KEYWORD,
-                spell_kind(m["what"]),
-                ("graveyard",),
-                template.rule,
-                s.text,
-                keyword=keyword,
-                named_card=template is GRANT_FLASHBACK_TARGET,
-                your_turn=bool(m.groupdict().get("turn")),
-            )
-        )
-    elif template is KEYWORD_COST_IS_MANA_COST:
-        if not out or out[-1].kind is not PermissionKind.KEYWORD or out[-1].keyword != m["kw"]:
-            raise _Unreadable(f"the {m['kw']} cost, with no {m['kw']} granted before it")
-        last = out.pop()
-        others: tuple[OtherCost, ...] = ()
-        if m["plus"]:
-            mana, others = cost_phrase(_original(s, m, "plus"))
-            if mana != ManaCost.zero():
-                raise _Unreadable("mana added to the mana cost is not read")
-        out.append(
-            Permission(
-                last.kind,
-                last.spells,
-                last.zones,
-                last.rule,
-                f"{last.text} {s.text}",
-                keyword=last.keyword,
-                other_costs=others,
-                named_card=last.named_card,
-                your_turn=last.your_turn,
-            )
-        )
-    else:  # pragma: no cover - every granted template is handled above
-        raise _Unreadable(template.name)
+    )
+
+
+_Builder: TypeAlias = Callable[[Template, Sentence, re.Match[str], list[Permission]], None]
+_GRANTS: Final[tuple[tuple[tuple[Template, ...], _Builder], ...]] = (
+    ((GRANT_FROM_HAND_FREE,), _grant_from_hand_free),
+    ((GRANT_FREE,), _grant_free),
+    ((GRANT_LIFE_ALTERNATIVE,), _grant_life_alternative),
+    ((GRANT_PAY_RATHER,), _grant_pay_rather),
+    ((GRANT_ZONE,), _grant_zone),
+    ((GRANT_LIFE,), _grant_life),
+    ((GRANT_ESCAPE, GRANT_FLASHBACK, GRANT_FLASHBACK_TARGET), _grant_keyword),
+    ((KEYWORD_COST_IS_MANA_COST,), _keyword_cost_is_mana_cost),
+)
+"""Each granting template (CR 601.2b, 601.3, 118.9, 702.34a, 702.138a) and the builder of its permission."""
 
 
 __all__ = ["ALL_ZONES", "OwnText", "cost_phrase", "read_granted", "read_own", "sentences", "spell_kind"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 from app.rules.errors import InvalidChoiceError
 from app.rules.values.costs import ManaCost
@@ -32,6 +33,10 @@ class Face:
     toughness: str | None = None
     loyalty: str | None = None
     """CR 306.5a: a planeswalker's printed loyalty; None when it has none."""
+    melded_value: int | float | None = None
+    """CR 202.3c: on the combined back face of a meld pair (a melded permanent, which has no mana cost), the
+    mana value of the front faces' combined mana costs; None on every other face. Not a mana cost: the face
+    still has none (CR 712.4b), so it gives no colors and cannot be paid."""
     # Read by every cost filter of every request: computed once per face (issue 14), not per look-up.
     _keywords_folded: frozenset[str] = field(init=False, repr=False, compare=False)
     _changeling: bool = field(init=False, repr=False, compare=False)
@@ -65,8 +70,11 @@ class Face:
 
     @property
     def mana_value(self) -> int | float | None:
-        """CR 202.3a: an object with no mana cost has mana value 0."""
-        return self.mana_cost.mana_value if self.mana_cost is not None else 0
+        """CR 202.3a: an object with no mana cost has mana value 0, unless it is a melded permanent, whose
+        mana value is that of its front faces' combined mana costs (202.3c: ``melded_value``)."""
+        if self.mana_cost is not None:
+            return self.mana_cost.mana_value
+        return self.melded_value if self.melded_value is not None else 0
 
     def fields(self) -> dict[str, str | list[str] | None]:
         """The face as the plain values a record stores, one copy for every writer of faces (the card
@@ -116,6 +124,16 @@ class Card:
         if self.is_split:
             return _sum_costs(f.mana_cost for f in self.faces)
         return self.front.mana_cost
+
+    @property
+    def mana_value(self) -> int | float | None:
+        """CR 202.3: the card's mana value: a split card's from both halves' combined costs (202.3d, off the
+        stack), a meld pair's combined back face's from its fronts' (202.3c), else the front face's; None for
+        {∞}."""
+        if self.is_split:
+            cost = self.mana_cost
+            return cost.mana_value if cost is not None else 0
+        return self.front.mana_value
 
     @property
     def keywords(self) -> tuple[str, ...]:
@@ -168,3 +186,57 @@ def _sum_costs(costs: Iterable[ManaCost | None]) -> ManaCost | None:
             continue
         total = c if total is None else total + c
     return total
+
+
+# -- meld pairs (CR 701.42, 712.4) ---------------------------------------------------------------------------
+
+_MELD_INTO: Final = "meld them into "
+_NAMED: Final = " named "
+
+
+def meld_sentence(text: str) -> tuple[str, str] | None:
+    """The meld ability of one card of a meld pair (CR 701.42a, 712.4a): "... you both own and control
+    Gisela, the Broken Blade and a creature named Bruna, the Fading Light, exile them, then meld them into
+    Brisela, Voice of Nightmares." as (the text after " named ", which starts with the partner's name; the
+    melded permanent's name). None when the text has no meld ability. Plain string operations."""
+    at = text.find(_MELD_INTO)
+    if at < 0:
+        return None
+    result = text[at + len(_MELD_INTO) :].split("\n", 1)[0].split(". ", 1)[0].removesuffix(".")
+    named = text.rfind(_NAMED, 0, at)
+    if named < 0 or not result:
+        return None
+    return text[named + len(_NAMED) : at], result.strip()
+
+
+def meld_pairs(cards: Iterable[Card]) -> dict[str, tuple[Card, Card]]:
+    """Each melded permanent's name with the two cards of its meld pair (CR 712.4a: one card of the pair has
+    the meld ability naming the other and the result; 701.42b: only those two meld), read from the cards'
+    texts. The partner is the longest card name the text after " named " starts with (names hold commas:
+    "Bruna, the Fading Light, exile them")."""
+    listed = list(cards)
+    by_name = {fold_name(c.name): c for c in listed}
+    out: dict[str, tuple[Card, Card]] = {}
+    for card in listed:
+        found = meld_sentence(card.front.oracle_text)
+        if found is None:
+            continue
+        after, result = found
+        folded = fold_name(after)
+        partner = max(
+            (c for n, c in by_name.items() if folded.startswith(n) and c is not card),
+            key=lambda c: len(c.name),
+            default=None,
+        )
+        if partner is not None:
+            out[result] = (card, partner)
+    return out
+
+
+def melded_value(pair: tuple[Card, Card]) -> int | float | None:
+    """CR 202.3c: a melded permanent's mana value, as though it had the combined mana cost of the front
+    faces of the two cards that represent it; None when a front's is {∞}."""
+    first, second = (c.front.mana_value for c in pair)
+    if first is None or second is None:
+        return None
+    return first + second
