@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 
 from app.api.caching import STATIC_CACHE_CONTROL, etag_of, next_link, validated
 from app.api.compute import compute, computes, light
-from app.api.deps import SessionDep
+from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import problem_responses
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import AmbiguousCard, BadRequest, InputError, MalformedCost, UnknownCard, from_rules_error
@@ -79,6 +79,7 @@ async def named_card(
     request: Request,
     response: Response,
     session: SessionDep,
+    settings: SettingsDep,
     exact: ExactQuery = None,
     fuzzy: NameQuery = None,
 ) -> CardAnswer | Response:
@@ -95,7 +96,9 @@ async def named_card(
     )
     if (not_modified := _conditional(request, response, data_version)) is not None:
         return not_modified
-    return CardAnswer(**CardOut.of(card).model_dump(), data_version=data_version)
+    return CardAnswer(
+        **CardOut.of(card).model_dump(), rules_edition=settings.rules_edition, data_version=data_version
+    )
 
 
 @router.get(
@@ -109,13 +112,14 @@ async def named_card(
 async def autocomplete(
     q: Annotated[str, Query(min_length=1, max_length=MAX_NAME_LENGTH, examples=["llanow"])],
     session: SessionDep,
+    settings: SettingsDep,
     request: Request,
     response: Response,
 ) -> AutocompleteAnswer | Response:
     names, data_version = await compute(lambda s: card_lookup.autocomplete(s, q), session, size=1)
     if (not_modified := _conditional(request, response, data_version)) is not None:
         return not_modified
-    return AutocompleteAnswer(data=names, data_version=data_version)
+    return AutocompleteAnswer(data=names, rules_edition=settings.rules_edition, data_version=data_version)
 
 
 @router.post(
@@ -145,12 +149,18 @@ async def card_collection(
         ),
     ],
     session: SessionDep,
+    settings: SettingsDep,
 ) -> CollectionAnswer:
     idents = [i.model_dump(exclude_none=True) for i in body.identifiers]
     found, missing, data_version = await compute(
         lambda s: card_lookup.collection(s, idents), session, size=len(idents)
     )
-    return CollectionAnswer(data=[CardOut.of(c) for c in found], not_found=missing, data_version=data_version)
+    return CollectionAnswer(
+        data=[CardOut.of(c) for c in found],
+        not_found=missing,
+        rules_edition=settings.rules_edition,
+        data_version=data_version,
+    )
 
 
 @router.get(
@@ -165,6 +175,7 @@ async def card_collection(
 async def get_card(
     ref: Annotated[str, Path(description="A card name or oracle id.", examples=["Herald's Horn"])],
     session: SessionDep,
+    settings: SettingsDep,
     request: Request,
     response: Response,
 ) -> CardAnswer | Response:
@@ -177,7 +188,9 @@ async def get_card(
     card, data_version = await compute(lambda s: card_lookup.by_ref(s, ref), session, size=1)
     if (not_modified := _conditional(request, response, data_version)) is not None:
         return not_modified
-    return CardAnswer(**CardOut.of(card).model_dump(), data_version=data_version)
+    return CardAnswer(
+        **CardOut.of(card).model_dump(), rules_edition=settings.rules_edition, data_version=data_version
+    )
 
 
 @router.get(
@@ -191,6 +204,7 @@ async def get_card(
 @light(router, "/cards", "GET", "one indexed SQL query for a page of at most LIMIT_MAX cards")
 def search_cards(
     catalogue: CatalogueDep,
+    settings: SettingsDep,
     request: Request,
     response: Response,
     mana_cost: Annotated[
@@ -228,6 +242,7 @@ def search_cards(
         data=[CardOut.of(c) for c in page.cards],
         has_more=page.has_more,
         next_cursor=page.next_cursor,
+        rules_edition=settings.rules_edition,
         data_version=catalogue.data_version,
     )
 
