@@ -37,15 +37,17 @@ CACHE_CONTROL = "public, max-age=60, must-revalidate"
 minute and get a 304 while it is the same."""
 
 
-def _etag(data_version: str) -> str:
-    # Weak: the same answer gzip-encoded or not (RFC 9110 8.8.1); keyed to the catalogue's version only,
-    # since every catalogue GET answer is a function of its URL and the data_version.
-    return 'W/"' + hashlib.sha256(data_version.encode()).hexdigest()[:20] + '"'
+def _etag(data_version: str, rules_edition: str) -> str:
+    # Weak: the same answer gzip-encoded or not (RFC 9110 8.8.1); keyed to the catalogue's version and the
+    # rules edition, since every catalogue GET answer is a function of its URL and those two (issue 28).
+    return 'W/"' + hashlib.sha256(f"{rules_edition}\0{data_version}".encode()).hexdigest()[:20] + '"'
 
 
-def _conditional(request: Request, response: Response, data_version: str) -> Response | None:
+def _conditional(
+    request: Request, response: Response, data_version: str, rules_edition: str
+) -> Response | None:
     """Set ETag and Cache-Control; a 304 answer when the client's If-None-Match holds this ETag."""
-    return validated(request, response, _etag(data_version), CACHE_CONTROL)
+    return validated(request, response, _etag(data_version, rules_edition), CACHE_CONTROL)
 
 
 def get_catalogue(session: SessionDep) -> Catalogue:
@@ -94,7 +96,7 @@ async def named_card(
     card, data_version = await compute(
         lambda s: card_lookup.named(s, exact=exact, fuzzy=fuzzy), session, size=1
     )
-    if (not_modified := _conditional(request, response, data_version)) is not None:
+    if (not_modified := _conditional(request, response, data_version, settings.rules_edition)) is not None:
         return not_modified
     return CardAnswer(
         **CardOut.of(card).model_dump(), rules_edition=settings.rules_edition, data_version=data_version
@@ -117,7 +119,7 @@ async def autocomplete(
     response: Response,
 ) -> AutocompleteAnswer | Response:
     names, data_version = await compute(lambda s: card_lookup.autocomplete(s, q), session, size=1)
-    if (not_modified := _conditional(request, response, data_version)) is not None:
+    if (not_modified := _conditional(request, response, data_version, settings.rules_edition)) is not None:
         return not_modified
     return AutocompleteAnswer(data=names, rules_edition=settings.rules_edition, data_version=data_version)
 
@@ -186,7 +188,7 @@ async def get_card(
         )
 
     card, data_version = await compute(lambda s: card_lookup.by_ref(s, ref), session, size=1)
-    if (not_modified := _conditional(request, response, data_version)) is not None:
+    if (not_modified := _conditional(request, response, data_version, settings.rules_edition)) is not None:
         return not_modified
     return CardAnswer(
         **CardOut.of(card).model_dump(), rules_edition=settings.rules_edition, data_version=data_version
@@ -235,7 +237,9 @@ def search_cards(
         except ManaCostSyntaxError as exc:
             raise from_rules_error(exc, ("query", "mana_cost")) from exc
     page = catalogue.search(mana_cost=cost, format=format, name=name, limit=limit, cursor=cursor)
-    if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
+    if (
+        not_modified := _conditional(request, response, catalogue.data_version, settings.rules_edition)
+    ) is not None:
         return not_modified
     next_link(request, response, page.next_cursor)
     return CardPage(
