@@ -8,18 +8,23 @@ type lines, texts, flavor text, colors, color identity, power, toughness, loyalt
 is a gzip-compressed JSON array in the Scryfall shape ``app.services.card_formats`` reads, one card per
 line, sorted by name and oracle id, with no timestamp in the gzip header, so regenerating it gives
 byte-identical output. Records that cannot be read are printed. ``cards.meta.json`` beside it dates the
-legality data (the service reports it as ``legalities_as_of``).
+legality data (the service reports it as ``legalities_as_of``) and the build (``built_on``: the day the
+cards last changed, kept when a rebuild gives the same bytes; the service's ``data_version`` for the
+bundled catalogue is that date and a hash of the file). A card legal in no format keeps its ``not_legal``
+entries (``Card.stored_legalities``), so it reads as not legal rather than as of unknown legality.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
 import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -137,23 +142,37 @@ def _meld(cards: dict[str, Card]) -> list[str]:
     return problems
 
 
-def write(cards: list[Card], out: Path) -> None:
+def write(cards: list[Card], out: Path) -> bool:
+    """Write the catalogue; whether its bytes changed (False when a rebuild gives the same file)."""
     lines = [json.dumps(card_to_record(c), ensure_ascii=False, separators=(",", ":")) for c in cards]
     body = ("[\n" + ",\n".join(lines) + "\n]\n").encode("utf-8")
-    with (
-        out.open("wb") as raw,
-        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz,
-    ):
+    packed = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=packed, mtime=0, compresslevel=9) as gz:
         gz.write(body)
+    if out.is_file() and out.read_bytes() == packed.getvalue():
+        return False
+    out.write_bytes(packed.getvalue())
+    return True
 
 
-def write_meta(data: Path, out: Path) -> str:
+def write_meta(data: Path, out: Path, *, changed: bool, today: date | None = None) -> str:
     """``cards.meta.json`` beside the catalogue: the date of its legality data, which is MTGJSON's
-    ``meta.date`` of the files the Scryfall-shaped extract took its legalities from (the subset's own)."""
-    date = str(_load(data / "mtgjson-atomic-subset.json")["meta"]["date"])
-    meta = {"legalities_as_of": date, "legalities_source": "MTGJSON per-set files, meta.date"}
-    out.with_name("cards.meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    return date
+    ``meta.date`` of the files the Scryfall-shaped extract took its legalities from (the subset's own),
+    and ``built_on``: today when the cards ``changed``, else the date already recorded (the catalogue was
+    last imported from its sources then)."""
+    meta_path = out.with_name("cards.meta.json")
+    old = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+    built_on = old.get("built_on")
+    if changed or not isinstance(built_on, str):
+        built_on = (today or datetime.now(UTC).date()).isoformat()
+    as_of = str(_load(data / "mtgjson-atomic-subset.json")["meta"]["date"])
+    meta = {
+        "built_on": built_on,
+        "legalities_as_of": as_of,
+        "legalities_source": "MTGJSON per-set files, meta.date",
+    }
+    meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return built_on
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,8 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "app" / "data" / "cards.json.gz")
     args = parser.parse_args(argv)
     cards, missing = build(args.data)
-    write(cards, args.out)
-    write_meta(args.data, args.out)
+    changed = write(cards, args.out)
+    write_meta(args.data, args.out, changed=changed)
     print(f"wrote {len(cards)} cards to {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
     for problem in missing:
         print(f"skipped: {problem}")

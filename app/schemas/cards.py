@@ -11,7 +11,7 @@ from app.rules.text.oracle_mana import card_produced_mana
 from app.rules.values.cards import Card, Face
 from app.rules.values.symbols import COLORS
 from app.rules.values.types import TypeLine
-from app.schemas.common import Page, StrictModel
+from app.schemas.common import ComputedAnswer, Page, StrictModel
 
 MAX_NAME_LENGTH: Final = 200
 COLLECTION_MAX: Final = 1000
@@ -129,16 +129,13 @@ class CardOut(BaseModel):
         )
 
 
-class CardAnswer(CardOut):
-    """``GET /v1/cards/{name or oracle_id}`` and ``/v1/cards/named``: a card and the catalogue version."""
+class CardAnswer(CardOut, ComputedAnswer):
+    """``GET /v1/cards/{name or oracle_id}`` and ``/v1/cards/named``: a card (its ``produced_mana`` read
+    by the rules), the rules edition and the catalogue version."""
 
-    data_version: str = Field(description="When the card catalogue was last imported.")
 
-
-class CardPage(Page[CardOut]):
+class CardPage(Page[CardOut], ComputedAnswer):
     """``GET /v1/cards``: a page of cards sorted by name."""
-
-    data_version: str = Field(description="When the card catalogue was last imported.")
 
 
 class CreatureTypes(Page[str]):
@@ -147,13 +144,12 @@ class CreatureTypes(Page[str]):
     rules_edition: str = Field(description="The Comprehensive Rules edition the list comes from.")
 
 
-class AutocompleteAnswer(BaseModel):
+class AutocompleteAnswer(ComputedAnswer):
     """``GET /v1/cards/autocomplete``: up to 20 card names."""
 
     data: list[str] = Field(
         description="Names starting with q first (shorter first), then names with a word starting with q."
     )
-    data_version: str = Field(description="When the card catalogue was last imported.")
 
 
 class CardIdentifier(StrictModel):
@@ -181,9 +177,8 @@ class CollectionRequest(StrictModel):
     )
 
 
-class CollectionAnswer(BaseModel):
+class CollectionAnswer(ComputedAnswer):
     """The cards found, in request order, and the identifiers that matched no single card."""
 
     data: list[CardOut] = Field(description="The cards found, in the order asked.")
     not_found: list[dict[str, str]] = Field(description="The identifiers as given that found no single card.")
-    data_version: str = Field(description="When the card catalogue was last imported.")

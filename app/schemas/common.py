@@ -43,7 +43,11 @@ class ComputedAnswer(BaseModel):
     """Base of every computing answer: what clients need to cache it."""
 
     rules_edition: str = Field(description="Date of the Comprehensive Rules followed, e.g. 2026-04-17.")
-    data_version: str = Field(description="When the card catalogue was last imported.")
+    data_version: str = Field(
+        description="When the card catalogue was last imported: an import's ISO timestamp, or the bundled"
+        " catalogue's build date and content hash (`2026-12-05+bundled-b2c686d76b85`). It changes with the"
+        " catalogue: drop cached answers then."
+    )
 
 
 class ProblemItem(BaseModel):

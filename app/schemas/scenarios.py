@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from app.field_limits import DESCRIPTION_LENGTH, IDEMPOTENCY_KEY_LENGTH, NAME_LENGTH, OWNER_LENGTH
 from app.schemas.board import BoardIn, CardName, ChosenIn, PlayerName
-from app.schemas.common import Page, StrictModel
+from app.schemas.common import ComputedAnswer, Page, StrictModel
 from app.schemas.spells import Spell
 
 # At least one non-space character: a blank name or owner is a client bug, not a value.
@@ -50,6 +50,12 @@ class ScenarioOut(BaseModel):
     version: int = Field(description="1 at creation, one more at each change (the ETag is built from it).")
     created_at: datetime = Field(description="When it was created (UTC).")
     updated_at: datetime = Field(description="When it last changed (UTC).")
+
+
+class ScenarioComputedOut(ScenarioOut, ComputedAnswer):
+    """A stored scenario as the operations that compute answer it (creating or replacing it validates its
+    board against the catalogue; recording a card played through a Richard resolves that card), with the
+    rules edition followed and the version of the catalogue that answered."""
 
 
 class ScenarioPage(Page[ScenarioOut]):

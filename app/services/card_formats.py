@@ -328,9 +328,10 @@ def _mtgjson_face(entry: Mapping[str, Any], card_name: str, multi: bool) -> Face
 
 def card_to_record(card: Card) -> dict[str, Any]:
     """A ``Card`` as a compact Scryfall-shaped record (our bundled file's shape); ``card_from_scryfall``
-    reads it back to an equal ``Card``. ``not_legal`` legalities are left out (absent means not legal)."""
+    reads it back to an equal ``Card``. ``not_legal`` legalities are left out (absent means not legal) but
+    for a card legal nowhere (``Card.stored_legalities``)."""
     record: dict[str, Any] = {"name": card.name, "oracle_id": card.oracle_id, "layout": card.layout}
-    legal = {f: s for f, s in card.legalities if s != "not_legal"}
+    legal = dict(card.stored_legalities)
     if len(card.faces) == 1:
         record.update(_face_record(card.front))
     else:

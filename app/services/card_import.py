@@ -36,6 +36,8 @@ BUNDLED_FILE: Final = Path(__file__).resolve().parents[1] / "data" / "cards.json
 LEGALITIES_AS_OF_KEY: Final = "catalogue.legalities_as_of"
 """The date of the catalogue's legality data (YYYY-MM-DD), or ``unknown`` when an import gave none."""
 UNKNOWN_DATE: Final = "unknown"
+BUNDLED_MARK: Final = "+bundled-"
+"""Between the bundled catalogue's build date and its content hash in its data_version."""
 _FILE_NAME_DATE: Final = re.compile(r"(?<!\d)(20\d\d)-?([01]\d)-?([0-3]\d)(?:\d{6})?(?!\d)")
 _ISO_DATE: Final = re.compile(r"20\d\d-[01]\d-[0-3]\d")
 _GZIP_MAGIC: Final = b"\x1f\x8b"
@@ -374,8 +376,34 @@ def legalities_as_of(session: Session) -> str | None:
 
 
 def bundled_hash(path: Path = BUNDLED_FILE) -> str:
-    """A short content hash of the bundled catalogue file: its data_version is ``bundled-<hash>``."""
+    """A short content hash of the bundled catalogue file (part of its data_version)."""
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def bundled_built_on(path: Path = BUNDLED_FILE) -> str | None:
+    """The date tools/build_catalogue.py last built the bundled catalogue from its sources with a change to
+    its cards (``built_on`` in ``cards.meta.json``); None when the file or the date is missing."""
+    meta = path.with_name("cards.meta.json")
+    if not meta.is_file():
+        return None
+    value = json.loads(meta.read_text(encoding="utf-8")).get("built_on")
+    return value if isinstance(value, str) and _ISO_DATE.fullmatch(value) else None
+
+
+def bundled_data_version(path: Path = BUNDLED_FILE) -> str:
+    """The bundled catalogue's data_version: the date it was imported from its sources (its build date),
+    then ``+bundled-`` and a short hash of its content, e.g. ``2026-12-05+bundled-ce1376a65000``.
+
+    It starts with a date like an import's timestamp does (API.md: "when the card catalogue was last
+    imported"); the hash keeps it distinct per content, so answers cached under it, the board memo and
+    the catalogue snapshot (all keyed by data_version) are dropped when the file changes, even within a
+    day. A file without a build date (a test's) reads ``unknown+bundled-<hash>``."""
+    return f"{bundled_built_on(path) or UNKNOWN_DATE}{BUNDLED_MARK}{bundled_hash(path)}"
+
+
+def is_bundled_version(version: str | None) -> bool:
+    """Whether a data_version names the bundled catalogue (this form, or ``bundled-<hash>`` of before)."""
+    return version is not None and (BUNDLED_MARK in version or version.startswith("bundled-"))
 
 
 def ensure_bundled_catalogue(session: Session, path: Path = BUNDLED_FILE) -> ImportReport | None:
@@ -387,16 +415,16 @@ def ensure_bundled_catalogue(session: Session, path: Path = BUNDLED_FILE) -> Imp
     digest = bundled_hash(path)
     if repo.get_meta(session, BUNDLED_HASH_KEY) == digest:
         if repo.get_meta(session, LEGALITIES_AS_OF_KEY) is None:  # loaded before legality dates were kept
-            loaded = repo.get_meta(session, DATA_VERSION_KEY) or ""
-            dated = bundled_legalities_as_of(path) if loaded.startswith("bundled-") else None
+            loaded = repo.get_meta(session, DATA_VERSION_KEY)
+            dated = bundled_legalities_as_of(path) if is_bundled_version(loaded) else None
             repo.set_meta(session, LEGALITIES_AS_OF_KEY, dated or UNKNOWN_DATE)
         return None
     report = import_cards(session, path, set_version=False)
     repo.set_meta(session, BUNDLED_HASH_KEY, digest)
     current = repo.get_meta(session, DATA_VERSION_KEY)
     bundled_date = bundled_legalities_as_of(path) or UNKNOWN_DATE
-    if current is None or current.startswith("bundled-"):
-        repo.set_meta(session, DATA_VERSION_KEY, f"bundled-{digest}")
+    if current is None or is_bundled_version(current):
+        repo.set_meta(session, DATA_VERSION_KEY, bundled_data_version(path))
         repo.set_meta(session, LEGALITIES_AS_OF_KEY, bundled_date)
     else:  # the bundled cards just overwrote some imported ones: that is a change clients must see
         repo.set_meta(session, DATA_VERSION_KEY, datetime.now(UTC).isoformat())
@@ -408,7 +436,8 @@ def ensure_bundled_catalogue(session: Session, path: Path = BUNDLED_FILE) -> Imp
 
 
 def data_version(session: Session) -> str:
-    """When the catalogue was last imported (ISO timestamp), ``bundled-<hash>``, or ``empty``."""
+    """When the catalogue was last imported: an ISO timestamp, the bundled catalogue's build date with its
+    content hash (``bundled_data_version``), or ``empty``."""
     return repo.get_meta(session, DATA_VERSION_KEY) or "empty"
 
 

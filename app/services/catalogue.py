@@ -153,7 +153,8 @@ class Catalogue:
 
     @property
     def data_version(self) -> str:
-        """When the catalogue was last imported (ISO timestamp), or ``bundled-<hash>``. With the refresher
+        """When the catalogue was last imported (ISO timestamp), or the bundled catalogue's build date and
+        content hash (``2026-12-05+bundled-<hash>``). With the refresher
         running (the service), the in-memory index's version: no database read."""
         live = LIVE.index
         if LIVE.polled and live is not None:

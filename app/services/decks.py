@@ -528,61 +528,17 @@ def advise(*, request: DeckManabaseRequest, session: Session, settings: Settings
     warnings = deck.warnings
     before = deck.castability()
     land_count = sum(h.counts["main"] for h in deck.lands)
-    targets = _targets(deck, request.spells, before)
     unreachable: list[UnreachableOut] = []
-    required = dict.fromkeys(COLORS, 0)
     reachable_rows: list[CastabilityOut] = []
-    for row in targets:
+    for row in _targets(deck, request.spells, before):
         if row.probability is None or any(v is None for v in row.sources_needed.values()):
             unreachable.append(_unreachable(row, "no land count of this deck reaches the threshold"))
-            continue
-        reachable_rows.append(row)
-        for c, v in row.sources_needed.items():
-            required[c] = max(required[c], v or 0)
+        else:
+            reachable_rows.append(row)
     kinds, held_by_key, colors = _land_kinds(deck, request.candidates or [], land_count)
-    result = manabase.plan(kinds, required, max_changes=request.max_changes)
+    result = manabase.plan(kinds, _required(reachable_rows), max_changes=request.max_changes)
     if result.swaps is None and result.complete:
-        # No plan for all of them: find the spells that no plan brings to their threshold on their own
-        # (spells with the same needs share one search; all of them share one node budget).
-        kept: list[CastabilityOut] = []
-        undecided: list[str] = []
-        verdicts: dict[tuple[tuple[str, int], ...], manabase.Plan] = {}
-        budget = manabase.MAX_NODES
-        for row in reachable_rows:
-            needs = tuple(sorted((c, v or 0) for c, v in row.sources_needed.items()))
-            alone = verdicts.get(needs)
-            if alone is None and budget > 0:
-                alone = manabase.plan(kinds, dict(needs), max_changes=request.max_changes, max_nodes=budget)
-                budget -= max(1, alone.nodes)
-                verdicts[needs] = alone
-            if alone is not None and alone.swaps is not None:
-                kept.append(row)
-            elif alone is not None and alone.complete:
-                unreachable.append(
-                    _unreachable(row, f"no {request.max_changes} land changes or fewer bring it there")
-                )
-            else:
-                undecided.append(row.face or row.card.name)
-        required = dict.fromkeys(COLORS, 0)
-        for row in kept:
-            for c, v in row.sources_needed.items():
-                required[c] = max(required[c], v or 0)
-        result = manabase.plan(kinds, required, max_changes=request.max_changes)
-        if undecided:
-            result = manabase.Plan(result.swaps, False, result.proven_below, result.nodes)
-            warnings.append(
-                DeckWarningOut(
-                    text="the search bound was reached before deciding whether these spells can reach their"
-                    f" threshold (left out of the plan): {', '.join(undecided)}"
-                )
-            )
-        if result.swaps is None and kept:
-            warnings.append(
-                DeckWarningOut(
-                    text=f"each spell can reach its threshold alone, but no {request.max_changes} land"
-                    " changes or fewer bring them all there together"
-                )
-            )
+        result = _plan_for_the_reachable(kinds, reachable_rows, request.max_changes, unreachable, warnings)
     if not result.complete:
         warnings.append(
             DeckWarningOut(
@@ -594,22 +550,7 @@ def advise(*, request: DeckManabaseRequest, session: Session, settings: Settings
     changes: list[ChangeOut] = []
     after = before
     if result.swaps:
-        counts = {k.key: k.count for k in kinds}
-        for swap in result.swaps:
-            counts[swap.remove] -= swap.count
-            counts[swap.add] += swap.count
-            changes.append(
-                ChangeOut(
-                    remove=_ref(held_by_key[swap.remove].card),
-                    add=_ref(held_by_key[swap.add].card),
-                    count=swap.count,
-                )
-            )
-        lands_after = [
-            _Held(held_by_key[key].card, {**held_by_key[key].counts, "main": n})
-            for key, n in counts.items()
-            if n > 0
-        ]
+        changes, lands_after = _changed_lands(result.swaps, kinds, held_by_key)
         after = deck.castability(lands_after, colors)
     return DeckManabaseAnswer(
         rules_edition=settings.rules_edition,
@@ -623,6 +564,85 @@ def advise(*, request: DeckManabaseRequest, session: Session, settings: Settings
         problems=deck.problems,
         warnings=list({(w.card, w.text): w for w in warnings}.values()),  # before and after repeat some
     )
+
+
+def _required(rows: list[CastabilityOut]) -> dict[str, int]:
+    """The sources of each color the plan must reach: the largest table cell over the spells."""
+    required = dict.fromkeys(COLORS, 0)
+    for row in rows:
+        for c, v in row.sources_needed.items():
+            required[c] = max(required[c], v or 0)
+    return required
+
+
+def _plan_for_the_reachable(
+    kinds: list[manabase.LandKind],
+    rows: list[CastabilityOut],
+    max_changes: int,
+    unreachable: list[UnreachableOut],
+    warnings: list[DeckWarningOut],
+) -> manabase.Plan:
+    """No plan brings every spell there: the plan for the spells that some plan brings to their threshold
+    on their own; the others join ``unreachable`` (proven) or a warning (undecided within the bound).
+    Spells with the same needs share one search; all of them share one node budget."""
+    kept: list[CastabilityOut] = []
+    undecided: list[str] = []
+    verdicts: dict[tuple[tuple[str, int], ...], manabase.Plan] = {}
+    budget = manabase.MAX_NODES
+    for row in rows:
+        needs = tuple(sorted((c, v or 0) for c, v in row.sources_needed.items()))
+        alone = verdicts.get(needs)
+        if alone is None and budget > 0:
+            alone = manabase.plan(kinds, dict(needs), max_changes=max_changes, max_nodes=budget)
+            budget -= max(1, alone.nodes)
+            verdicts[needs] = alone
+        if alone is not None and alone.swaps is not None:
+            kept.append(row)
+        elif alone is not None and alone.complete:
+            unreachable.append(_unreachable(row, f"no {max_changes} land changes or fewer bring it there"))
+        else:
+            undecided.append(row.face or row.card.name)
+    result = manabase.plan(kinds, _required(kept), max_changes=max_changes)
+    if undecided:
+        result = manabase.Plan(result.swaps, False, result.proven_below, result.nodes)
+        warnings.append(
+            DeckWarningOut(
+                text="the search bound was reached before deciding whether these spells can reach their"
+                f" threshold (left out of the plan): {', '.join(undecided)}"
+            )
+        )
+    if result.swaps is None and kept:
+        warnings.append(
+            DeckWarningOut(
+                text=f"each spell can reach its threshold alone, but no {max_changes} land"
+                " changes or fewer bring them all there together"
+            )
+        )
+    return result
+
+
+def _changed_lands(
+    swaps: tuple[manabase.Swap, ...], kinds: list[manabase.LandKind], held_by_key: dict[str, _Held]
+) -> tuple[list[ChangeOut], list[_Held]]:
+    """The plan's changes as answered, and the deck's lands once they are made."""
+    counts = {k.key: k.count for k in kinds}
+    changes: list[ChangeOut] = []
+    for swap in swaps:
+        counts[swap.remove] -= swap.count
+        counts[swap.add] += swap.count
+        changes.append(
+            ChangeOut(
+                remove=_ref(held_by_key[swap.remove].card),
+                add=_ref(held_by_key[swap.add].card),
+                count=swap.count,
+            )
+        )
+    lands_after = [
+        _Held(held_by_key[key].card, {**held_by_key[key].counts, "main": n})
+        for key, n in counts.items()
+        if n > 0
+    ]
+    return changes, lands_after
 
 
 def _unreachable(row: CastabilityOut, reason: str) -> UnreachableOut:

@@ -47,7 +47,7 @@ from app.rules.errors import RulesError
 from app.rules.values.board import Board
 from app.rules.values.names import fold_name
 from app.schemas.board import BoardIn, PermanentIn
-from app.schemas.scenarios import ChoiceIn, ScenarioCostIn, ScenarioIn
+from app.schemas.scenarios import ChoiceIn, ScenarioComputedOut, ScenarioCostIn, ScenarioIn
 from app.schemas.spells import SpellCostOut
 from app.services import spells as spell_service
 from app.services.boards import build_board, resolve_card, validate_creature_type
@@ -82,6 +82,19 @@ class StoredScenario:
     @property
     def etag(self) -> str:
         return etag(self.id, self.version)
+
+    def fields(self) -> dict[str, Any]:
+        """The fields a ``ScenarioOut`` answers (the board as stored, not copied)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "description": self.description,
+            "owner": self.owner,
+            "board": self.board,
+            "version": self.version,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,13 +247,38 @@ def _validated_facts(board_in: BoardIn, catalogue: Catalogue) -> list[PermanentF
 
 
 BoardFacts = list[PermanentFacts]
-"""What a valid board stores beside it (``validated_facts``), handed from the validation to the write."""
+"""What a valid board stores beside it (``checked_board``), handed from the validation to the write."""
 
 
-def validated_facts(session: Session, board_in: BoardIn) -> BoardFacts:
-    """The stored facts of a valid board (a 422 for an invalid one), read with ``session``: routes compute
-    them before beginning the write, so that no write lock is held while names are resolved."""
-    return _validated_facts(board_in, Catalogue(session))
+@dataclass(frozen=True, slots=True)
+class CheckedBoard:
+    """A valid board's stored facts and the version of the catalogue that validated them."""
+
+    facts: BoardFacts
+    data_version: str
+
+
+def checked_board(session: Session, board_in: BoardIn) -> CheckedBoard:
+    """The stored facts of a valid board (a 422 for an invalid one), read with ``session``, and the catalogue
+    version they were read from (the answer's ``data_version``): routes compute them before beginning the
+    write, so that no write lock is held while names are resolved."""
+    catalogue = Catalogue(session)
+    return CheckedBoard(_validated_facts(board_in, catalogue), catalogue.data_version)
+
+
+def catalogue_version(session: Session) -> str:
+    """The catalogue's ``data_version`` as ``session`` sees it."""
+    return Catalogue(session).data_version
+
+
+def computed_answer(
+    scenario: StoredScenario, *, rules_edition: str, data_version: str
+) -> ScenarioComputedOut:
+    """The answer of an operation that computed on the scenario's board (API.md: every computing answer
+    carries ``rules_edition`` and ``data_version``)."""
+    return ScenarioComputedOut.model_validate(
+        {**scenario.fields(), "rules_edition": rules_edition, "data_version": data_version}
+    )
 
 
 def _request_hash(data: ScenarioIn) -> str:
@@ -264,7 +302,7 @@ def create_scenario(
     scenario first created (``replayed``); the same key with another body is 422; a name already used by
     this key and owner is 409. One INSERT: the key's earlier use comes back from it (no look-up first).
 
-    ``facts`` (or ``invalid``, the board's error) are ``validated_facts``'s answer when the caller
+    ``facts`` (or ``invalid``, the board's error) are ``checked_board``'s facts when the caller
     validated the board already; else it is validated here."""
     request_hash = _request_hash(data) if idempotency_key is not None else None
     try:
@@ -411,7 +449,7 @@ def replace_scenario(
     facts: list[PermanentFacts] | None = None,
 ) -> StoredScenario:
     """Replace the scenario whole. ``If-Match`` is required (428 without, 412 when stale). ``facts``:
-    ``validated_facts``'s answer when the caller validated the board already."""
+    ``checked_board``'s facts when the caller validated the board already."""
     condition = replace_condition(if_match, scenario_id)
     if facts is None:
         facts = _validated_facts(data.board, Catalogue(session))

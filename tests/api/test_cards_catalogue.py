@@ -9,9 +9,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
+from app.config import Settings
+from app.main import create_app
 from app.services.card_formats import normalize_name
 from app.services.catalogue import reset_card_cache
+from tests.sessions import bind_app_to_session
 
 PROBLEM = "application/problem+json"
 FIRE_ICE_ID = "ae92942b-919c-4ea9-b693-85fcef765d5a"
@@ -203,6 +207,19 @@ def test_etag_follows_the_data_version(client: TestClient) -> None:
     b = client.get("/v1/cards/Island")
     assert a.headers["etag"] == b.headers["etag"]  # keyed to the catalogue's version
     assert a.json()["data_version"] == b.json()["data_version"]
+
+
+def test_etag_follows_the_rules_edition(settings: Settings, db_session: Session) -> None:
+    """Card answers carry ``rules_edition`` (their ``produced_mana`` is read by the rules): another edition
+    is another answer, so another ETag, with the same catalogue."""
+    tags = []
+    for edition in ("2026-04-17", "2026-06-12"):
+        application = create_app(settings.model_copy(update={"rules_edition": edition}))
+        bind_app_to_session(application, db_session)
+        answer = TestClient(application).get("/v1/cards/Forest")
+        assert answer.json()["rules_edition"] == edition
+        tags.append(answer.headers["etag"])
+    assert tags[0] != tags[1]
 
 
 def test_big_answers_are_gzipped(client: TestClient) -> None:

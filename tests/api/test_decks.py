@@ -418,6 +418,18 @@ def test_card_without_legality_data_is_unknown_never_not_legal(client: TestClien
     } in (body["warnings"])
 
 
+def test_a_card_legal_nowhere_is_not_legal_never_unknown(client: TestClient) -> None:
+    # "Ach! Hans, Run!" (Unhinged): Scryfall's record gives "legacy": "not_legal", as for every format; the
+    # bundled catalogue keeps those entries (Card.stored_legalities), so it is not legal, not unknown.
+    deck = 'Deck\n60 Forest\nSideboard\n1 "Ach! Hans, Run!"'
+    body = _post(client, {"decklist": deck, "format": "legacy"})
+    assert body["legality"]["reasons"] == [
+        {"card": '"Ach! Hans, Run!"', "reason": "not_legal", "detail": "not legal in legacy", "rule": "100.6"}
+    ]
+    assert body["legality"]["legal"] is False
+    assert not [w for w in body["warnings"] if w.get("card") == '"Ach! Hans, Run!"']
+
+
 def test_format_the_data_does_not_cover_is_unknown(client: TestClient) -> None:
     # The bundled legality data (2022) has no Oathbreaker column: no card is called not_legal there.
     body = _post(client, {"decklist": "60 Forest", "format": "Oathbreaker"})

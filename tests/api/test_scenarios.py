@@ -18,6 +18,9 @@ from app.db.models.scenarios import (
 from app.services.api_keys import create_api_key, revoke_api_key
 from tests.scenario_rows import assert_rows_follow_the_board
 
+COMPUTED = {"rules_edition", "data_version"}
+"""What a creating or replacing answer adds to the stored scenario (the catalogue that validated it)."""
+
 PROBLEM = "application/problem+json"
 
 HORN_BOARD: dict[str, Any] = {
@@ -147,6 +150,9 @@ def test_create_answers_201_location_etag_and_the_scenario(client: TestClient, a
     assert horn["controller"] == "you"
     assert horn["tapped"] is False
 
+    # Creating computed (the board validated against the catalogue): its answer says with what; a read
+    # computes nothing and answers the stored scenario alone.
+    assert (body.pop("rules_edition"), body.pop("data_version")[:2]) == ("2026-04-17", "20")
     got = client.get(response.headers["location"], headers=auth)
     assert got.status_code == 200
     assert got.json() == body
@@ -406,7 +412,7 @@ def test_put_invalid_board_changes_nothing(client: TestClient, auth: dict[str, s
     response = client.put(url, json=bad, headers={**auth, "If-Match": "*"})
     assert response.status_code == 422
     assert response.json()["type"] == "/problems/invalid-choice"
-    assert client.get(url, headers=auth).json() == s
+    assert client.get(url, headers=auth).json() == {k: v for k, v in s.items() if k not in COMPUTED}
 
 
 def test_put_to_a_taken_name_is_409(client: TestClient, auth: dict[str, str]) -> None:

@@ -15,6 +15,7 @@ from app.services.catalogue import reset_card_cache
 
 ONE = "aaaaaaaa-0000-4000-8000-000000000001"
 TWO = "aaaaaaaa-0000-4000-8000-000000000002"
+TWO_NOWHERE = "aaaaaaaa-0000-4000-8000-000000000009"
 
 
 @pytest.fixture(autouse=True)
@@ -46,6 +47,13 @@ def test_upsert_and_load_round_trip(db_session: Session) -> None:
     assert back.faces == card.faces
     assert back.layout == "split"
     assert dict(back.legalities) == {"legacy": "legal", "vintage": "restricted"}  # not_legal is not stored
+    nowhere = Card(
+        name="Zzyx Unset", faces=(_face("Zzyx Unset", "{1}{R}"),), oracle_id=TWO_NOWHERE,
+        legalities=(("legacy", "not_legal"), ("vintage", "not_legal")),
+    )  # fmt: skip
+    repo.upsert_cards(db_session, [nowhere])
+    # legal nowhere: kept, so it reads as not legal rather than as a card without legality data
+    assert repo.load_cards(db_session, [TWO_NOWHERE])[TWO_NOWHERE].legalities == nowhere.legalities
 
 
 def test_names_faces_and_prefix(db_session: Session) -> None:

@@ -173,6 +173,15 @@ def test_record_round_trip_drops_only_not_legal() -> None:
     assert dict(back.legalities) == {"legacy": "legal", "vintage": "restricted"}
 
 
+def test_a_card_legal_nowhere_keeps_its_not_legal_entries() -> None:
+    """Absent legalities read as "no legality data" (unknown, never not legal): a card whose every status
+    is ``not_legal`` (an Un-card) keeps them, so it still reads as not legal after the round trip."""
+    nowhere = {**FIRE_ICE, "legalities": {"legacy": "not_legal", "vintage": "not_legal"}}
+    card = card_from_scryfall(nowhere)
+    assert card_to_record(card)["legalities"] == {"legacy": "not_legal", "vintage": "not_legal"}
+    assert card_from_scryfall(card_to_record(card)).legalities == card.legalities
+
+
 def test_bundled_file_reads_back_and_holds_the_required_cards() -> None:
     records = json.loads(gzip.decompress(BUNDLED.read_bytes()))
     cards = [card_from_scryfall(r) for r in records]

@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 from collections.abc import Iterator
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +17,20 @@ from app.db.repositories import cards as repo
 from app.services.card_formats import normalize_name
 from app.services.card_import import (
     BUNDLED_FILE,
+    BUNDLED_HASH_KEY,
+    DATA_VERSION_KEY,
     MTGJSON,
     SCRYFALL,
     SCRYFALL_LIST,
     CardFileError,
+    bundled_built_on,
+    bundled_data_version,
     bundled_hash,
     data_version,
     detect_format,
     ensure_bundled_catalogue,
     import_cards,
+    is_bundled_version,
 )
 from app.services.catalogue import reset_card_cache
 
@@ -166,15 +172,33 @@ def test_bundled_catalogue_is_loaded_once(db_session: Session) -> None:
     assert detect_format(BUNDLED_FILE) == SCRYFALL
     # The start-up hook already ran for the test session: a second run changes nothing.
     assert ensure_bundled_catalogue(db_session) is None
-    assert data_version(db_session) == f"bundled-{bundled_hash()}"
+    assert data_version(db_session) == f"{bundled_built_on()}+bundled-{bundled_hash()}"
     assert _names(db_session, "Vorthos, Steward of Myth")
+
+
+def test_bundled_data_version_is_the_build_date_and_content() -> None:
+    """API.md: ``data_version`` is "when the card catalogue was last imported"; the bundled catalogue was
+    imported from its sources when tools/build_catalogue.py last changed it (``built_on``)."""
+    built_on = bundled_built_on()
+    assert built_on is not None and date.fromisoformat(built_on) <= datetime.now(UTC).date()
+    assert bundled_data_version() == f"{built_on}+bundled-{bundled_hash()}"
+    assert is_bundled_version(bundled_data_version()) and is_bundled_version("bundled-ce1376a65000")
+    assert not is_bundled_version(datetime.now(UTC).isoformat()) and not is_bundled_version(None)
+
+
+def test_a_bundled_catalogue_loaded_before_dates_gets_the_dated_version(db_session: Session) -> None:
+    """A database holding the old ``bundled-<hash>`` of another file is reloaded and dated."""
+    repo.set_meta(db_session, BUNDLED_HASH_KEY, "0" * 12)
+    repo.set_meta(db_session, DATA_VERSION_KEY, "bundled-000000000000")
+    assert ensure_bundled_catalogue(db_session) is not None
+    assert data_version(db_session) == bundled_data_version()
 
 
 def test_changed_bundled_file_is_reloaded(db_session: Session, tmp_path: Path) -> None:
     path = _write(tmp_path, "cards.json", [_card("Test Alpha", ALPHA)])
     report = ensure_bundled_catalogue(db_session, path)
     assert report is not None and report.imported == 1
-    assert data_version(db_session) == f"bundled-{bundled_hash(path)}"
+    assert data_version(db_session) == f"unknown+bundled-{bundled_hash(path)}"  # no cards.meta.json there
     assert ensure_bundled_catalogue(db_session, path) is None
 
 

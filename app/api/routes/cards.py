@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 
 from app.api.caching import STATIC_CACHE_CONTROL, etag_of, next_link, validated
 from app.api.compute import compute, computes, light
-from app.api.deps import SessionDep
+from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import problem_responses
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import AmbiguousCard, BadRequest, InputError, MalformedCost, UnknownCard, from_rules_error
@@ -37,15 +37,17 @@ CACHE_CONTROL = "public, max-age=60, must-revalidate"
 minute and get a 304 while it is the same."""
 
 
-def _etag(data_version: str) -> str:
-    # Weak: the same answer gzip-encoded or not (RFC 9110 8.8.1); keyed to the catalogue's version only,
-    # since every catalogue GET answer is a function of its URL and the data_version.
-    return 'W/"' + hashlib.sha256(data_version.encode()).hexdigest()[:20] + '"'
+def _etag(data_version: str, rules_edition: str) -> str:
+    # Weak: the same answer gzip-encoded or not (RFC 9110 8.8.1); keyed to the catalogue's version and the
+    # rules edition, since every catalogue GET answer is a function of its URL and those two (issue 28).
+    return 'W/"' + hashlib.sha256(f"{rules_edition}\0{data_version}".encode()).hexdigest()[:20] + '"'
 
 
-def _conditional(request: Request, response: Response, data_version: str) -> Response | None:
+def _conditional(
+    request: Request, response: Response, data_version: str, rules_edition: str
+) -> Response | None:
     """Set ETag and Cache-Control; a 304 answer when the client's If-None-Match holds this ETag."""
-    return validated(request, response, _etag(data_version), CACHE_CONTROL)
+    return validated(request, response, _etag(data_version, rules_edition), CACHE_CONTROL)
 
 
 def get_catalogue(session: SessionDep) -> Catalogue:
@@ -79,6 +81,7 @@ async def named_card(
     request: Request,
     response: Response,
     session: SessionDep,
+    settings: SettingsDep,
     exact: ExactQuery = None,
     fuzzy: NameQuery = None,
 ) -> CardAnswer | Response:
@@ -93,9 +96,11 @@ async def named_card(
     card, data_version = await compute(
         lambda s: card_lookup.named(s, exact=exact, fuzzy=fuzzy), session, size=1
     )
-    if (not_modified := _conditional(request, response, data_version)) is not None:
+    if (not_modified := _conditional(request, response, data_version, settings.rules_edition)) is not None:
         return not_modified
-    return CardAnswer(**CardOut.of(card).model_dump(), data_version=data_version)
+    return CardAnswer(
+        **CardOut.of(card).model_dump(), rules_edition=settings.rules_edition, data_version=data_version
+    )
 
 
 @router.get(
@@ -109,13 +114,14 @@ async def named_card(
 async def autocomplete(
     q: Annotated[str, Query(min_length=1, max_length=MAX_NAME_LENGTH, examples=["llanow"])],
     session: SessionDep,
+    settings: SettingsDep,
     request: Request,
     response: Response,
 ) -> AutocompleteAnswer | Response:
     names, data_version = await compute(lambda s: card_lookup.autocomplete(s, q), session, size=1)
-    if (not_modified := _conditional(request, response, data_version)) is not None:
+    if (not_modified := _conditional(request, response, data_version, settings.rules_edition)) is not None:
         return not_modified
-    return AutocompleteAnswer(data=names, data_version=data_version)
+    return AutocompleteAnswer(data=names, rules_edition=settings.rules_edition, data_version=data_version)
 
 
 @router.post(
@@ -145,12 +151,18 @@ async def card_collection(
         ),
     ],
     session: SessionDep,
+    settings: SettingsDep,
 ) -> CollectionAnswer:
     idents = [i.model_dump(exclude_none=True) for i in body.identifiers]
     found, missing, data_version = await compute(
         lambda s: card_lookup.collection(s, idents), session, size=len(idents)
     )
-    return CollectionAnswer(data=[CardOut.of(c) for c in found], not_found=missing, data_version=data_version)
+    return CollectionAnswer(
+        data=[CardOut.of(c) for c in found],
+        not_found=missing,
+        rules_edition=settings.rules_edition,
+        data_version=data_version,
+    )
 
 
 @router.get(
@@ -165,6 +177,7 @@ async def card_collection(
 async def get_card(
     ref: Annotated[str, Path(description="A card name or oracle id.", examples=["Herald's Horn"])],
     session: SessionDep,
+    settings: SettingsDep,
     request: Request,
     response: Response,
 ) -> CardAnswer | Response:
@@ -175,9 +188,11 @@ async def get_card(
         )
 
     card, data_version = await compute(lambda s: card_lookup.by_ref(s, ref), session, size=1)
-    if (not_modified := _conditional(request, response, data_version)) is not None:
+    if (not_modified := _conditional(request, response, data_version, settings.rules_edition)) is not None:
         return not_modified
-    return CardAnswer(**CardOut.of(card).model_dump(), data_version=data_version)
+    return CardAnswer(
+        **CardOut.of(card).model_dump(), rules_edition=settings.rules_edition, data_version=data_version
+    )
 
 
 @router.get(
@@ -191,6 +206,7 @@ async def get_card(
 @light(router, "/cards", "GET", "one indexed SQL query for a page of at most LIMIT_MAX cards")
 def search_cards(
     catalogue: CatalogueDep,
+    settings: SettingsDep,
     request: Request,
     response: Response,
     mana_cost: Annotated[
@@ -221,13 +237,16 @@ def search_cards(
         except ManaCostSyntaxError as exc:
             raise from_rules_error(exc, ("query", "mana_cost")) from exc
     page = catalogue.search(mana_cost=cost, format=format, name=name, limit=limit, cursor=cursor)
-    if (not_modified := _conditional(request, response, catalogue.data_version)) is not None:
+    if (
+        not_modified := _conditional(request, response, catalogue.data_version, settings.rules_edition)
+    ) is not None:
         return not_modified
     next_link(request, response, page.next_cursor)
     return CardPage(
         data=[CardOut.of(c) for c in page.cards],
         has_more=page.has_more,
         next_cursor=page.next_cursor,
+        rules_edition=settings.rules_edition,
         data_version=catalogue.data_version,
     )
 

@@ -53,6 +53,7 @@ from app.schemas.scenarios import (
     ChoiceIn,
     IdempotencyKey,
     PlayedAsIn,
+    ScenarioComputedOut,
     ScenarioCostIn,
     ScenarioIn,
     ScenarioOut,
@@ -61,7 +62,7 @@ from app.schemas.scenarios import (
 from app.schemas.spells import SpellCostOut
 from app.services import scenarios as service
 from app.services.api_keys import cached_key_id
-from app.services.scenarios import BoardFacts, IdempotencyKeyReused, StoredScenario
+from app.services.scenarios import IdempotencyKeyReused, StoredScenario
 
 router = APIRouter(prefix="/v1/scenarios", tags=["scenarios"])
 
@@ -79,24 +80,13 @@ IfMatchHeader = Annotated[
 
 
 def _out(scenario: StoredScenario) -> ScenarioOut:
-    return ScenarioOut.model_validate(
-        {
-            "id": scenario.id,
-            "name": scenario.name,
-            "description": scenario.description,
-            "owner": scenario.owner,
-            "board": scenario.board,
-            "version": scenario.version,
-            "created_at": scenario.created_at,
-            "updated_at": scenario.updated_at,
-        }
-    )
+    return ScenarioOut.model_validate(scenario.fields())
 
 
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
-    response_model=ScenarioOut,
+    response_model=ScenarioComputedOut,
     summary="Store a board under a name",
     responses=problem_responses(Unauthorized, Conflict, IdempotencyKeyReused, *BOARD_PROBLEMS),
 )
@@ -107,6 +97,7 @@ async def create_scenario(
     reading: ReadSessionDep,
     session: SessionDep,
     response: Response,
+    settings: SettingsDep,
     idempotency_key: Annotated[
         IdempotencyKey | None,
         Header(
@@ -115,28 +106,29 @@ async def create_scenario(
             " the same key with another body is 422 (`idempotency-key-reused`).",
         ),
     ] = None,
-) -> ScenarioOut:
+) -> ScenarioComputedOut:
     """Store a board under a name (unique per API key and owner). The board is validated as the compute
     endpoints validate it; an invalid one is a 422 and nothing is stored."""
-    facts, invalid = await _validated(body, reading)
+    checked, invalid = await _validated(body, reading)
 
-    def write() -> service.Created:
-        return service.create_scenario(
+    def write() -> tuple[service.Created, str]:
+        created = service.create_scenario(
             session,
             api_key_id=writer.begin(session),  # the write lock (SQLite) only now, the board checked
             data=body,
             idempotency_key=idempotency_key,
-            facts=facts,
+            facts=checked.facts if checked is not None else None,
             invalid=invalid,
-        )
+        )  # a replayed retry whose board no longer validates: the catalogue as it is now
+        return created, checked.data_version if checked is not None else service.catalogue_version(session)
 
-    created = await run_in_threadpool(write)
+    created, data_version = await run_in_threadpool(write)
     scenario = created.scenario
     response.headers["Location"] = f"/v1/scenarios/{scenario.id}"
     response.headers["ETag"] = scenario.etag
     if created.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return _out(scenario)
+    return service.computed_answer(scenario, rules_edition=settings.rules_edition, data_version=data_version)
 
 
 @router.get(
@@ -182,16 +174,16 @@ def list_scenarios(
 
 async def _validated(
     body: ScenarioIn, reading: ReadSessionDep
-) -> tuple[BoardFacts | None, AppError | RulesError | None]:
+) -> tuple[service.CheckedBoard | None, AppError | RulesError | None]:
     """The board's stored facts, or its error, computed within the compute boundary and before any write
     transaction begins: another key's write never waits for this one's names to resolve."""
     try:
-        facts = await compute(
-            lambda s: service.validated_facts(s, body.board), reading, size=len(body.board.permanents)
+        checked = await compute(
+            lambda s: service.checked_board(s, body.board), reading, size=len(body.board.permanents)
         )
     except (AppError, RulesError) as exc:
         return None, exc
-    return facts, None
+    return checked, None
 
 
 def _read(session: ReadSessionDep, key_id: int, scenario_id: str, if_none_match: str | None) -> Response:
@@ -253,7 +245,7 @@ def get_scenario(
 
 @router.put(
     "/{scenario_id}",
-    response_model=ScenarioOut,
+    response_model=ScenarioComputedOut,
     summary="Replace a scenario (If-Match required)",
     responses=problem_responses(
         Unauthorized, NotFound, Conflict, PreconditionFailed, PreconditionRequired, *BOARD_PROBLEMS
@@ -267,14 +259,16 @@ async def replace_scenario(
     reading: ReadSessionDep,
     session: SessionDep,
     response: Response,
+    settings: SettingsDep,
     if_match: IfMatchHeader = None,
-) -> ScenarioOut:
+) -> ScenarioComputedOut:
     """Replace the scenario whole (its version grows by 1). Needs ``If-Match``: 428 without it, 412 when
     the scenario changed since."""
     service.replace_condition(if_match, scenario_id)
-    facts, invalid = await _validated(body, reading)
+    checked, invalid = await _validated(body, reading)
     if invalid is not None:
         raise invalid
+    assert checked is not None
 
     def write() -> StoredScenario:
         return service.replace_scenario(
@@ -283,12 +277,14 @@ async def replace_scenario(
             scenario_id=scenario_id,
             data=body,
             if_match=if_match,
-            facts=facts,
+            facts=checked.facts,
         )
 
     scenario = await run_in_threadpool(write)
     response.headers["ETag"] = scenario.etag
-    return _out(scenario)
+    return service.computed_answer(
+        scenario, rules_edition=settings.rules_edition, data_version=checked.data_version
+    )
 
 
 @router.delete(
@@ -340,7 +336,7 @@ def set_choice(
 
 @router.post(
     "/{scenario_id}/permanents/{permanent_id}/played-as",
-    response_model=ScenarioOut,
+    response_model=ScenarioComputedOut,
     summary="Record a card chosen through a Richard Garfield, Ph.D.",
     responses=problem_responses(
         Unauthorized, NotFound, Conflict, PreconditionFailed, UnknownCard, AmbiguousCard, RulesViolation
@@ -356,25 +352,29 @@ async def add_played_as(
     body: Annotated[PlayedAsIn, Body(openapi_examples=examples.PLAYED_AS)],
     session: StatementSessionDep,
     response: Response,
+    settings: SettingsDep,
     if_match: IfMatchHeader = None,
-) -> ScenarioOut:
+) -> ScenarioComputedOut:
     """Record a card chosen through a Richard Garfield, Ph.D. (409 if that Richard already chose it)."""
     # An unknown name searches suggestions: in a worker thread within the budget. The work stops only
     # at the search's checks, before its one write.
-    scenario = await compute(
-        lambda s: service.add_played_as(
-            s,
-            api_key_id=api_key,
-            scenario_id=scenario_id,
-            permanent_id=permanent_id,
-            card=body.card,
-            if_match=if_match,
+    scenario, data_version = await compute(
+        lambda s: (
+            service.add_played_as(
+                s,
+                api_key_id=api_key,
+                scenario_id=scenario_id,
+                permanent_id=permanent_id,
+                card=body.card,
+                if_match=if_match,
+            ),
+            service.catalogue_version(s),  # the catalogue that resolved the card
         ),
         session,
         size=INLINE_WORK_LIMIT + 1,
     )
     response.headers["ETag"] = scenario.etag
-    return _out(scenario)
+    return service.computed_answer(scenario, rules_edition=settings.rules_edition, data_version=data_version)
 
 
 @router.post(

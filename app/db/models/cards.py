@@ -92,7 +92,8 @@ class CardCostRow(Base):
 
 
 class CardLegalityRow(Base):
-    """A card's status in one format; ``not_legal`` is not stored (absent means not legal)."""
+    """A card's status in one format; ``not_legal`` is not stored (absent means not legal), but for a card
+    legal nowhere (``Card.stored_legalities``)."""
 
     __tablename__ = "card_legalities"
 

@@ -111,9 +111,7 @@ def upsert_cards(session: Session, cards: Iterable[Card]) -> tuple[int, int]:
                 seen.add(folded)
                 names.append({"name_norm": folded, "oracle_id": oid, "is_card_name": False})
         costs.extend({"cost_key": k, "oracle_id": oid} for k in cost_keys(card))
-        legal.extend(
-            {"oracle_id": oid, "format": f, "status": s} for f, s in card.legalities if s != "not_legal"
-        )
+        legal.extend({"oracle_id": oid, "format": f, "status": s} for f, s in card.stored_legalities)
     stmt = _insert(session, CardRow)
     stmt = stmt.on_conflict_do_update(
         index_elements=[CardRow.oracle_id],

@@ -336,41 +336,49 @@ def parse_decklist(text: str) -> Decklist:
         if pending_blank is not None:
             breaks.append((pending_blank, len(entries)))
             pending_blank = None
-        line_section = section
-        first = tokens[0]
-        if first.lower().startswith("sb:"):
-            line_section = "sideboard"
-            rest = first[3:]
-            tokens = [rest, *tokens[1:]] if rest else tokens[1:]
-            if not tokens:
-                problems.append(LineProblem(number, raw.strip(), "the line has a count but no card name"))
-                continue
-        start = 0
-        count = 1
-        counted = _count(tokens, number)
-        if counted is not None:
-            count, start = counted
-        if start < len(tokens) and tokens[start].startswith("[") and tokens[start].endswith("]"):
-            start += 1  # deckstats' ``[SET#123]`` before the name
-        if "#" in tokens[start:]:
-            cut = tokens.index("#", start)
-            if any("!commander" in t.lower() for t in tokens[cut:]):
-                line_section = "commander"
-            tokens = tokens[:cut]
-        marks = _Marks()
-        end = _strip_suffixes(tokens[start:], marks) + start if start < len(tokens) else start
-        if marks.section is not None:
-            line_section = marks.section
-        name = split_name(" ".join(tokens[start:end]))
-        if not name:
-            problems.append(LineProblem(number, raw.strip(), "the line has a count but no card name"))
-            continue
-        entries.append(Entry(number, count, name, line_section, raw.strip()))
+        read = _card_line(tokens, number, raw, section)
+        if isinstance(read, LineProblem):
+            problems.append(read)
+        else:
+            entries.append(read)
     notes: list[str] = []
     if not headed and breaks:
         entries, note = _headerless_sideboard(entries, breaks)
         notes.append(note)
     return Decklist(tuple(entries), tuple(problems), tuple(notes))
+
+
+def _card_line(tokens: list[str], number: int, raw: str, section: str) -> Entry | LineProblem:
+    """One line of cards: ``SB:`` (sideboard), the count, deckstats' ``[SET#123]``, the name, TappedOut's
+    ``# !Commander`` comment and the export marks after the name (``_strip_suffixes``)."""
+    line_section = section
+    first = tokens[0]
+    if first.lower().startswith("sb:"):
+        line_section = "sideboard"
+        rest = first[3:]
+        tokens = [rest, *tokens[1:]] if rest else tokens[1:]
+        if not tokens:
+            return LineProblem(number, raw.strip(), "the line has a count but no card name")
+    start = 0
+    count = 1
+    counted = _count(tokens, number)
+    if counted is not None:
+        count, start = counted
+    if start < len(tokens) and tokens[start].startswith("[") and tokens[start].endswith("]"):
+        start += 1  # deckstats' ``[SET#123]`` before the name
+    if "#" in tokens[start:]:
+        cut = tokens.index("#", start)
+        if any("!commander" in t.lower() for t in tokens[cut:]):
+            line_section = "commander"
+        tokens = tokens[:cut]
+    marks = _Marks()
+    end = _strip_suffixes(tokens[start:], marks) + start if start < len(tokens) else start
+    if marks.section is not None:
+        line_section = marks.section
+    name = split_name(" ".join(tokens[start:end]))
+    if not name:
+        return LineProblem(number, raw.strip(), "the line has a count but no card name")
+    return Entry(number, count, name, line_section, raw.strip())
 
 
 def _headerless_sideboard(entries: list[Entry], breaks: list[tuple[int, int]]) -> tuple[list[Entry], str]:

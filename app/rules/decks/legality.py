@@ -150,63 +150,81 @@ def check(fmt: str, cards: Iterable[DeckCard], *, commander_deck: bool = False) 
     """Every reason the deck is not legal in ``fmt`` (empty: legal), and an ``unknown`` reason per card
     whose legality is not known (only those: not known to be legal, nor to be not legal)."""
     cards = tuple(cards)
+    reasons = [r for c in cards for r in _status_reasons(fmt, c)]
+    if fmt in SINGLETON_SIZE or commander_deck:
+        reasons += _singleton_reasons(fmt, cards)
+        if fmt in COMMANDER_FORMATS or commander_deck:
+            reasons += _commander_reasons(cards)
+    else:
+        reasons += _constructed_reasons(cards)
+    return tuple(reasons)
+
+
+def _status_reasons(fmt: str, c: DeckCard) -> list[Reason]:
+    """CR 100.6: the card's status in the format (banned, not legal, restricted to one copy), or
+    ``unknown`` when the catalogue has no legality data for it."""
+    reasons: list[Reason] = []
+    if c.status == UNKNOWN:
+        reasons.append(Reason(UNKNOWN, f"no legality data for {fmt} in the catalogue", c.name, "100.6"))
+    elif c.status is None:
+        reasons.append(Reason("not_legal", f"not legal in {fmt}", c.name, "100.6"))
+    elif c.status == "banned":
+        reasons.append(Reason("banned", f"banned in {fmt}", c.name, "100.6"))
+    total = c.main + c.sideboard + c.commander
+    if c.status == "restricted" and total > 1:
+        reasons.append(
+            Reason("restricted", f"restricted in {fmt}: {total} copies; at most 1", c.name, "100.6")
+        )
+    return reasons
+
+
+def _singleton_reasons(fmt: str, cards: tuple[DeckCard, ...]) -> list[Reason]:
+    """CR 903.5a (exactly the format's size, commander included) and 903.5b (one copy of each card but
+    basic lands and cards that say a deck can have any number)."""
+    reasons: list[Reason] = []
+    size = SINGLETON_SIZE.get(fmt, 100)
+    found = sum(c.main for c in cards) + sum(c.commander for c in cards)
+    if found != size:
+        reasons.append(
+            Reason(
+                "deck_size", f"the deck has {found} cards with its commander; exactly {size}", None, "903.5a"
+            )
+        )
+    for c in cards:
+        copies = c.main + c.commander
+        if copies > 1 and not (c.basic_land or c.any_number):
+            reasons.append(
+                Reason(
+                    "singleton", f"{copies} copies; a singleton deck has one of each card", c.name, "903.5b"
+                )
+            )
+    return reasons
+
+
+def _commander_reasons(cards: tuple[DeckCard, ...]) -> list[Reason]:
+    """CR 903.3 (a deck names its commander) and 903.5c (every card within its color identity)."""
+    commanders = [c for c in cards if c.commander]
+    if not commanders:
+        return [Reason("no_commander", "the deck names no commander", None, "903.3")]
+    identity = frozenset().union(*(c.identity for c in commanders))
+    reasons: list[Reason] = []
+    for c in cards:
+        if c.main and not c.identity <= identity:
+            outside = "".join(x for x in "WUBRG" if x in c.identity - identity)
+            reasons.append(
+                Reason(
+                    "color_identity", f"color identity {outside} is outside the commander's", c.name, "903.5c"
+                )
+            )
+    return reasons
+
+
+def _constructed_reasons(cards: tuple[DeckCard, ...]) -> list[Reason]:
+    """CR 100.2a: at least sixty cards, a sideboard of at most fifteen, at most four of each card but basic
+    lands (and cards that say a deck can have any number)."""
     reasons: list[Reason] = []
     main = sum(c.main for c in cards)
     side = sum(c.sideboard for c in cards)
-    commanders = [c for c in cards if c.commander]
-    singleton = fmt in SINGLETON_SIZE or commander_deck
-    for c in cards:
-        if c.status == UNKNOWN:
-            reasons.append(Reason(UNKNOWN, f"no legality data for {fmt} in the catalogue", c.name, "100.6"))
-        elif c.status is None:
-            reasons.append(Reason("not_legal", f"not legal in {fmt}", c.name, "100.6"))
-        elif c.status == "banned":
-            reasons.append(Reason("banned", f"banned in {fmt}", c.name, "100.6"))
-        total = c.main + c.sideboard + c.commander
-        if c.status == "restricted" and total > 1:
-            reasons.append(
-                Reason("restricted", f"restricted in {fmt}: {total} copies; at most 1", c.name, "100.6")
-            )
-    if singleton:
-        size = SINGLETON_SIZE.get(fmt, 100)
-        found = main + sum(c.commander for c in cards)
-        if found != size:
-            reasons.append(
-                Reason(
-                    "deck_size",
-                    f"the deck has {found} cards with its commander; exactly {size}",
-                    None,
-                    "903.5a",
-                )
-            )
-        for c in cards:
-            copies = c.main + c.commander
-            if copies > 1 and not (c.basic_land or c.any_number):
-                reasons.append(
-                    Reason(
-                        "singleton",
-                        f"{copies} copies; a singleton deck has one of each card",
-                        c.name,
-                        "903.5b",
-                    )
-                )
-        if fmt in COMMANDER_FORMATS or commander_deck:
-            if not commanders:
-                reasons.append(Reason("no_commander", "the deck names no commander", None, "903.3"))
-            else:
-                identity = frozenset().union(*(c.identity for c in commanders))
-                for c in cards:
-                    if c.main and not c.identity <= identity:
-                        outside = "".join(x for x in "WUBRG" if x in c.identity - identity)
-                        reasons.append(
-                            Reason(
-                                "color_identity",
-                                f"color identity {outside} is outside the commander's",
-                                c.name,
-                                "903.5c",
-                            )
-                        )
-        return tuple(reasons)
     if main < CONSTRUCTED_MIN:
         reasons.append(Reason("deck_size", f"the main deck has {main} cards; at least {CONSTRUCTED_MIN}"))
     if side > SIDEBOARD_MAX:
@@ -215,7 +233,7 @@ def check(fmt: str, cards: Iterable[DeckCard], *, commander_deck: bool = False) 
         total = c.main + c.sideboard
         if total > MAX_COPIES and not (c.basic_land or c.any_number):
             reasons.append(Reason("too_many_copies", f"{total} copies; at most {MAX_COPIES}", c.name))
-    return tuple(reasons)
+    return reasons
 
 
 def decided(reasons: Iterable[Reason]) -> bool | None:

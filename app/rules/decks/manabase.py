@@ -91,110 +91,121 @@ def plan(
 ) -> Plan:
     """The fewest swaps after which every color ``c`` has at least ``required[c]`` sources (module
     docstring). Raises ``ManabaseError`` on a color outside WUBRG or negative counts."""
+    _check_input(lands, required)
+    search = _Search(_groups(lands), tuple(required.get(c, 0) for c in COLORS), max_nodes)
+    if search.deficit() == 0:
+        return Plan((), True, 0, 0)
+    lower = max(search.need[j] - search.have[j] for j in range(5))
+    for k in range(lower, max_changes + 1):
+        if search.search(k, 0):
+            grouped = search.lands
+            colors = [(grouped[r].colors, grouped[a].colors) for r, a in search.chosen]
+            return Plan(_expand(lands, colors), True, k, search.nodes)
+        if search.out_of_budget:
+            return Plan(None, False, k, search.nodes)
+    return Plan(None, True, max_changes + 1, search.nodes)
+
+
+def _check_input(lands: Sequence[LandKind], required: Mapping[str, int]) -> None:
     for c, n in required.items():
         if c not in COLORS or n < 0:
             raise ManabaseError(f"required sources must be WUBRG colors with counts from 0, not {c!r}: {n}")
     for land in lands:
         if land.count < 0 or land.addable < 0 or not land.colors <= frozenset(COLORS):
             raise ManabaseError(f"bad land kind {land.key!r}")
-    given = lands
-    lands = _groups(lands)
-    need = tuple(required.get(c, 0) for c in COLORS)
-    masks = tuple(tuple(c in land.colors for c in COLORS) for land in lands)
-    counts = [land.count for land in lands]
-    have = [sum(counts[i] for i in range(len(lands)) if masks[i][j]) for j in range(5)]
-    deficit_colors = {j for j in range(5) if have[j] < need[j]}
-    if not deficit_colors:
-        return Plan((), True, 0, 0)
-    # A useful swap puts in a land with a color that is wanted and that the land taken out lacks (a color
-    # not short now may be once another swap takes a source of it away).
-    wanted = {j for j in range(5) if need[j] > 0}
-    pairs = [
-        (r, a)
-        for r in range(len(lands))
-        if lands[r].count > 0 and lands[r].removable
-        for a in range(len(lands))
-        if a != r and lands[a].addable > 0 and any(masks[a][j] and not masks[r][j] for j in wanted)
-    ]
-    # Lands with fewer colors go out first, lands with more go in first: good plans are met early.
-    pairs.sort(key=lambda p: (len(lands[p[0]].colors), -len(lands[p[1]].colors), p))
-    removed = [0] * len(lands)
-    added = [0] * len(lands)
-    chosen: list[tuple[int, int]] = []
-    nodes = 0
-    work = 0  # pairs looked at: a node's cost grows with the pairs, so the budget counts them too
-    out_of_budget = False
 
-    def deficit() -> int:
-        return sum(max(0, need[j] - have[j]) for j in range(5))
 
-    def net(r: int, a: int) -> int:
+class _Search:
+    """The iterative-deepening search of ``plan`` over land groups (module docstring): the state of the
+    swaps chosen so far, undone on the way back."""
+
+    def __init__(self, lands: list[LandKind], need: tuple[int, ...], max_nodes: int) -> None:
+        self.lands = lands
+        self.need = need
+        self.max_nodes = max_nodes
+        self.masks = tuple(tuple(c in land.colors for c in COLORS) for land in lands)
+        self.have = [sum(land.count for i, land in enumerate(lands) if self.masks[i][j]) for j in range(5)]
+        # A useful swap puts in a land with a color that is wanted and that the land taken out lacks (a
+        # color not short now may be once another swap takes a source of it away).
+        wanted = {j for j in range(5) if need[j] > 0}
+        masks = self.masks
+        pairs = [
+            (r, a)
+            for r in range(len(lands))
+            if lands[r].count > 0 and lands[r].removable
+            for a in range(len(lands))
+            if a != r and lands[a].addable > 0 and any(masks[a][j] and not masks[r][j] for j in wanted)
+        ]
+        # Lands with fewer colors go out first, lands with more go in first: good plans are met early.
+        pairs.sort(key=lambda p: (len(lands[p[0]].colors), -len(lands[p[1]].colors), p))
+        self.pairs = pairs
+        self.removed = [0] * len(lands)
+        self.added = [0] * len(lands)
+        self.chosen: list[tuple[int, int]] = []
+        self.nodes = 0
+        self.work = 0  # pairs looked at: a node's cost grows with the pairs, so the budget counts them too
+        self.out_of_budget = False
+
+    def deficit(self) -> int:
+        return sum(max(0, self.need[j] - self.have[j]) for j in range(5))
+
+    def net(self, r: int, a: int) -> int:
         """How much swapping ``r`` for ``a`` lowers the total deficit now: the short colors ``a`` adds, less
         the colors at or under their need that ``r`` takes away."""
         out = 0
         for j in range(5):
-            if masks[a][j] and not masks[r][j] and have[j] < need[j]:
+            if self.masks[a][j] and not self.masks[r][j] and self.have[j] < self.need[j]:
                 out += 1
-            elif masks[r][j] and not masks[a][j] and have[j] <= need[j]:
+            elif self.masks[r][j] and not self.masks[a][j] and self.have[j] <= self.need[j]:
                 out -= 1
         return out
 
-    def best_net(start: int) -> int:
+    def can_swap(self, r: int, a: int) -> bool:
+        """Whether another copy of ``r`` can go out and another of ``a`` come in."""
+        return self.removed[r] < self.lands[r].count and self.added[a] < self.lands[a].addable
+
+    def best_net(self, start: int) -> int:
         """The most one swap still open here can lower the total deficit."""
-        return max(
-            (
-                net(r, a)
-                for r, a in pairs[start:]
-                if removed[r] < lands[r].count and added[a] < lands[a].addable
-            ),
-            default=0,
-        )
+        return max((self.net(r, a) for r, a in self.pairs[start:] if self.can_swap(r, a)), default=0)
 
-    def search(left: int, start: int) -> bool:
-        nonlocal nodes, work, out_of_budget
-        work += 2 * (len(pairs) - start)
-        if work > max_nodes * WORK_PER_NODE:
-            out_of_budget = True
-            return False
-        total = deficit()
-        if total == 0:
+    def hopeless(self, left: int, start: int) -> bool:
+        """Whether no plan of ``left`` more swaps from ``start`` can close the deficit (the two bounds)."""
+        if left == 0 or max(self.need[j] - self.have[j] for j in range(5)) > left:
             return True
-        if left == 0 or max(need[j] - have[j] for j in range(5)) > left:
-            return False
-        best = best_net(start)
-        if best == 0 or total > left * best:
-            return False  # no swap left lowers the deficit enough (each lowers it by at most `best`)
-        for i in sorted(range(start, len(pairs)), key=lambda i: -net(*pairs[i])):
-            r, a = pairs[i]
-            if removed[r] >= lands[r].count or added[a] >= lands[a].addable:
-                continue
-            nodes += 1
-            if nodes > max_nodes:
-                out_of_budget = True
-                return False
-            removed[r] += 1
-            added[a] += 1
-            for j in range(5):
-                have[j] += masks[a][j] - masks[r][j]
-            chosen.append((r, a))
-            if search(left - 1, i):
-                return True
-            chosen.pop()
-            for j in range(5):
-                have[j] -= masks[a][j] - masks[r][j]
-            removed[r] -= 1
-            added[a] -= 1
-        return False
+        best = self.best_net(start)
+        return best == 0 or self.deficit() > left * best  # each swap lowers it by at most `best`
 
-    lower = max(need[j] - have[j] for j in range(5))
-    for k in range(lower, max_changes + 1):
-        if search(k, 0):
-            return Plan(
-                _expand(given, [(lands[r].colors, lands[a].colors) for r, a in chosen]), True, k, nodes
-            )
-        if out_of_budget:
-            return Plan(None, False, k, nodes)
-    return Plan(None, True, max_changes + 1, nodes)
+    def swap(self, r: int, a: int, step: int) -> None:
+        """Do (``step`` 1) or undo (``step`` -1) swapping a copy of ``r`` for one of ``a``."""
+        self.removed[r] += step
+        self.added[a] += step
+        for j in range(5):
+            self.have[j] += step * (self.masks[a][j] - self.masks[r][j])
+
+    def search(self, left: int, start: int) -> bool:
+        self.work += 2 * (len(self.pairs) - start)
+        if self.work > self.max_nodes * WORK_PER_NODE:
+            self.out_of_budget = True
+            return False
+        if self.deficit() == 0:
+            return True
+        if self.hopeless(left, start):
+            return False
+        for i in sorted(range(start, len(self.pairs)), key=lambda i: -self.net(*self.pairs[i])):
+            r, a = self.pairs[i]
+            if not self.can_swap(r, a):
+                continue
+            self.nodes += 1
+            if self.nodes > self.max_nodes:
+                self.out_of_budget = True
+                return False
+            self.swap(r, a, 1)
+            self.chosen.append((r, a))
+            if self.search(left - 1, i):
+                return True
+            self.chosen.pop()
+            self.swap(r, a, -1)
+        return False
 
 
 def _groups(lands: Sequence[LandKind]) -> list[LandKind]:

@@ -174,6 +174,15 @@ class Card:
             colors=tuple(c for c in COLORS if c in colors),
         )
 
+    @property
+    def stored_legalities(self) -> tuple[tuple[str, str], ...]:
+        """The legalities a store keeps: ``not_legal`` entries left out (absent means not legal, CR 100.6)
+        unless the card is legal nowhere (Un-cards, test cards): then they are all kept, since a card with
+        no entry at all reads as one whose legality is not known, not as one that is not legal."""
+        if all(status == "not_legal" for _fmt, status in self.legalities):
+            return self.legalities
+        return tuple((fmt, status) for fmt, status in self.legalities if status != "not_legal")
+
     def is_legal_in(self, fmt: str) -> bool:
         """Legal or restricted in the format (the catalogue's ``legalities``)."""
         return dict(self.legalities).get(fmt) in PLAYABLE
