@@ -104,28 +104,10 @@ def base_cost(
     cast (``way``) gives the alternative cost its keyword defines: [cost] (118.9), {3} face down (702.37c),
     nothing for "without paying its mana cost" (118.9), or the mana cost itself (retrace, jump-start).
     """
-    mana_cost, alt = chars.mana_cost, spell.alternative_cost
-    alt_rule, alt_label = "118.9", "paid rather than the mana cost"
-    if way is not None and way.kind is not WayKind.WITH_MANA_COST:
-        alt = way_mana(way)
-        alt_rule, alt_label = way.rule, f"{way.keyword} cost, paid rather than the mana cost"
-        run.other_costs.extend(way.other_costs)
-        if way.life_for_mana:  # "pay life equal to its mana value rather than pay its mana cost" (118.9)
-            life = mana_value_of(chars.mv_cost, 0, 0, 0, on_stack=False)
-            paid = int(life) if isinstance(life, int | float) else 0
-            run.other_costs.append(OtherCost(f"Pay {paid} life", paid))
-    elif way is not None:
-        run.other_costs.extend(way.other_costs)
-    has_x = bool(mana_cost is not None and mana_cost.variables)
-    x, y, z = spell.x, spell.y, spell.z
-    x_forced = False
+    mana_cost = chars.mana_cost
+    alt, alt_rule, alt_label = _alternative(spell, chars, run, way)
     if alt is not None:
-        # X chosen in a non-mana part of the way's cost ("Remove X loyalty counters") is chosen too (107.3a)
-        in_others = way is not None and any(" X " in f" {o.text} " for o in way.other_costs)
-        chooses_x = bool(alt.variables) or any(a.variables for a in spell.additional_costs) or in_others
-        if has_x and not chooses_x and (x or y or z):
-            x_forced = True
-            x = y = z = 0
+        v, x_forced = _alternative_variables(spell, chars, way, alt)
         base_src = alt
     else:
         if mana_cost is None:
@@ -133,28 +115,58 @@ def base_cost(
                 f"{chars.face.name} has no mana cost: it can be cast only with an alternative cost",
                 rule="118.6",
             )
-        chooses_x = has_x or any(a.variables for a in spell.additional_costs)
-        base_src = mana_cost
+        chooses_x = bool(mana_cost.variables) or any(a.variables for a in spell.additional_costs)
+        v, x_forced, base_src = Variables(spell.x, spell.y, spell.z, chooses_x), False, mana_cost
     if mana_cost is not None and mana_cost.is_infinite and alt is None:
         run.choices.append("{∞} cannot be paid in full; the total keeps it")
-    if not chooses_x and (spell.x or spell.y or spell.z) and not x_forced:
+    if not v.chooses_x and (spell.x or spell.y or spell.z) and not x_forced:
         run.warnings.append(
             CostWarning(None, spell.card.name, "x", "X was given but no cost of this spell has {X}")
         )
-
-    current = base_src.with_variables(x, y, z)
-    var_note = _var_note(base_src, x, y, z)
+    current = base_src.with_variables(v.x, v.y, v.z)
+    var_note = _var_note(base_src, v.x, v.y, v.z)
     if alt is None:
         run.record(CostStep(StepKind.BASE, current, "601.2f", amount=base_src, note=var_note))
-    else:
-        bare = "alternative cost" if way is None else f"{way.keyword} cost"
-        note = f"{alt_label} {mana_cost}" if mana_cost is not None else bare
-        if x_forced:
-            note += "; X is 0: the spell is cast without paying a cost that includes {X} (CR 107.3b)"
-        elif var_note:
-            note += f"; {var_note}"
-        run.record(CostStep(StepKind.ALTERNATIVE, current, alt_rule, amount=alt, note=note))
-    return Variables(x, y, z, chooses_x)
+        return v
+    bare = "alternative cost" if way is None else f"{way.keyword} cost"
+    note = f"{alt_label} {mana_cost}" if mana_cost is not None else bare
+    if x_forced:
+        note += "; X is 0: the spell is cast without paying a cost that includes {X} (CR 107.3b)"
+    elif var_note:
+        note += f"; {var_note}"
+    run.record(CostStep(StepKind.ALTERNATIVE, current, alt_rule, amount=alt, note=note))
+    return v
+
+
+def _alternative(
+    spell: SpellToCast, chars: CastCharacteristics, run: CostRun, way: Way | None
+) -> tuple[ManaCost | None, str, str]:
+    """CR 118.9: the alternative cost paid (the request's, or the one the way defines) with its rule and
+    label; the way's other costs go to the other costs ("pay life equal to its mana value", 118.9)."""
+    if way is None:
+        return spell.alternative_cost, "118.9", "paid rather than the mana cost"
+    run.other_costs.extend(way.other_costs)
+    if way.kind is WayKind.WITH_MANA_COST:
+        return spell.alternative_cost, "118.9", "paid rather than the mana cost"
+    if way.life_for_mana:
+        life = mana_value_of(chars.mv_cost, 0, 0, 0, on_stack=False)
+        paid = int(life) if isinstance(life, int | float) else 0
+        run.other_costs.append(OtherCost(f"Pay {paid} life", paid))
+    return way_mana(way), way.rule, f"{way.keyword} cost, paid rather than the mana cost"
+
+
+def _alternative_variables(
+    spell: SpellToCast, chars: CastCharacteristics, way: Way | None, alt: ManaCost
+) -> tuple[Variables, bool]:
+    """CR 107.3a-b: X, Y, Z under an alternative cost, and whether they were forced to 0: chosen when a cost
+    paid has {X} (an X in a non-mana part of the way's cost, "Remove X loyalty counters", too); 0 when
+    the mana cost has {X} and no cost paid does."""
+    has_x = bool(chars.mana_cost is not None and chars.mana_cost.variables)
+    in_others = way is not None and any(" X " in f" {o.text} " for o in way.other_costs)
+    chooses_x = bool(alt.variables) or any(a.variables for a in spell.additional_costs) or in_others
+    if has_x and not chooses_x and (spell.x or spell.y or spell.z):
+        return Variables(0, 0, 0, chooses_x), True
+    return Variables(spell.x, spell.y, spell.z, chooses_x), False
 
 
 def additional_costs(spell: SpellToCast, v: Variables, run: CostRun) -> None:

@@ -78,47 +78,12 @@ def offered_ways(
     - the ways permanents grant: alternative costs (Omniscience, Leyline of Mutation), life for mana
       (Bolas's Citadel), escape and flashback (Underworld Breach, Past in Flames, a Snapcaster's target).
     """
-    board = prepared.board
     own = ways_of(face)
-    out: list[Way | None] = []
-    zone_open = cast_from in ("hand", "command")
-    if zone_open:
-        out.append(None)
-    elif cast_from == "exile" and card.layout == "adventure" and face is card.front:
-        # CR 715.4: an Adventure that resolved is exiled, and its controller may cast the card later from
-        # exile, but not as an Adventure (the front face's characteristics)
-        text = "it went on an adventure: it may be cast from exile, not as an Adventure"
-        out.append(Way("normal", "715.4", WayKind.WITH_MANA_COST, ("exile",), None, (), None, text))
-        zone_open = True
-    for p in own.permissions:
-        if p.zone == cast_from:
-            out.append(
-                Way(
-                    "normal",
-                    p.rule,
-                    WayKind.WITH_MANA_COST,
-                    (p.zone,),
-                    None,
-                    p.other_costs,
-                    p.condition,
-                    p.text,
-                )
-            )
-            zone_open = True
-    granted: list[Way] = []
-    alternatives: list[Way] = []  # granted alternative costs: only where the card may be cast (601.3)
-    for source, perm in prepared.permissions:
-        if cast_from not in perm.zones or not _covered(board, caster, source, perm, face, card):
-            continue
-        if perm.kind is PermissionKind.ZONE and perm.life_for_mana:
-            granted.append(_granted_way(source, perm, "alternative", WayKind.ALTERNATIVE, ManaCost.zero()))
-        elif perm.kind is PermissionKind.ZONE:
-            out.append(_granted_way(source, perm, "normal", WayKind.WITH_MANA_COST))
-            zone_open = True
-        elif perm.kind is PermissionKind.KEYWORD and perm.keyword is not None:
-            granted.append(_granted_way(source, perm, perm.keyword, WayKind.WITH_MANA_COST))
-        elif perm.kind is PermissionKind.ALTERNATIVE:
-            alternatives.append(_granted_way(source, perm, "alternative", WayKind.ALTERNATIVE, perm.cost))
+    out = _own_normal_ways(own, cast_from, face, card)
+    zone_open = bool(out)
+    normal, granted, alternatives = _ways_granted(prepared, caster, cast_from, face, card)
+    out.extend(normal)
+    zone_open = zone_open or bool(normal)
     extra = {kw for kw, zone in own.extra_zones if zone == cast_from}
     for way in own.ways:
         if way.keyword == "alternative":
@@ -130,6 +95,50 @@ def offered_ways(
         granted.extend(alternatives)
     out.extend(granted)
     return out
+
+
+def _own_normal_ways(own: CardWays, cast_from: str, face: Face, card: Card) -> list[Way | None]:
+    """The normal way from ``cast_from`` by the rules or the card itself: None from the hand or the command
+    zone (CR 601.2), an Adventure card from exile (715.4), the card's own "You may cast ~ from your
+    graveyard" (601.3)."""
+    out: list[Way | None] = []
+    if cast_from in ("hand", "command"):
+        out.append(None)
+    elif cast_from == "exile" and card.layout == "adventure" and face is card.front:
+        # CR 715.4: an Adventure that resolved is exiled, and its controller may cast the card later from
+        # exile, but not as an Adventure (the front face's characteristics)
+        text = "it went on an adventure: it may be cast from exile, not as an Adventure"
+        out.append(Way("normal", "715.4", WayKind.WITH_MANA_COST, ("exile",), None, (), None, text))
+    for p in own.permissions:
+        if p.zone == cast_from:
+            way = Way(
+                "normal", p.rule, WayKind.WITH_MANA_COST, (p.zone,), None, p.other_costs, p.condition, p.text
+            )
+            out.append(way)
+    return out
+
+
+def _ways_granted(
+    prepared: PreparedBoard, caster: str, cast_from: str, face: Face, card: Card
+) -> tuple[list[Way], list[Way], list[Way]]:
+    """What permanents and effects grant this spell from ``cast_from`` (CR 601.3, 613): the zones it may be
+    cast from for its normal costs, the keyword ways and life for mana, and the alternative costs (118.9),
+    which apply only where the card may be cast."""
+    normal: list[Way] = []
+    granted: list[Way] = []
+    alternatives: list[Way] = []
+    for source, perm in prepared.permissions:
+        if cast_from not in perm.zones or not _covered(prepared.board, caster, source, perm, face, card):
+            continue
+        if perm.kind is PermissionKind.ZONE and perm.life_for_mana:
+            granted.append(_granted_way(source, perm, "alternative", WayKind.ALTERNATIVE, ManaCost.zero()))
+        elif perm.kind is PermissionKind.ZONE:
+            normal.append(_granted_way(source, perm, "normal", WayKind.WITH_MANA_COST))
+        elif perm.kind is PermissionKind.KEYWORD and perm.keyword is not None:
+            granted.append(_granted_way(source, perm, perm.keyword, WayKind.WITH_MANA_COST))
+        elif perm.kind is PermissionKind.ALTERNATIVE:
+            alternatives.append(_granted_way(source, perm, "alternative", WayKind.ALTERNATIVE, perm.cost))
+    return normal, granted, alternatives
 
 
 def _granted_way(
@@ -175,56 +184,71 @@ def chosen_way(
         offered: list[Way | None] = [None]
     else:
         offered = offered_ways(prepared, caster, spell.cast_from, chars.face, spell.card)
-    own = ways_of(chars.face)
-    zone = spell.cast_from
     method = spell.method
     if method is None and spell.which is not None:  # "which" numbers the alternative costs of the text
         method = "alternative"
-    if chars.cast_as is None and has_aftermath(chars.face) and zone != "graveyard":
+    if chars.cast_as is None and has_aftermath(chars.face) and spell.cast_from != "graveyard":
         raise IllegalError(
             f"{chars.face.name} has aftermath: it is cast only from a graveyard", rule="702.127a"
         )
-    way: Way | None
     if method is None:
-        if spell.granted_by is None and None in offered:
-            return None  # the normal way, from the hand or the command zone
-        pool = [w for w in offered if w is not None and spell.granted_by in (None, w.granted_by)]
-        own_keyword = [w for w in pool if w.granted_by is None and w.keyword not in ("normal", "alternative")]
-        normal = [w for w in pool if w.keyword == "normal"]
-        granted_keyword = [w for w in pool if w.granted_by is not None and w.keyword != "normal"]
-        pick = own_keyword or normal or granted_keyword or pool
-        if not pick:
-            if spell.granted_by is not None:
-                raise IllegalError(
-                    f"{spell.granted_by} does not let {chars.face.name} be cast from {_zone(zone)}",
-                    rule="601.3",
-                )
-            _no_permission(zone, chars.face.name, run)
-            return None
-        # the first way offered whose condition holds on this board ("as long as you control a Zombie")
-        way = next(
-            (
-                w
-                for w in pick
-                if w.condition is None or _controls_condition(board, caster, w.condition) is not False
-            ),
-            pick[0],
-        )
-        by = f" granted by {way.granted_by}" if way.granted_by else ""
-        label = "normal costs" if way.keyword == "normal" else way.keyword
-        run.choices.append(f"cast from {_zone(zone)} by its {label}{by} (CR {way.rule})")
+        way = _unnamed_way(board, caster, spell, chars.face, offered, run)
     else:
-        found = [w for w in offered if _matches(w, method, spell.which, spell.granted_by)]
-        if not found:
-            _refuse(method, spell, chars.face, own, offered)
-        way = found[0]
-        if len(found) > 1 and spell.which is None and spell.granted_by is None and way is not None:
-            run.choices.append(f"{method}: the first of {len(found)} ways offered (give which or granted_by)")
-        if way is None:
-            return None
+        way = _named_way(method, spell, chars.face, offered, run)
+    if way is None:
+        return None
     if spell.alternative_cost is not None and way.kind is not WayKind.WITH_MANA_COST:
         raise IllegalError("only one alternative cost can be applied to a spell", rule="118.9a")
     _check_way_condition(board, caster, way, chars.face.name, run)
+    return way
+
+
+def _unnamed_way(
+    board: Board, caster: str, spell: SpellToCast, face: Face, offered: list[Way | None], run: CostRun
+) -> Way | None:
+    """CR 601.2b, 601.3: no method named: the normal way where it is offered (None), else the card's own
+    keyword way from that zone, a permission for the normal costs, a granted keyword way, in that order;
+    among those, the first whose condition holds on this board ("as long as you control a Zombie")."""
+    zone = spell.cast_from
+    if spell.granted_by is None and None in offered:
+        return None  # the normal way, from the hand or the command zone
+    pool = [w for w in offered if w is not None and spell.granted_by in (None, w.granted_by)]
+    own_keyword = [w for w in pool if w.granted_by is None and w.keyword not in ("normal", "alternative")]
+    normal = [w for w in pool if w.keyword == "normal"]
+    granted_keyword = [w for w in pool if w.granted_by is not None and w.keyword != "normal"]
+    pick = own_keyword or normal or granted_keyword or pool
+    if not pick:
+        if spell.granted_by is not None:
+            raise IllegalError(
+                f"{spell.granted_by} does not let {face.name} be cast from {_zone(zone)}", rule="601.3"
+            )
+        _no_permission(zone, face.name, run)
+        return None
+    way = next(
+        (
+            w
+            for w in pick
+            if w.condition is None or _controls_condition(board, caster, w.condition) is not False
+        ),
+        pick[0],
+    )
+    by = f" granted by {way.granted_by}" if way.granted_by else ""
+    label = "normal costs" if way.keyword == "normal" else way.keyword
+    run.choices.append(f"cast from {_zone(zone)} by its {label}{by} (CR {way.rule})")
+    return way
+
+
+def _named_way(
+    method: str, spell: SpellToCast, face: Face, offered: list[Way | None], run: CostRun
+) -> Way | None:
+    """CR 601.2b: the first way offered with the method named (and ``which``, ``granted_by`` when given);
+    none is a 422 under the rule that refuses it (``_refuse``)."""
+    found = [w for w in offered if _matches(w, method, spell.which, spell.granted_by)]
+    if not found:
+        _refuse(method, spell, face, ways_of(face), offered)
+    way = found[0]
+    if len(found) > 1 and spell.which is None and spell.granted_by is None and way is not None:
+        run.choices.append(f"{method}: the first of {len(found)} ways offered (give which or granted_by)")
     return way
 
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from app.rules.casting.counts import relative
@@ -21,6 +22,23 @@ _GRAVEYARD_KINDS: Final = (
     CountKind.GRAVEYARD_MANA_VALUES,
 )
 
+# The player facts (Player.given) a count of each kind reads (graveyards: exile too for "and_exile").
+_PLAYER_FACTS: Final[dict[CountKind, tuple[str, ...]]] = {
+    CountKind.GRAVEYARD_CARDS: ("graveyard",),
+    CountKind.GRAVEYARD_CARD_TYPES: ("graveyard",),
+    CountKind.GRAVEYARD_MANA_VALUES: ("graveyard",),
+    CountKind.HAND: ("hand",),
+    CountKind.COMMANDER_MANA_VALUE: ("commander",),
+    CountKind.PLAYER_COUNTERS: ("counters",),
+    CountKind.SPEED: ("speed",),
+}
+
+# A permanent fact a count of permanents reads, when the request did not state it: (given name, message).
+_PERMANENT_FACTS: Final[dict[str, tuple[str, str]]] = {
+    "token": ("token", "whether {} are tokens was not given: taken as cards"),
+    "attacking": ("combat", "whether {} attack was not given: taken as not attacking"),
+}
+
 
 def warn_zones(
     ctx: SpellContext, source: Permanent | None, controller: str, count: Count, card_name: str
@@ -28,60 +46,76 @@ def warn_zones(
     """Nothing silent: a zone a count reads (graveyard, hand) that the request did not give is taken as
     empty, and counters on the permanents counted, when not given, as none; each with a warning."""
     src = source.id if source else None
-    facts: tuple[str, ...] = ()
-    if count.kind in _GRAVEYARD_KINDS:
-        facts = ("graveyard", "exile") if count.fact == "and_exile" else ("graveyard",)
-    elif count.kind is CountKind.HAND:
-        facts = ("hand",)
-    elif count.kind is CountKind.COMMANDER_MANA_VALUE:
-        facts = ("commander",)
-    elif count.kind is CountKind.PLAYER_COUNTERS:
-        facts = ("counters",)
-    elif count.kind is CountKind.SPEED:
-        facts = ("speed",)
+    _warn_player_facts(ctx, src, controller, count, card_name)
+    _warn_permanent_facts(ctx, src, controller, count, card_name)
+    _warn_power(ctx, src, controller, count, card_name)
+    _warn_counters(ctx, src, controller, count, card_name)
+
+
+def _warn_player_facts(
+    ctx: SpellContext, src: str | None, controller: str, count: Count, card_name: str
+) -> None:
+    """CR 404, 406, 402, 903.3, 122.1, 702.179: a zone or player fact the count reads, not given: empty."""
+    facts = _PLAYER_FACTS.get(count.kind, ())
+    if count.kind in _GRAVEYARD_KINDS and count.fact == "and_exile":
+        facts = ("graveyard", "exile")
     for fact in facts:
         for player in ctx.board.players:
             if relative(count.whose, controller, player.name) and not player.knows(fact):
                 message = f"{player.name}'s {fact} was not given: taken as empty"
                 ctx.warnings.append(CostWarning(src, card_name, fact, message))
-    # A permanent fact the count reads that the request did not state: (fact, given name, message).
-    unstated = {
-        "token": ("token", "whether {} are tokens was not given: taken as cards"),
-        "attacking": ("combat", "whether {} attack was not given: taken as not attacking"),
-    }
-    if count.kind is CountKind.PERMANENTS and count.fact in unstated:
-        given, template = unstated[count.fact]
-        unknown = [
-            p.id
-            for p in ctx.board.permanents
-            if relative(count.whose, controller, p.controller)
-            and not p.knows(given)
-            and count.matches(p.characteristics, Choices())
-        ]
-        if unknown:
-            message = template.format(", ".join(unknown[:5]))
-            ctx.warnings.append(CostWarning(src, card_name, count.fact, message))
-    if count.min_power is not None or count.kind in (CountKind.TOTAL_POWER, CountKind.GREATEST_POWER):
-        which = "toughness" if count.fact == "toughness" else "power"
-        unknown = [
-            p.id
-            for p in ctx.board.permanents
-            if relative(count.whose, controller, p.controller)
-            and (p.power if which == "power" else p.toughness) is None
-            and count.matches(p.characteristics, Choices())
-        ]
-        if unknown:
-            message = (
-                f"the {which} of {', '.join(unknown[:5])} was not given: taken as printed with its +1/+1 and "
-                "-1/-1 counters, other effects as none"
-            )
-            ctx.warnings.append(CostWarning(src, card_name, which, message))
-    if count.kind is CountKind.PERMANENTS and (count.counter is not None or count.fact == "modified"):
-        for p in ctx.board.permanents:
-            mine = relative(count.whose, controller, p.controller)
-            if mine and not p.knows("counters") and count.matches(p.characteristics, Choices()):
-                message = f"{p.id}'s counters were not given: taken as no counters"
-                ctx.warnings.append(CostWarning(src, card_name, "counters", message))
+
+
+def _counted_ids(
+    ctx: SpellContext, controller: str, count: Count, unknown: Callable[[Permanent], bool]
+) -> list[str]:
+    """The ids of the permanents of the count's kind (whose, quality) for which ``unknown`` holds."""
+    return [
+        p.id
+        for p in ctx.board.permanents
+        if relative(count.whose, controller, p.controller)
+        and unknown(p)
+        and count.matches(p.characteristics, Choices())
+    ]
+
+
+def _warn_permanent_facts(
+    ctx: SpellContext, src: str | None, controller: str, count: Count, card_name: str
+) -> None:
+    """CR 111.1, 506.4: whether the permanents counted are tokens or attack, when not given: taken as not."""
+    if count.kind is not CountKind.PERMANENTS or count.fact not in _PERMANENT_FACTS:
+        return
+    given, template = _PERMANENT_FACTS[count.fact]
+    unknown = _counted_ids(ctx, controller, count, lambda p: not p.knows(given))
+    if unknown:
+        message = template.format(", ".join(unknown[:5]))
+        ctx.warnings.append(CostWarning(src, card_name, count.fact, message))
+
+
+def _warn_power(ctx: SpellContext, src: str | None, controller: str, count: Count, card_name: str) -> None:
+    """CR 208.3: a power or toughness the count reads, not given, is the printed one with its counters."""
+    if count.min_power is None and count.kind not in (CountKind.TOTAL_POWER, CountKind.GREATEST_POWER):
+        return
+    which = "toughness" if count.fact == "toughness" else "power"
+    unknown = _counted_ids(
+        ctx, controller, count, lambda p: (p.power if which == "power" else p.toughness) is None
+    )
+    if unknown:
+        message = (
+            f"the {which} of {', '.join(unknown[:5])} was not given: taken as printed with its +1/+1 and "
+            "-1/-1 counters, other effects as none"
+        )
+        ctx.warnings.append(CostWarning(src, card_name, which, message))
+
+
+def _warn_counters(ctx: SpellContext, src: str | None, controller: str, count: Count, card_name: str) -> None:
+    """CR 122.1, 700.9: "with a counter on it" and "modified" read the counters of the permanents counted;
+    not given, they are none (one warning per permanent)."""
+    if count.kind is not CountKind.PERMANENTS or (count.counter is None and count.fact != "modified"):
+        return
+    for pid in _counted_ids(ctx, controller, count, lambda p: not p.knows("counters")):
+        message = f"{pid}'s counters were not given: taken as no counters"
+        ctx.warnings.append(CostWarning(src, card_name, "counters", message))
 
 
 def warn_this_turn(
