@@ -60,7 +60,7 @@ from app.rules.casting.spell_cost import (
     Variables,
     WayTotal,
 )
-from app.rules.casting.ways import modal_keyword, ways_of
+from app.rules.casting.ways import CardWays, Way, modal_keyword, ways_of
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex
 from app.rules.values.board import Board, Permanent
@@ -87,7 +87,52 @@ def ways_to_cast(
     no optional or alternative cost, the normal way's total is its total (not computed again). ``refused``
     receives a warning for each way the text or the board offers that this board does not allow (a
     condition it does not meet), with the rule: nothing is left out unsaid."""
-    plain = (
+    plain = _plain(known, spell)
+    prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
+    face = cast_face(spell.card, spell.face, spell.cast_from)[0] if spell.cast_as is None else None
+    if face is None:
+        return ()
+    if has_aftermath(face) and spell.cast_from != "graveyard":
+        return ()
+    options = _option_sets(ways_of(face))
+    out: list[WayTotal] = []
+    # Whether and by how much each board effect applies depends on the spell (its face, mana value, zone,
+    # optional costs, X), not on the way: it is worked out once per such spell for all the ways (the
+    # answer's warnings come from the spell's own computation, not from these)
+    judged: _JudgedBySpell = {}
+    for way in offered_ways(prepared, caster, spell.cast_from, face, spell.card):
+        for chosen in options:
+            if known is not None and plain and way is None and not chosen:
+                out.append(WayTotal("normal", chosen, known.total_cost, other_costs=known.other_costs))
+                continue
+            variant = _variant(spell, way, chosen)
+            try:
+                result = total_cost(prepared, caster, variant, characters=characters, judged=judged)
+            except (IllegalError, InvalidChoiceError) as exc:
+                if refused is not None and not chosen and way is not None:
+                    refused.append(_refusal(way, face.name, exc))
+                continue
+            rule = "601.2f" if way is None else way.rule
+            out.append(
+                WayTotal(
+                    variant.method or "normal",
+                    chosen,
+                    result.total_cost,
+                    variant.which,
+                    variant.granted_by,
+                    rule,
+                    result.other_costs,
+                )
+            )
+    return tuple(out)
+
+
+_JudgedBySpell = dict[tuple[object, ...], dict[tuple[CostEffect | MinimumTotal, str | None], Judged]]
+
+
+def _plain(known: CostResult | None, spell: SpellToCast) -> bool:
+    """Whether ``known`` is the normal way's total with no optional cost: the spell itself cast normally."""
+    return (
         known is not None
         and known.method == "normal"
         and known.granted_by is None
@@ -95,53 +140,34 @@ def ways_to_cast(
         and not spell.optional_costs
         and spell.alternative_cost is None
     )
-    prepared = board if isinstance(board, PreparedBoard) else prepare_board(board)
-    face = cast_face(spell.card, spell.face, spell.cast_from)[0] if spell.cast_as is None else None
-    if face is None:
-        return ()
-    if has_aftermath(face) and spell.cast_from != "graveyard":
-        return ()
-    own = ways_of(face)
-    offered = offered_ways(prepared, caster, spell.cast_from, face, spell.card)
-    # a spree or tiered spell is cast with at least one mode chosen (CR 702.172a, 702.183a): never bare
+
+
+def _option_sets(own: CardWays) -> list[tuple[OptionalChoice, ...]]:
+    """No optional cost, then each optional cost the card offers, one of its costs at a time (CR 601.2b); a
+    spree or tiered spell is cast with at least one mode chosen (702.172a, 702.183a): never bare."""
     options: list[tuple[OptionalChoice, ...]] = [] if modal_keyword(own) is not None else [()]
     for opt in own.optional:
         options.extend((OptionalChoice(opt.keyword, which),) for which in range(1, len(opt.costs) + 1))
-    out: list[WayTotal] = []
-    # Whether and by how much each board effect applies depends on the spell (its face, mana value, zone,
-    # optional costs, X), not on the way: it is worked out once per such spell for all the ways (the
-    # answer's warnings come from the spell's own computation, not from these)
-    judged: dict[tuple[object, ...], dict[tuple[CostEffect | MinimumTotal, str | None], Judged]] = {}
-    for way in offered:
-        method = "normal" if way is None else way.keyword
-        which = None if way is None else way.which
-        granted_by = None if way is None else way.granted_by
-        for chosen in options:
-            if plain and way is None and not chosen:
-                assert known is not None
-                out.append(WayTotal(method, chosen, known.total_cost, other_costs=known.other_costs))
-                continue
-            variant = replace(
-                spell,
-                method=method,
-                which=which,
-                granted_by=granted_by,
-                optional_costs=chosen,
-                alternative_cost=None,
-            )
-            try:
-                result = total_cost(prepared, caster, variant, characters=characters, judged=judged)
-            except (IllegalError, InvalidChoiceError) as exc:
-                if refused is not None and not chosen and way is not None:
-                    rule = getattr(exc, "rule", None) or way.rule
-                    message = f"{method} is not available on this board: {exc} (CR {rule})"
-                    refused.append(CostWarning(way.granted_by, face.name, way.text, message))
-                continue
-            rule = "601.2f" if way is None else way.rule
-            out.append(
-                WayTotal(method, chosen, result.total_cost, which, granted_by, rule, result.other_costs)
-            )
-    return tuple(out)
+    return options
+
+
+def _variant(spell: SpellToCast, way: Way | None, chosen: tuple[OptionalChoice, ...]) -> SpellToCast:
+    """``spell`` cast by ``way`` with the optional costs ``chosen`` and no alternative cost (CR 118.9a)."""
+    return replace(
+        spell,
+        method="normal" if way is None else way.keyword,
+        which=None if way is None else way.which,
+        granted_by=None if way is None else way.granted_by,
+        optional_costs=chosen,
+        alternative_cost=None,
+    )
+
+
+def _refusal(way: Way, name: str, exc: IllegalError | InvalidChoiceError) -> CostWarning:
+    """Nothing silent: a way offered that this board does not allow, with the rule that refuses it."""
+    rule = getattr(exc, "rule", None) or way.rule
+    message = f"{way.keyword} is not available on this board: {exc} (CR {rule})"
+    return CostWarning(way.granted_by, name, way.text, message)
 
 
 def total_cost(
