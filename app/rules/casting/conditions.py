@@ -20,7 +20,7 @@ from app.rules.casting.effects import (
     Who,
 )
 from app.rules.casting.spell_cost import CostWarning, SpellContext
-from app.rules.casting.unstated import warn_this_turn, warn_unknown_fact, warn_zones
+from app.rules.casting.unstated import warn_count_facts, warn_this_turn, warn_unknown_fact
 from app.rules.text.characters import matches
 from app.rules.values.board import Board, Choices, Permanent
 from app.rules.values.cards import Face
@@ -334,7 +334,7 @@ def judge(
             ctx.warnings.append(CostWarning(source.id if source else None, card_name, "day_night", message))
         if cond.kind is ConditionKind.COUNT and cond.count is not None:
             whose = Who.OPPONENTS if cond.per_opponent else cond.count.whose
-            warn_zones(ctx, source, controller, replace(cond.count, whose=whose), card_name)
+            warn_count_facts(ctx, source, controller, replace(cond.count, whose=whose), card_name)
         if not holds:
             return False, f"condition not met: {cond.text.replace('~', card_name)}"
     if covered and isinstance(effect, CostEffect) and effect.per is not None:
@@ -343,7 +343,7 @@ def judge(
             per, counted_for = replace(per, whose=Who.YOU), ctx.caster
         counts = per.kind is CountKind.COUNTERS_ON_SOURCE
         warn_unknown_fact(ctx, source, counts, "counters", card_name)
-        warn_zones(ctx, source, counted_for, per, card_name)
+        warn_count_facts(ctx, source, counted_for, per, card_name)
         if per.kind is CountKind.THIS_TURN:
             warn_this_turn(ctx, source, counted_for, per.whose, per.fact, card_name)
     return covered, why

@@ -63,9 +63,10 @@ class WayTotal:
 class SpellToCast:
     """A spell being cast. ``face``: a face or half's name, or "fuse"; ``flavor_text`` and
     ``art_characters`` describe the printed card (``printing``), for effects that read it (ruling:vorthos);
-    ``targets`` are the ids of permanents and names of players it targets (CR 601.2c); ``method`` is the
-    keyword of the way to cast used ("flashback"; None: the normal way, or the only way the card has from
-    ``cast_from``), ``optional_costs`` the optional additional costs paid."""
+    ``targets`` are the ids of permanents and names of players it targets (CR 601.2c), ``targets_given``
+    whether the request stated them (an empty list too: "any number of target creatures" may be none);
+    ``method`` is the keyword of the way to cast used ("flashback"; None: the normal way, or the only way the
+    card has from ``cast_from``), ``optional_costs`` the optional additional costs paid."""
 
     card: Card
     face: str | None = None
@@ -84,6 +85,7 @@ class SpellToCast:
     optional_costs: tuple[OptionalChoice, ...] = ()
     which: int | None = None  # which of several alternative costs (method "alternative")
     granted_by: str | None = None  # the id of the permanent or effect whose grant is used
+    targets_given: bool = False  # the request stated ``targets``; not stated and empty: a count warns
 
 
 @dataclass(frozen=True, slots=True)

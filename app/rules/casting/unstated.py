@@ -40,16 +40,41 @@ _PERMANENT_FACTS: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-def warn_zones(
+def warn_count_facts(
     ctx: SpellContext, source: Permanent | None, controller: str, count: Count, card_name: str
 ) -> None:
     """Nothing silent: a zone a count reads (graveyard, hand) that the request did not give is taken as
-    empty, and counters on the permanents counted, when not given, as none; each with a warning."""
+    empty, counters on the permanents counted, when not given, as none, opponents and targets not given as
+    none; each with a warning."""
     src = source.id if source else None
+    _warn_opponents(ctx, src, controller, count, card_name)
+    _warn_targets(ctx, src, count, card_name)
     _warn_player_facts(ctx, src, controller, count, card_name)
     _warn_permanent_facts(ctx, src, controller, count, card_name)
     _warn_power(ctx, src, controller, count, card_name)
     _warn_counters(ctx, src, controller, count, card_name)
+
+
+def _warn_opponents(
+    ctx: SpellContext, src: str | None, controller: str, count: Count, card_name: str
+) -> None:
+    """CR 102.2, 100.1: "for each opponent you have" (undaunted, 702.125a) on a board with no other player:
+    a game has two or more players, so the opponents were not given; taken as none."""
+    if count.kind is CountKind.OPPONENTS and not ctx.board.opponents_of(controller):
+        message = f"no opponent of {controller} was given (players): taken as 0 opponents"
+        ctx.warnings.append(CostWarning(src, card_name, "players", message))
+
+
+# The counts that read the spell's targets (CR 601.2c: chosen before the total is determined, 601.2f).
+_TARGET_COUNTS: Final = (CountKind.TARGETS, CountKind.TARGETS_BEYOND_FIRST, CountKind.TARGETED)
+
+
+def _warn_targets(ctx: SpellContext, src: str | None, count: Count, card_name: str) -> None:
+    """CR 601.2c: "for each target" (strive, an ability word, 207.2c: "for each target beyond the first")
+    when the request did not state the spell's targets: taken as none."""
+    if count.kind in _TARGET_COUNTS and not ctx.spell.targets and not ctx.spell.targets_given:
+        message = "the spell's targets were not given: taken as no targets"
+        ctx.warnings.append(CostWarning(src, card_name, "targets", message))
 
 
 def _warn_player_facts(
