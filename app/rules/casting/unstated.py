@@ -58,9 +58,13 @@ def warn_count_facts(
 def _warn_opponents(
     ctx: SpellContext, src: str | None, controller: str, count: Count, card_name: str
 ) -> None:
-    """CR 102.2, 100.1: "for each opponent you have" (undaunted, 702.125a) on a board with no other player:
-    a game has two or more players, so the opponents were not given; taken as none."""
-    if count.kind is CountKind.OPPONENTS and not ctx.board.opponents_of(controller):
+    """CR 102.2, 100.1: "for each opponent you have" (undaunted, 702.125a), a count of what opponents control
+    or have, "the greatest number ... an opponent controls", on a board with no other player: a game has two
+    or more players, so the opponents were not given; taken as none."""
+    reads_opponents = (
+        count.kind is CountKind.OPPONENTS or count.whose is Who.OPPONENTS or count.fact == "greatest"
+    )
+    if reads_opponents and not ctx.board.opponents_of(controller):
         message = f"no opponent of {controller} was given (players): taken as 0 opponents"
         ctx.warnings.append(CostWarning(src, card_name, "players", message))
 
