@@ -7,10 +7,8 @@ here because it reads only a face and the source's choices.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
 
 from app.rules.values.board import Choices
 from app.rules.values.cards import Face
@@ -113,12 +111,21 @@ class Quality:
 
     def matches(self, face: Face, chosen: Choices) -> bool:
         """Whether an object with the characteristics ``face`` has this quality (CR 105, 205, 700.6): it
-        passes every part (``_QUALITY_PARTS``)."""
-        return all(part(self, face, chosen) for part in _QUALITY_PARTS)
+        passes every part, in this order."""
+        return (
+            _types_part(self, face, chosen)
+            and _colors_part(self, face, chosen)
+            and _historic_part(self, face, chosen)
+            and _chosen_part(self, face, chosen)
+            and _numbers_part(self, face, chosen)
+            and _face_and_keyword_part(self, face, chosen)
+        )
 
 
 def _types_part(q: Quality, face: Face, chosen: Choices) -> bool:
     """CR 205.2-205.4: its card types, supertypes and subtypes, and the types it must not have."""
+    if not (q.types or q.not_types or q.supertypes or q.subtypes or q.not_subtypes):
+        return True
     tl = face.type_line
     return (
         all(t in tl.types for t in q.types)
@@ -178,17 +185,6 @@ def _face_and_keyword_part(q: Quality, face: Face, chosen: Choices) -> bool:
     if q.face_down and face.name != FACE_DOWN_NAME:
         return False
     return not (q.keyword is not None and not face.has_keyword(q.keyword))
-
-
-# Every part of a quality, in the order they are checked (the first that fails decides).
-_QUALITY_PARTS: Final[tuple[Callable[[Quality, Face, Choices], bool], ...]] = (
-    _types_part,
-    _colors_part,
-    _historic_part,
-    _chosen_part,
-    _numbers_part,
-    _face_and_keyword_part,
-)
 
 
 def _has_subtype(face: Face, subtype: str) -> bool:
