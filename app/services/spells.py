@@ -107,6 +107,7 @@ def spell_to_cast(spell: Spell, *, catalogue: Catalogue, loc: Loc = ("body", "sp
         optional_costs=tuple(OptionalChoice(o.keyword, o.which, o.times) for o in spell.optional_costs),
         which=spell.which,
         granted_by=spell.granted_by,
+        targets_given="targets" in spell.model_fields_set,  # absent: a count of targets warns (issue 25)
     )
 
 

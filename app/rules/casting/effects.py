@@ -110,54 +110,81 @@ class Quality:
     face_down: bool = False  # "face-down creature spells" (CR 708.2a: cast face down)
 
     def matches(self, face: Face, chosen: Choices) -> bool:
-        """Whether an object with the characteristics ``face`` has this quality (CR 105, 205, 700.6)."""
-        tl = face.type_line
-        for t in self.types:
-            if t not in tl.types:
-                return False
-        for t in self.not_types:
-            if t in tl.types:
-                return False
-        for s in self.supertypes:
-            if s not in tl.supertypes:
-                return False
-        for s in self.subtypes:
-            if not _has_subtype(face, s):
-                return False
-        for s in self.not_subtypes:
-            if _has_subtype(face, s):
-                return False
-        if self.colors or self.colorless or self.multicolored or self.monocolored:
-            colors = face.color_set
-            if any(c not in colors for c in self.colors):
-                return False
-            if self.colorless and colors:
-                return False
-            if self.multicolored and len(colors) < 2:
-                return False
-            if self.monocolored and len(colors) != 1:
-                return False
-        if self.historic and not (
-            "Artifact" in tl.types or "Legendary" in tl.supertypes or "Saga" in tl.subtypes
-        ):  # CR 700.6
-            return False
-        if self.chosen_creature_type and (
-            chosen.creature_type is None or not face.has_creature_type(chosen.creature_type)
-        ):
-            return False
-        if self.chosen_card_type and (chosen.card_type is None or chosen.card_type not in tl.types):
-            return False
-        if self.min_power is not None and not (
-            face.power is not None and face.power.isdigit() and int(face.power) >= self.min_power
-        ):
-            return False
-        if self.min_mana_value is not None:
-            mv = face.mana_value
-            if mv is None or mv < self.min_mana_value:
-                return False
-        if self.face_down and face.name != FACE_DOWN_NAME:
-            return False
-        return not (self.keyword is not None and not face.has_keyword(self.keyword))
+        """Whether an object with the characteristics ``face`` has this quality (CR 105, 205, 700.6): it
+        passes every part, in this order."""
+        return (
+            _types_part(self, face, chosen)
+            and _colors_part(self, face, chosen)
+            and _historic_part(self, face, chosen)
+            and _chosen_part(self, face, chosen)
+            and _numbers_part(self, face, chosen)
+            and _face_and_keyword_part(self, face, chosen)
+        )
+
+
+def _types_part(q: Quality, face: Face, chosen: Choices) -> bool:
+    """CR 205.2-205.4: its card types, supertypes and subtypes, and the types it must not have."""
+    if not (q.types or q.not_types or q.supertypes or q.subtypes or q.not_subtypes):
+        return True
+    tl = face.type_line
+    return (
+        all(t in tl.types for t in q.types)
+        and not any(t in tl.types for t in q.not_types)
+        and all(s in tl.supertypes for s in q.supertypes)
+        and all(_has_subtype(face, s) for s in q.subtypes)
+        and not any(_has_subtype(face, s) for s in q.not_subtypes)
+    )
+
+
+def _colors_part(q: Quality, face: Face, chosen: Choices) -> bool:
+    """CR 105.2: its colors; colorless (105.2c), multicolored (105.2b), monocolored (105.2a)."""
+    if not (q.colors or q.colorless or q.multicolored or q.monocolored):
+        return True
+    colors = face.color_set
+    return (
+        all(c in colors for c in q.colors)
+        and not (q.colorless and colors)
+        and not (q.multicolored and len(colors) < 2)
+        and not (q.monocolored and len(colors) != 1)
+    )
+
+
+def _historic_part(q: Quality, face: Face, chosen: Choices) -> bool:
+    """CR 700.6: historic is artifact, legendary or Saga."""
+    tl = face.type_line
+    return not q.historic or "Artifact" in tl.types or "Legendary" in tl.supertypes or "Saga" in tl.subtypes
+
+
+def _chosen_part(q: Quality, face: Face, chosen: Choices) -> bool:
+    """ "Of the chosen type": the source's chosen creature type (ruling:heralds-horn; a changeling has all,
+    CR 702.73a) or card type (CR 205.2a); nothing chosen, nothing has it."""
+    if q.chosen_creature_type and (
+        chosen.creature_type is None or not face.has_creature_type(chosen.creature_type)
+    ):
+        return False
+    return not (
+        q.chosen_card_type and (chosen.card_type is None or chosen.card_type not in face.type_line.types)
+    )
+
+
+def _numbers_part(q: Quality, face: Face, chosen: Choices) -> bool:
+    """CR 208.1: "with power N or greater", printed power as a number; CR 202.3: "with mana value N or
+    greater"."""
+    if q.min_power is not None and not (
+        face.power is not None and face.power.isdigit() and int(face.power) >= q.min_power
+    ):
+        return False
+    if q.min_mana_value is None:
+        return True
+    mv = face.mana_value
+    return mv is not None and mv >= q.min_mana_value
+
+
+def _face_and_keyword_part(q: Quality, face: Face, chosen: Choices) -> bool:
+    """CR 708.2a: "face-down" spells; CR 702.1: a keyword it has."""
+    if q.face_down and face.name != FACE_DOWN_NAME:
+        return False
+    return not (q.keyword is not None and not face.has_keyword(q.keyword))
 
 
 def _has_subtype(face: Face, subtype: str) -> bool:

@@ -11,7 +11,6 @@ from app.rules.casting.engine import (
     SpellToCast,
     StepKind,
     Variables,
-    _Ctx,
     additional_costs,
     base_cost,
     cast_characteristics,
@@ -21,6 +20,7 @@ from app.rules.casting.engine import (
     effects_on_total,
     prepare_board,
 )
+from app.rules.casting.spell_cost import SpellContext
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex
 from app.rules.values.board import Board, Permanent, Player
@@ -146,9 +146,9 @@ def test_commander_tax_only_from_the_command_zone(cast_from: str, total: str, ap
 # -- cost_increases (601.2f) --
 
 
-def ctx_for(board: Board, spell: SpellToCast, r: CostRun) -> _Ctx:
+def ctx_for(board: Board, spell: SpellToCast, r: CostRun) -> SpellContext:
     face = spell.card.front
-    return _Ctx(
+    return SpellContext(
         board,
         "you",
         spell,

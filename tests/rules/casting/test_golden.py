@@ -134,6 +134,7 @@ def spell(s: dict[str, Any]) -> SpellToCast:
         flavor_text=printing.get("flavor_text"),
         art_characters=tuple(printing.get("art_characters", ())),
         targets=tuple(s.get("targets", ())),
+        targets_given="targets" in s,
         method=s.get("method"),
         optional_costs=tuple(OptionalChoice(**o) for o in s.get("optional_costs", ())),
         which=s.get("which"),
@@ -247,6 +248,10 @@ def test_golden(case: dict[str, Any]) -> None:
         messages = " ".join(f"{w.text} {w.message}" for w in r.warnings)
         for needle in expect["warns"]:
             assert needle in messages, messages
+    if "no_warns" in expect:  # a fact stated: the warning for it not given must not appear
+        messages = " ".join(f"{w.text} {w.message}" for w in r.warnings)
+        for needle in expect["no_warns"]:
+            assert needle not in messages, messages
     if "ways" in expect:  # each listed way is offered, with its total and what it takes beside mana
         offered = ways_to_cast(b, case.get("caster", "you"), s, characters=characters(), known=r)
         seen = [
