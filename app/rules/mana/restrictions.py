@@ -19,6 +19,7 @@ from typing import Final
 
 from app.rules.values.board import Choices
 from app.rules.values.cards import Face
+from app.rules.values.types import CREATURE_TYPES
 
 _COLOR_WORDS: Final = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 _CARD_TYPES: Final = frozenset(
@@ -33,6 +34,7 @@ _CAST: Final = re.compile(
     r"(?: or (?:to )?activate (?:abilities|an ability) of .+)?\.$"
 )
 _RIDER: Final = re.compile(r",? and (?:that spell|it) can't be countered(?= ?\.$)")
+_MULTIWORD: Final = frozenset(t for t in CREATURE_TYPES if " " in t)
 _CAST_ANY: Final = re.compile(r"^Spend this mana only to cast spells\.$")
 
 
@@ -75,7 +77,7 @@ def _one(words_text: str, face: Face, chosen: Choices) -> bool | None:
     types = {t.casefold() for t in type_line.types}
     supertypes = {t.casefold() for t in type_line.supertypes}
     colors = set(face.color_set)
-    for word in words_text.split():
+    for word in _words(words_text):
         w = word.casefold()
         if w.endswith("s") and w[:-1] in _CARD_TYPES:
             w = w[:-1]
@@ -105,3 +107,14 @@ def _one(words_text: str, face: Face, chosen: Choices) -> bool | None:
             return None  # the type was not chosen on the board: not knowable
         return face.has_creature_type(chosen.creature_type)
     return True
+
+
+def _words(text: str) -> list[str]:
+    """The words of an alternative, a creature type of two words kept whole ("Time Lord", CR 205.3m)."""
+    out: list[str] = []
+    for word in text.split():
+        if out and f"{out[-1]} {word}".removesuffix("s") in _MULTIWORD:
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
