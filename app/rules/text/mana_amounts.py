@@ -151,9 +151,14 @@ def parse_amount(text: str) -> Amount | None:
     return None if flt is None else Amount(text, filter=flt)
 
 
+_TIMING_TAIL: Final = re.compile(r"(if .+?) and only (?:as a sorcery|once each turn)")
+
+
 def parse_condition(text: str) -> Condition:
     """The condition of "Activate only ..." (without those words) or of an "If ..., ... instead"."""
     text = text.strip().rstrip(".")
+    if m := _TIMING_TAIL.fullmatch(text):  # "if ... and only as a sorcery" (Temple of Cultivation):
+        return replace(parse_condition(m.group(1)), text=text)  # the timing part is no board fact (602.5d)
     body = text.removeprefix("if ").removeprefix("If ")
     if text in {"during your turn"}:
         return Condition(text, "your_turn")
