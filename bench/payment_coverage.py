@@ -276,7 +276,7 @@ def _chosen(face: Face) -> Choices:
 # disagree, the check is wrong (silent) or warned, never right by construction.
 
 _SPELL_WORDS = re.compile(
-    r"^Spend this mana only to cast (?:an? )?(?P<words>[A-Za-z ,/'-]+?) spells?"
+    r"^Spend this mana only to (?:activate an ability or )?cast (?:an? )?(?P<words>[A-Za-z ,/'-]+?) spells?"
     r"(?P<chosen> of the chosen type)?"
     r"(?: with mana value (?P<mv>\w+) or greater)?(?:,? and that spell can't be countered)?(?: or .+)?\.$"
 )
@@ -330,6 +330,8 @@ def spell_for(restriction: str, chosen: Choices) -> Face | None:
             cost.append(_COLOR_SYMBOL[low])
         elif low == "colorles":
             cost.append("2")
+        elif low.startswith("non") and low[3:].capitalize() in _SPELL_TYPES:  # "a noncreature spell"
+            types.append("Instant" if low[3:] != "instant" else "Sorcery")
         elif low == "multicolored":
             cost.extend(("W", "U"))
         elif two in CREATURE_TYPE_LIST or two in SUBTYPE_TYPES:

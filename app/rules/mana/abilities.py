@@ -178,6 +178,8 @@ class PermanentState:
             return False
         if flt.min_power is not None and (self.power or 0) < flt.min_power:
             return False
+        if flt.color is not None and flt.color not in self.face.color_set:
+            return False  # CR 105.2: "black permanents"
         return flt.matches_types(self.types, self.subtypes, self.supertypes, self.face.is_changeling)
 
     def _has_counter(self, kind: str) -> bool:
@@ -670,6 +672,19 @@ def holds(board_state: BoardState, state: PermanentState, condition: Condition) 
         return True  # CR 307.1, 602.5d: a timing restriction is no board fact; the board is "now"
     if condition.kind == "your_turn":
         return board_state.board.active_player == state.controller
+    if condition.kind == "not_your_turn":
+        return board_state.board.active_player != state.controller
+    if condition.kind == "counters":  # CR 122.1: counters on the permanent itself, as stated
+        if not state.permanent.knows("counters"):
+            return None
+        n = state.permanent.counter(condition.counter)
+        return condition.at_least <= n and (condition.at_most is None or n <= condition.at_most)
+    if condition.kind == "cards":  # CR 402.1, 404.1: the controller's hand or graveyard, as stated
+        player = board_state.board.player(state.controller)
+        if not player.knows(condition.zone):
+            return None
+        n = player.cards_in_hand if condition.zone == "hand" else len(player.graveyard)
+        return condition.at_least <= n and (condition.at_most is None or n <= condition.at_most)
     if condition.kind == "control":
         return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
     if condition.kind == "total_power":  # CR 208.1: formidable

@@ -9,7 +9,8 @@ Understood: "to cast [a|an] <words> spell[s]" where the words are card types, su
 "non"-types, colors, "colorless", "multicolored", "monocolored", and "of the chosen type" (the permanent's
 chosen creature type, CR 700.2-style choice made as it entered); lists joined by "or"/"and"/","; "spells";
 "with mana value N or greater"; a trailing "or (to) activate abilities of ..." (a spell is not an ability:
-only the spell part counts); "to activate abilities" alone (never a spell, False).
+only the spell part counts; also "activate an ability" and "activate an equip ability"); "to activate
+abilities" alone or "... of <permanents>" (never a spell, False); "to activate an ability or cast ...".
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ _CARD_TYPES: Final = frozenset(
 )
 _SUPERTYPES: Final = frozenset({"legendary", "snow", "basic"})
 
-_ONLY_ABILITIES: Final = re.compile(r"^Spend this mana only to activate abilities\.$")
+_ONLY_ABILITIES: Final = re.compile(r"^Spend this mana only to activate abilities(?: of [a-z ]+)?\.$")
 _CAST: Final = re.compile(
-    r"^Spend this mana only to cast (?:an? )?(?:(?P<what>.+?) )?spells?(?P<chosen> of the chosen type)?"
+    r"^Spend this mana only to (?:activate an ability or )?cast (?:an? )?(?:(?P<what>.+?) )?spells?"
+    r"(?P<chosen> of the chosen type)?"
     r"(?P<mv> with mana value (?P<n>\d+) or greater)?"
-    r"(?: or (?:to )?activate (?:abilities|an ability) of .+)?\.$"
+    r"(?: or (?:to )?activate (?:abilities of .+|an ability(?: of .+)?|an? [a-z]+ ability))?\.$"
 )
+_ALTERNATIVE_WORDS: Final = re.compile(r"^an?\s+|\s+spells?$")
 _RIDER: Final = re.compile(r",? and (?:that spell|it) can't be countered(?= ?\.$)")
 _MULTIWORD: Final = frozenset(t for t in CREATURE_TYPES if " " in t)
 _CAST_ANY: Final = re.compile(r"^Spend this mana only to cast spells\.$")
@@ -57,15 +60,19 @@ def spell_meets(restriction: str, face: Face, chosen: Choices) -> bool | None:
     what = m.group("what")
     if what is None:  # "to cast spells with mana value 4 or greater"
         return True
+    # each alternative may repeat its article and "spell" ("a Dragon spell or an Omen spell")
     alternatives = [
-        a.strip() for a in re.split(r",\s*(?:or\s+|and/or\s+|and\s+)?|\s+or\s+|\s+and/or\s+", what)
+        _ALTERNATIVE_WORDS.sub("", a.strip())
+        for a in re.split(r",\s*(?:or\s+|and/or\s+|and\s+)?|\s+or\s+|\s+and/or\s+", what)
     ]
     if m.group("chosen"):
         alternatives = [a + " of the chosen type" for a in alternatives]
     results = [_one(a, face, chosen) for a in alternatives if a]
-    if not results or any(r is None for r in results):
+    if True in results:  # alternatives are joined by "or": one met is enough, whatever the others say
+        return True
+    if not results or None in results:
         return None
-    return any(results)
+    return False
 
 
 def _one(words_text: str, face: Face, chosen: Choices) -> bool | None:

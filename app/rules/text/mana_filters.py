@@ -94,6 +94,9 @@ class Filter:
     """ "with a +1/+1 counter on it" (that kind) or "with a counter on it" (``""``: any kind, CR 122.1)."""
     itself: bool = False
     """The source itself ("it" after "As long as ~ is ...")."""
+    color: str | None = None
+    """ "black permanents": a color the permanent has (CR 105.2); set only by activation conditions
+    ("Activate only if you control two or more black permanents"), checked by ``PermanentState.matches``."""
 
     def matches_types(
         self,
