@@ -674,17 +674,8 @@ def holds(board_state: BoardState, state: PermanentState, condition: Condition) 
         return board_state.board.active_player == state.controller
     if condition.kind == "not_your_turn":
         return board_state.board.active_player != state.controller
-    if condition.kind == "counters":  # CR 122.1: counters on the permanent itself, as stated
-        if not state.permanent.knows("counters"):
-            return None
-        n = state.permanent.counter(condition.counter)
-        return condition.at_least <= n and (condition.at_most is None or n <= condition.at_most)
-    if condition.kind == "cards":  # CR 402.1, 404.1: the controller's hand or graveyard, as stated
-        player = board_state.board.player(state.controller)
-        if not player.knows(condition.zone):
-            return None
-        n = player.cards_in_hand if condition.zone == "hand" else len(player.graveyard)
-        return condition.at_least <= n and (condition.at_most is None or n <= condition.at_most)
+    if condition.kind in {"counters", "cards"}:
+        return _count_holds(board_state, state, condition)
     if condition.kind == "control":
         return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
     if condition.kind == "total_power":  # CR 208.1: formidable
@@ -700,6 +691,21 @@ def holds(board_state: BoardState, state: PermanentState, condition: Condition) 
             return None
         return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
     return None
+
+
+def _count_holds(board_state: BoardState, state: PermanentState, condition: Condition) -> bool | None:
+    """A count between ``at_least`` and ``at_most``: counters on the permanent itself (CR 122.1) or cards
+    in its controller's hand or graveyard (CR 402.1, 404.1), as the request states them (None: not stated)."""
+    if condition.kind == "counters":
+        if not state.permanent.knows("counters"):
+            return None
+        n = state.permanent.counter(condition.counter)
+    else:
+        player = board_state.board.player(state.controller)
+        if not player.knows(condition.zone):
+            return None
+        n = player.cards_in_hand if condition.zone == "hand" else len(player.graveyard)
+    return condition.at_least <= n and (condition.at_most is None or n <= condition.at_most)
 
 
 def devotion(board_state: BoardState, player: str, colors: tuple[str, ...]) -> int:
