@@ -7,7 +7,17 @@ For each mana ability of each permanent face (alone on a board, with a chosen co
    solver is asked to pay one mana of each type the ability could add: payable, or warned;
 2. **one taken away** (one counter, permanent, card or the pool's mana fewer; the permanent tapped for a
    bare {T}): the ability's own types are asked again, where no other ability of the permanent adds
-   them: not payable, or warned.
+   them: not payable, or warned;
+3. **restricted mana** (CR 106.6, "Spend this mana only to cast a creature spell"): checks 1 and 2 pay
+   for casting a spell this script builds from the restriction's words to meet it (``spell_for``), and
+   a plain spell sharing none of its words (``contrast_for``) is asked the ability's own types: not
+   payable, or warned. A face with restricted mana pays its other abilities for that spell too (for a
+   bare cost its restricted mana is left out with a warning). Restrictions this script builds no spell
+   for (mana only for abilities, "kicked", "from your graveyard", "your commander") stay bare costs.
+
+"Payable" in check 1 means a plan that activates the permanent (a step names it), unless the pool that
+pays the ability's own cost already holds the type asked. Permanents the cost only sacrifices or returns
+are tapped, so they add no mana of their own.
 
 A check is **right** (as expected, no warning), **warned** (``warnings`` name the permanent: the service
 said it did not understand something) or **silent** (wrong with no warning: the goal is 0). A face counts
