@@ -160,6 +160,7 @@ def parse_amount(text: str) -> Amount | None:
 
 
 _TIMING_TAIL: Final = re.compile(r"(if .+?) and only (?:as a sorcery|once each turn)")
+_TIMING_HEAD: Final = re.compile(r"(?:once|once each turn|as a sorcery) and only (if .+)")
 
 
 def parse_condition(text: str) -> Condition:
@@ -167,6 +168,8 @@ def parse_condition(text: str) -> Condition:
     text = text.strip().rstrip(".")
     if m := _TIMING_TAIL.fullmatch(text):  # "if ... and only as a sorcery" (Temple of Cultivation):
         return replace(parse_condition(m.group(1)), text=text)  # the timing part is no board fact (602.5d)
+    if m := _TIMING_HEAD.fullmatch(text):  # "once and only if you control ..." (Urza's Fun House)
+        return replace(parse_condition(m.group(1)), text=text)
     body = text.removeprefix("if ").removeprefix("If ")
     if text in {"during your turn"}:
         return Condition(text, "your_turn")
@@ -175,7 +178,8 @@ def parse_condition(text: str) -> Condition:
     if (cards := _cards_condition(text, body)) is not None:
         return cards
     if re.fullmatch(
-        r"(?:as a sorcery|as an instant|once each turn)(?: and only (?:as a sorcery|once each turn))?", text
+        r"(?:as a sorcery|as an instant|once each turn|once)(?: and only (?:as a sorcery|once each turn))?",
+        text,
     ):
         return Condition(text, "timing")
     if m := re.fullmatch(r"(.+) have total power (\w+) or greater", body):
