@@ -37,6 +37,7 @@ from app.rules.mana.abilities import (
     commander_identity,
     holds,
     read_board,
+    unstated_count,
 )
 from app.rules.text.oracle_mana import (
     Amount,
@@ -250,6 +251,9 @@ def _instead(
     assert effect.instead is not None
     condition, other = effect.instead
     held = holds(ctx.state, state, condition)
+    unstated = unstated_count(ctx.state.board, state.permanent, state.controller, condition)
+    if unstated is not None:  # API 1.1: a count not stated is 0, and said
+        ctx.warn(state.id, f"If {condition.text}, ...", unstated.split(", so ")[0])
     if held is None:
         ctx.warn(
             state.id, f"If {condition.text}, ...", "a condition the board does not settle: taken as not met"
