@@ -32,7 +32,7 @@ from app.rules.mana.abilities import (
 )
 from app.rules.mana.payment import CARD, LEAVES, TAP, Consumed, ManaSource
 from app.rules.mana.production import BoardAnalysis, analyze_board
-from app.rules.mana.restrictions import spell_meets
+from app.rules.mana.restrictions import Casting, spell_meets
 from app.rules.text.activation import Need
 from app.rules.values.board import Board, Permanent, Player
 from app.rules.values.cards import Face
@@ -84,11 +84,13 @@ def payment_inputs(
     spell: Face | None,
     analysis: BoardAnalysis | None = None,
     granted: tuple[str, ...] = (),
+    casting: Casting | None = None,
 ) -> PaymentInputs:
     """The sources paying ``cost`` for casting ``spell`` (None: a bare cost): mana abilities, restricted
-    mana the spell meets, convoke, improvise and delve when the spell has them (or is ``granted`` them by
-    a permanent, "Creature spells you cast have convoke"); and the warnings: the
-    player's permanents whose text was not understood, restrictions not understood."""
+    mana the spell meets (``casting``: how it is cast, for "kicked spells", "spells from exile" and the
+    like; None: such restrictions are not decided, and said), convoke, improvise and delve when the spell
+    has them (or is ``granted`` them by a permanent, "Creature spells you cast have convoke"); and the
+    warnings: the player's permanents whose text was not understood, restrictions not understood."""
     analysis = analysis if analysis is not None else analyze_board(board)
     if spell is None:
         return bare_payment_inputs(board, player, analysis)
@@ -134,7 +136,7 @@ def payment_inputs(
     busy = frozenset(s.permanent for s in extra if s.ability != DELVE)
     if _NO_MANA.search(spell.oracle_text):  # "You can't spend mana to cast this spell." (Hogaak)
         return PaymentInputs(tuple(extra), tuple(warnings + skipped), no_mana=True)
-    sources = [*_mana_sources(board, player, analysis, spell, skipped, busy=busy), *extra]
+    sources = [*_mana_sources(board, player, analysis, spell, skipped, busy=busy, casting=casting), *extra]
     return PaymentInputs(
         tuple(sources), tuple(warnings + skipped), any_color=any_color_source(analysis, player)
     )
@@ -205,9 +207,11 @@ def _mana_sources(
     skipped: list[Warning],
     *,
     busy: frozenset[str] = frozenset(),
+    casting: Casting | None = None,
 ) -> tuple[ManaSource, ...]:
     """The player's mana abilities as sources. ``busy``: permanents that have another use in this payment
-    (convoke, improvise), so tapping or sacrificing them for a cost is a choice to solve, not free."""
+    (convoke, improvise), so tapping or sacrificing them for a cost is a choice to solve, not free;
+    ``casting``: how the spell is cast (restricted mana, CR 106.6)."""
     analysis = analysis if analysis is not None else analyze_board(board)
     plain: list[ManaSource] = []
     consuming: list[tuple[PermanentState, Ability, tuple[tuple[tuple[str, ...], ...], bool]]] = []
@@ -217,7 +221,7 @@ def _mana_sources(
         for ability in state.abilities:
             if not ability.is_mana_ability or ability.mana is None:
                 continue
-            spell_only = _spell_only(state, ability.mana.restriction, spell, skipped)
+            spell_only = _spell_only(state, ability.mana.restriction, spell, skipped, casting)
             if spell_only is None or not _payable(state, ability, skipped):
                 continue
             kinds = {n.kind for n in ability.needs}
@@ -244,7 +248,11 @@ def _mana_sources(
 
 
 def _spell_only(
-    state: PermanentState, restriction: str | None, spell: Face | None, skipped: list[Warning]
+    state: PermanentState,
+    restriction: str | None,
+    spell: Face | None,
+    skipped: list[Warning],
+    casting: Casting | None = None,
 ) -> bool | None:
     """CR 106.6: whether mana under ``restriction`` is used for this payment: None (not used: a bare cost,
     a spell that does not meet it, or a restriction not understood, said in ``skipped``), True (used, for
@@ -253,14 +261,22 @@ def _spell_only(
         return False
     if spell is None:
         return None
-    meets = spell_meets(restriction, spell, state.permanent.chosen)
+    meets = spell_meets(restriction, spell, state.permanent.chosen, casting)
     if meets is None:
-        skipped.append(
-            Warning(
-                state.id, restriction, "spending restriction not understood: its mana is not used (CR 106.6)"
-            )
-        )
+        skipped.append(Warning(state.id, restriction, _undecided(restriction, spell, state, casting)))
     return True if meets else None
+
+
+def _undecided(restriction: str, spell: Face, state: PermanentState, casting: Casting | None) -> str:
+    """Why a restriction was not decided: how the spell is cast was not given (a restriction that depends
+    on it: "kicked spells", "from exile"), the board names no commander, or the text is not understood."""
+    chosen = state.permanent.chosen
+    if casting is None and spell_meets(restriction, spell, chosen, Casting(commander=False)) is not None:
+        return "how the spell is cast is not given: its mana is not used (CR 106.6)"
+    no_commander = casting is not None and casting.commander is None
+    if no_commander and spell_meets(restriction, spell, chosen, Casting(commander=False)) is not None:
+        return "the player's `commander` is not stated: the spell is not taken as it, its mana is not used"
+    return "spending restriction not understood: its mana is not used (CR 106.6)"
 
 
 def _payable(state: PermanentState, ability: Ability, skipped: list[Warning]) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.mana.restrictions import spell_meets
+from app.rules.mana.restrictions import Casting, spell_meets
 from app.rules.values.board import Choices
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
@@ -69,3 +69,90 @@ def spell(line: str, cost: str = "{1}") -> Face:
 )
 def test_spell_meets(restriction: str, line: str, meets: bool | None) -> None:
     assert spell_meets(restriction, spell(line), Choices()) is meets
+
+
+# -- how the spell is cast (a ``Casting``, from the payments request's spell) -----------------------------
+
+HAND = Casting(commander=False)
+
+
+@pytest.mark.parametrize(
+    ("restriction", "face", "casting", "meets"),
+    [
+        # Elfhame Druid, Throne of Makindi: "kicked spells" (CR 702.33d: its kicker cost was paid)
+        (CAST + "kicked spells.", spell("Creature"), Casting(kicked=True), True),
+        (CAST + "kicked spells.", spell("Creature"), HAND, False),
+        # Volshe Tideturner: a creature, kicked, meets the last alternative; not kicked, none
+        (
+            CAST + "an instant or sorcery spell or a kicked spell.",
+            spell("Creature"),
+            Casting(kicked=True),
+            True,
+        ),
+        (CAST + "an instant or sorcery spell or a kicked spell.", spell("Creature"), HAND, False),
+        # Rootcoil Creeper, Lord of the Forsaken, Interdimensional Web Watch, Mm'menon (CR 601.2a: the zone)
+        (CAST + "spells from your graveyard.", spell("Sorcery"), Casting(cast_from="graveyard"), True),
+        (CAST + "spells from your graveyard.", spell("Sorcery"), HAND, False),
+        (CAST + "a spell from your graveyard.", spell("Sorcery"), Casting(cast_from="exile"), False),
+        (CAST + "spells from exile.", spell("Sorcery"), Casting(cast_from="exile"), True),
+        (CAST + "spells from exile.", spell("Sorcery"), Casting(cast_from="graveyard"), False),
+        (
+            CAST + "a spell from anywhere other than your hand.",
+            spell("Artifact"),
+            Casting(cast_from="library"),
+            True,
+        ),
+        (CAST + "a spell from anywhere other than your hand.", spell("Artifact"), HAND, False),
+        # Altar of the Lost: a card with flashback (CR 702.34a), cast from a graveyard
+        (
+            CAST + "spells with flashback from a graveyard.",
+            Face("Think Twice", ManaCost.parse("{1}{U}"), TypeLine.parse("Instant"), keywords=("Flashback",)),
+            Casting(cast_from="graveyard", method="flashback"),
+            True,
+        ),
+        (
+            CAST + "spells with flashback from a graveyard.",
+            spell("Instant"),
+            Casting(cast_from="graveyard"),
+            False,
+        ),
+        # Jeweled Lotus (CR 903.3)
+        (CAST + "your commander.", spell("Legendary Creature"), Casting(commander=True), True),
+        (CAST + "your commander.", spell("Legendary Creature"), HAND, False),
+        (CAST + "your commander.", spell("Legendary Creature"), Casting(), None),  # no commander stated
+        # Tin Street Gossip: face down (CR 702.37c); turning creatures face up is no spell
+        (
+            CAST + "face-down spells or to turn creatures face up.",
+            spell("Creature"),
+            Casting(method="morph"),
+            True,
+        ),
+        (CAST + "face-down spells or to turn creatures face up.", spell("Creature"), HAND, False),
+        # CR 202.3e: X counts as chosen on the stack (Helga's "mana value 4 or greater")
+        (CAST + "spells with mana value 4 or greater.", spell("Sorcery", "{X}{R}"), Casting(x=3), True),
+        (CAST + "spells with mana value 4 or greater.", spell("Sorcery", "{X}{R}"), Casting(x=2), False),
+    ],
+)
+def test_how_the_spell_is_cast(restriction: str, face: Face, casting: Casting, meets: bool | None) -> None:
+    assert spell_meets(restriction, face, Choices(), casting) is meets
+
+
+@pytest.mark.parametrize(
+    "restriction",
+    [
+        CAST + "kicked spells.",
+        CAST + "spells from exile.",
+        CAST + "your commander.",
+        CAST + "face-down spells.",
+    ],
+)
+def test_how_it_is_cast_not_given_is_not_decided(restriction: str) -> None:
+    """Without a ``Casting`` these are not decided (None: the caller leaves the mana out and warns)."""
+    assert spell_meets(restriction, spell("Creature"), Choices()) is None
+
+
+def test_x_not_given_leaves_the_mana_value_undecided() -> None:
+    assert (
+        spell_meets(CAST + "spells with mana value 4 or greater.", spell("Sorcery", "{X}{R}"), Choices())
+        is None
+    )
