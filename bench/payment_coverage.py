@@ -12,8 +12,11 @@ For each mana ability of each permanent face (alone on a board, with a chosen co
    for casting a spell this script builds from the restriction's words to meet it (``spell_for``), and
    a plain spell sharing none of its words (``contrast_for``) is asked the ability's own types: not
    payable, or warned. A face with restricted mana pays its other abilities for that spell too (for a
-   bare cost its restricted mana is left out with a warning). Restrictions this script builds no spell
-   for (mana only for abilities, "kicked", "from your graveyard", "your commander") stay bare costs.
+   bare cost its restricted mana is left out with a warning). A restriction on how the spell is cast
+   ("kicked spells", "from your graveyard", "from exile", "with flashback from a graveyard", "your
+   commander", "face-down spells") is met by a plain spell cast that way and contrasted with the same spell
+   cast from the hand, not kicked, face up, not a commander (``_how_cast``). Restrictions this script builds
+   no spell for (mana only for abilities, "with devoid", "{X} in its mana cost") stay bare costs.
 
 "Payable" in check 1 means a plan that activates the permanent (a step names it), unless the pool that
 pays the ability's own cost already holds the type asked. Permanents the cost only sacrifices or returns
@@ -47,6 +50,7 @@ from app.rules.errors import RulesError  # noqa: E402
 from app.rules.mana.abilities import Ability, PermanentState, check_activation, existence_gate  # noqa: E402
 from app.rules.mana.payment import PaymentSources  # noqa: E402
 from app.rules.mana.production import analyze_board  # noqa: E402
+from app.rules.mana.restrictions import Casting  # noqa: E402
 from app.rules.mana.sources import bare_payment_inputs, payment_inputs  # noqa: E402
 from app.rules.text.activation import Need  # noqa: E402
 from app.rules.values.board import Board, Choices, Permanent, Player  # noqa: E402
@@ -62,6 +66,8 @@ BUNDLED = ROOT / "app" / "data" / "cards.json.gz"
 PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
 LAND_SUBTYPES = {"Forest", "Island", "Mountain", "Plains", "Swamp", "Desert", "Gate", "Cave", "Lair", "Locus"}
 _FIXTURE = "fixture"
+Spell = tuple[Face, Casting]
+"""A spell to pay for: its face and how it is cast (zone, way, kicked, commander, X)."""
 
 
 def records(path: Path) -> list[dict[str, Any]]:
@@ -162,7 +168,7 @@ def board_for(
     return Board((perm, *extra), (you, Player("opponent")), mana_pool=pools)
 
 
-def _answer(board: Board, mana: str, spell: Face | None = None) -> tuple[bool, bool, bool]:
+def _answer(board: Board, mana: str, spell: Spell | None = None) -> tuple[bool, bool, bool]:
     """(payable, a plan paying it activates the permanent, warned about the permanent) for one ``mana``,
     paid for casting ``spell`` when given (restricted mana, CR 106.6), else as a bare cost."""
     cost = ManaCost.parse("{" + mana + "}")
@@ -170,7 +176,7 @@ def _answer(board: Board, mana: str, spell: Face | None = None) -> tuple[bool, b
     if spell is None:
         inputs = bare_payment_inputs(board, "you", analysis)
     else:
-        inputs = payment_inputs(board, "you", cost, spell, analysis)
+        inputs = payment_inputs(board, "you", cost, spell[0], analysis, casting=spell[1])
     warned = any(w.permanent == "card" for w in inputs.warnings)
     payer = PaymentSources(inputs.sources, pool=board.pool_of("you"), life=board.player("you").life)
     try:
@@ -210,7 +216,7 @@ def check_face(card: Card, face: Face) -> tuple[str, list[str]]:
 
 
 def _check_ability(
-    card: Card, face: Face, state: PermanentState, ability: Ability, spell: Face | None
+    card: Card, face: Face, state: PermanentState, ability: Ability, spell: Spell | None
 ) -> list[tuple[str, str]]:
     """The verdicts of one mana ability: each type it adds, paid (by this permanent); one resource fewer,
     not paid; for restricted mana, a spell that does not meet the restriction, not paid with it."""
@@ -268,7 +274,7 @@ def _check_ability(
         assert asked is not None
         payable, _used, warned = _answer(asked, lonely[0], contrast)
         verdicts.append(
-            (_verdict(False, payable, warned), f"{ability.text} [{lonely[0]}, for {contrast.name}]")
+            (_verdict(False, payable, warned), f"{ability.text} [{lonely[0]}, for {_named(contrast)}]")
         )
     return verdicts
 
@@ -316,9 +322,57 @@ def _index_subtypes(objs: list[dict[str, Any]]) -> None:
                     SUBTYPE_TYPES[sub] = parsed.types
 
 
-def spell_for(restriction: str, chosen: Choices) -> Face | None:
-    """A spell meeting the first alternative of "Spend this mana only to cast ... spell" (None: words this
-    sweep does not build: kicked, from a zone, your commander, with devoid...)."""
+_HOW_CAST = re.compile(
+    r"^Spend this mana only to cast (?:(?P<commander>your commander)|(?:an? )?(?:(?P<how>kicked|face-down)"
+    r"(?: creature)? )?spells?(?P<flashback> with flashback)?"
+    r"(?: from (?P<zone>your graveyard|a graveyard|exile|anywhere other than your hand))?(?: or .+)?)\.$"
+)
+_ZONES = {"your graveyard": "graveyard", "a graveyard": "graveyard", "exile": "exile"}
+
+
+def _how_cast(restriction: str) -> tuple[Face, Casting, Casting] | None:
+    """For a restriction on how a spell is cast (CR 601.2a zone, 702.33d kicked, 702.37c face down, 903.3
+    your commander, 702.34a flashback): a plain spell, a way of casting it that meets the restriction and
+    one that does not (cast from the hand, not kicked, face up, not a commander). None: not one of them."""
+    m = _HOW_CAST.match(restriction)
+    if m is None or not any(m.group(g) for g in ("commander", "how", "flashback", "zone")):
+        return None
+    plain = Casting(commander=False)
+    keywords = ("Flashback",) if m.group("flashback") else ()
+    face = Face("Meeting Spell", ManaCost.parse("{1}"), TypeLine.parse("Creature"), keywords=keywords)
+    if m.group("commander"):
+        return face, Casting(commander=True), plain
+    zone = m.group("zone")
+    meets = Casting(
+        cast_from=_ZONES.get(zone, "exile") if zone else "hand",
+        method="flashback" if m.group("flashback") else "morph" if m.group("how") == "face-down" else None,
+        kicked=m.group("how") == "kicked",
+        commander=False,
+    )
+    return face, meets, plain
+
+
+def _named(spell: Spell) -> str:
+    face, casting = spell
+    how = [f"from {casting.cast_from}"] if casting.cast_from != "hand" else []
+    how += ["kicked"] * casting.kicked + ([casting.method] if casting.method else [])
+    how += ["commander"] * bool(casting.commander)
+    return " ".join([face.name, *how])
+
+
+def spell_for(restriction: str, chosen: Choices) -> Spell | None:
+    """A spell meeting the first alternative of "Spend this mana only to cast ... spell", cast from the
+    hand (or as the restriction says: kicked, from a graveyard or exile, as your commander, face down);
+    None: words this sweep does not build (with devoid, with {X} in its mana cost...)."""
+    how = _how_cast(restriction)
+    if how is not None:
+        return how[0], how[1]
+    face = _spell_face(restriction, chosen)
+    return None if face is None else (face, Casting(commander=False))
+
+
+def _spell_face(restriction: str, chosen: Choices) -> Face | None:
+    """The face of ``spell_for``'s spell for a restriction on the spell's characteristics."""
     m = _SPELL_WORDS.match(restriction)
     if m is None:
         return None
@@ -372,10 +426,19 @@ def spell_for(restriction: str, chosen: Choices) -> Face | None:
     return Face("Meeting Spell", mana_cost, TypeLine.parse(line), power="1", toughness="1")
 
 
-def contrast_for(restriction: str) -> Face | None:
-    """A red spell of one card type, no supertype or subtype, mana value 1, whose type the restriction does
-    not name: it meets no "to cast ... spell" restriction this sweep builds (None when the restriction's
-    words could take it: "non-", red, monocolored, any spell)."""
+def contrast_for(restriction: str) -> Spell | None:
+    """For a restriction on how a spell is cast, the same spell cast the other way (from the hand, not
+    kicked...); else a red spell of one card type, no supertype or subtype, mana value 1, whose type the
+    restriction does not name, cast from the hand: it meets no "to cast ... spell" restriction this sweep
+    builds (None when the restriction's words could take it: "non-", red, monocolored, any spell)."""
+    how = _how_cast(restriction)
+    if how is not None:
+        return how[0], how[2]
+    face = _contrast_face(restriction)
+    return None if face is None else (face, Casting(commander=False))
+
+
+def _contrast_face(restriction: str) -> Face | None:
     m = _SPELL_WORDS.match(restriction)
     words = restriction.casefold()
     if m is None or any(w in words for w in ("non", "red", "monocolored", "mana value")):
