@@ -165,7 +165,7 @@ def board_for(
         given=frozenset({"hand", "graveyard", "speed"}),
     )
     pools = (("you", pool),) if pool is not None else ()
-    return Board((perm, *extra), (you, Player("opponent")), mana_pool=pools)
+    return Board((perm, *extra), (you, Player("opponent", given=frozenset({"counters"}))), mana_pool=pools)
 
 
 def _answer(board: Board, mana: str, spell: Spell | None = None) -> tuple[bool, bool, bool]:
@@ -195,7 +195,8 @@ def _verdict(expected: bool, got: bool, warned: bool) -> str:
 def check_face(card: Card, face: Face) -> tuple[str, list[str]]:
     """The face's worst verdict and the texts of its silent or warned checks."""
     base = Board(
-        (Permanent("card", card, "you", given=frozenset({"counters"})),), (Player("you"), Player("opponent"))
+        (Permanent("card", card, "you", given=frozenset({"counters"})),),
+        (Player("you"), Player("opponent", given=frozenset({"counters"}))),
     )
     state = analyze_board(base).state.states[0]
     mana = [a for a in state.abilities if a.is_mana_ability and a.mana is not None]

@@ -93,3 +93,25 @@ def test_counters_on_it_unstated_are_zero_in_payments_and_said(client: TestClien
     assert not any("not stated" in w["message"] for w in two["warnings"])
     abilities, warnings = analyze(client, "Pyramid of the Pantheon")
     assert abilities[1]["can_activate"] is False and len(only_if(warnings)) == 1
+
+
+def test_corrupted_reads_the_opponents_poison_counters(client: TestClient) -> None:
+    """Glistening Sphere: "Corrupted — {T}: Add three mana of any one color. Activate only if an opponent
+    has three or more poison counters." (CR 122.1) Unstated: 0, not met, warned; stated: read."""
+
+    def sphere(**players: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        board: dict[str, Any] = {"permanents": [{"id": "p", "card": "Glistening Sphere"}], "players": players}
+        r = client.post("/v1/boards/analyze", json={"board": board})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        abilities = next(p for p in body["permanents"] if p["id"] == "p")["abilities"]
+        return abilities[1], only_if([w for w in body["warnings"] if w["permanent"] == "p"])
+
+    unstated, warnings = sphere(you={}, opp={})
+    assert unstated["can_activate"] is False
+    [warning] = warnings
+    assert "poison counters of player 'opp'" in warning["reason"]
+    three, warnings = sphere(you={}, opp={"counters": {"poison": 3}})
+    assert three["can_activate"] is True and warnings == []
+    two, warnings = sphere(you={}, opp={"counters": {"poison": 2}})
+    assert two["can_activate"] is False and warnings == []

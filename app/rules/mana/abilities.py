@@ -681,6 +681,9 @@ def holds(board_state: BoardState, state: PermanentState, condition: Condition) 
         return board_state.board.active_player != state.controller
     if condition.kind in {"counters", "cards"}:
         return _count_holds(board_state, state, condition)
+    if condition.kind == "player_counters":  # CR 122.1: counters on an opponent, 0 when not stated
+        foes = [p for p in board_state.board.players if p.name != state.controller]
+        return any(p.counter(condition.counter) >= condition.at_least for p in foes)
     if condition.kind == "control":
         return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
     if condition.kind == "total_power":  # CR 208.1: formidable
@@ -725,10 +728,24 @@ def unstated_count(board: Board, permanent: Permanent, controller: str, conditio
         if board.player(controller).knows(condition.zone):
             return None
         fact = f"the {condition.zone} of player '{controller}' is"
+    elif condition.kind == "player_counters":
+        foes = [p.name for p in board.players if p.name != controller]
+        unknown = [name for name in foes if not board.player(name).knows("counters")]
+        if foes and not unknown:
+            return None
+        whose = ", ".join(f"player '{name}'" for name in unknown) or "an opponent"
+        fact = f"the {condition.counter} counters of {whose} are"
     else:
         return None
-    # at 0: a "counter" condition needs one (CR 122.1); a count needs ``at_least`` <= 0
+    # at 0: a "counter" condition needs one (CR 122.1); a count needs ``at_least`` <= 0 (for an opponent's
+    # counters, or another opponent stated with enough)
     met = condition.kind != "counter" and condition.at_least <= 0
+    if condition.kind == "player_counters":
+        met = met or any(
+            p.counter(condition.counter) >= condition.at_least
+            for p in board.players
+            if p.name != controller and p.knows("counters")
+        )
     verdict = "met" if met else "not met"
     return f"{fact} not stated: taken as 0, so 'Activate only {condition.text}' is {verdict} (CR 602.5b)"
 

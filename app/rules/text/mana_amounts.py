@@ -45,9 +45,11 @@ class Condition:
     ``cards`` (the number of cards in its controller's ``zone``, hand or graveyard, is at least
     ``at_least`` and at most ``at_most``: threshold "seven or more cards are in your graveyard", hellbent
     "you have no cards in hand", CR 402.1, 404.1), ``counters`` (the number of ``counter`` counters on
-    the permanent itself is between ``at_least`` and ``at_most``, CR 122.1), ``timing`` (a timing
-    restriction, "as a sorcery", "once each turn": not a board fact, CR 307.1, 602.5d), or ``unknown`` (kept
-    as text; the board reader warns and assumes it is not met).
+    the permanent itself is between ``at_least`` and ``at_most``, CR 122.1), ``player_counters`` (an
+    opponent has at least ``at_least`` ``counter`` counters, corrupted's poison, CR 122.1), ``timing`` (a
+    timing restriction, "as a sorcery", "once each turn", "once": not a board fact, CR 307.1, 602.5d; no
+    earlier activation is on the board), or ``unknown`` (kept as text; the board reader warns and assumes
+    it is not met).
     """
 
     text: str
@@ -213,6 +215,9 @@ def _cards_condition(text: str, body: str) -> Condition | None:
         return None if n is None else Condition(text, "counters", at_least=n, counter=m.group(2))
     if m := re.fullmatch(r"it has no ([a-z+/\-0-9]{1,20}) counters on it", body):  # Temple of Cyclical Time
         return Condition(text, "counters", at_most=0, counter=m.group(1))
+    if m := re.fullmatch(r"an opponent has (\w+) or more ([a-z]{1,20}) counters", body):
+        n = NUMBER_WORDS.get(m.group(1))  # corrupted: poison counters on a player (CR 122.1, 104.3d)
+        return None if n is None else Condition(text, "player_counters", at_least=n, counter=m.group(2))
     if body == "you have no cards in hand":
         return Condition(text, "cards", zone="hand", at_most=0)
     if m := re.fullmatch(r"you have exactly (\w+) cards? in hand", body):

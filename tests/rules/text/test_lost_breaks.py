@@ -52,3 +52,8 @@ def test_activate_only_once_is_timing_and_once_and_only_if_reads_the_if() -> Non
 def test_zhur_taa_druids_damage_trigger_is_no_mana_text() -> None:
     text = "{T}: Add {G}.\nWhenever you tap Zhur-Taa Druid for mana, it deals 1 damage to each opponent."
     assert read_text(text, "Zhur-Taa Druid").problems == ()
+
+
+def test_corrupted_is_a_count_of_an_opponents_counters() -> None:
+    cond = parse_condition("if an opponent has three or more poison counters and only once each turn")
+    assert (cond.kind, cond.at_least, cond.counter) == ("player_counters", 3, "poison")
