@@ -14,7 +14,8 @@ abilities" alone or "... of <permanents>" (never a spell, False); "to activate a
 How the spell is cast (a ``Casting``, from the payments request's spell): "kicked" and "face-down" spells,
 "spells with flashback", "from your graveyard", "from a graveyard", "from exile", "from anywhere other than
 your hand", "your commander", X in "with mana value N or greater"; a trailing "or to turn creatures face
-up" (not a spell).
+up" (not a spell); "... or [creature] spells with {X} in their mana costs", "a spell that's one or more
+colors without {X} in its mana cost" (the printed cost, CR 107.3).
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ _CAST: Final = re.compile(
     r"| or (?:to )?turn (?:creatures|permanents|a permanent) face up)?\.$"
 )
 _COMMANDER: Final = re.compile(r"^Spend this mana only to cast your commander\.$")
+_OR_X: Final = re.compile(
+    r"^(?P<head>Spend this mana only to cast .+?) or (?P<what>[a-z]+ )?spells"
+    r" with \{X\} in their mana costs\.$"
+)
+_COLORED_NO_X: Final = re.compile(
+    r"^Spend this mana only to cast a spell that's one or more colors without \{X\} in its mana cost\.$"
+)
 _FACE_DOWN_METHODS: Final = frozenset({"morph", "megamorph", "disguise"})
 """Ways that cast the card face down (CR 702.37c, 702.168a)."""
 _ALTERNATIVE_WORDS: Final = re.compile(r"^an?\s+|\s+spells?$")
@@ -87,6 +95,15 @@ def spell_meets(restriction: str, face: Face, chosen: Choices, casting: Casting 
         return True
     if _COMMANDER.match(text):
         return None if casting is None else casting.commander
+    if _COLORED_NO_X.match(text):  # Titans' Nest: CR 105.2 colors, 107.3 {X} in the printed mana cost
+        return bool(face.color_set) and not _has_x(face)
+    if m := _OR_X.match(text):  # Helga, Troyan: "... or [creature] spells with {X} in their mana costs"
+        what = m.group("what")
+        with_x = _has_x(face) and (True if what is None else _one(what.strip(), face, chosen, casting))
+        head = spell_meets(m.group("head") + ".", face, chosen, casting)
+        if with_x is True or head is True:  # alternatives joined by "or"
+            return True
+        return None if with_x is None or head is None else False
     m = _CAST.match(text)
     if m is None:
         return None
@@ -139,6 +156,11 @@ def _has_flashback(face: Face) -> bool:
     return "flashback" in {k.casefold() for k in face.keywords} or bool(
         _FLASHBACK_LINE.search(face.oracle_text)
     )
+
+
+def _has_x(face: Face) -> bool:
+    """CR 107.3: the face's printed mana cost has {X}."""
+    return face.mana_cost is not None and "X" in face.mana_cost.variables
 
 
 def _mana_value(face: Face, casting: Casting | None) -> int | None:

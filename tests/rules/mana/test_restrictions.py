@@ -156,3 +156,36 @@ def test_x_not_given_leaves_the_mana_value_undecided() -> None:
         spell_meets(CAST + "spells with mana value 4 or greater.", spell("Sorcery", "{X}{R}"), Choices())
         is None
     )
+
+
+HELGA = CAST + "creature spells with mana value 4 or greater or creature spells with {X} in their mana costs."
+NEST = CAST + "a spell that's one or more colors without {X} in its mana cost."
+
+
+@pytest.mark.parametrize(
+    ("restriction", "face", "meets"),
+    [
+        # Helga, Skittish Seer: either alternative (CR 107.3: {X} in the printed cost; 202.3e: X as chosen)
+        (HELGA, spell("Creature", "{X}{G}"), True),
+        (HELGA, spell("Creature", "{2}{G}{G}"), True),
+        (HELGA, spell("Creature", "{1}{G}"), False),
+        (HELGA, spell("Sorcery", "{X}{G}"), False),
+        # Troyan, Gutsy Explorer
+        (
+            CAST + "spells with mana value 5 or greater or spells with {X} in their mana costs.",
+            spell("Instant", "{X}{U}"),
+            True,
+        ),
+        (
+            CAST + "spells with mana value 5 or greater or spells with {X} in their mana costs.",
+            spell("Instant", "{U}"),
+            False,
+        ),
+        # Titans' Nest: colored, no {X}
+        (NEST, spell("Sorcery", "{1}{R}"), True),
+        (NEST, spell("Sorcery", "{X}{R}"), False),
+        (NEST, spell("Artifact", "{3}"), False),
+    ],
+)
+def test_x_in_the_mana_cost(restriction: str, face: Face, meets: bool) -> None:
+    assert spell_meets(restriction, face, Choices(), Casting(commander=False)) is meets
