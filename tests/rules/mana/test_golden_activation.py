@@ -24,6 +24,7 @@ import yaml
 from app.rules.mana.abilities import check_activation
 from app.rules.mana.payment import PaymentSources, UnpayableError
 from app.rules.mana.production import analyze_board
+from app.rules.mana.restrictions import Casting
 from app.rules.mana.sources import bare_payment_inputs, payment_inputs
 from app.rules.values.board import Board, Choices, Permanent, Player
 from app.rules.values.cards import Card, Face
@@ -126,7 +127,8 @@ def test_golden_activation(case: dict[str, Any]) -> None:
         return
     cost = ManaCost.parse(case["cost"])
     if "spell" in case:
-        inputs = payment_inputs(board, "you", cost, _named(case["spell"]).front, analysis)
+        casting = Casting(**case["casting"]) if "casting" in case else None  # how the spell is cast
+        inputs = payment_inputs(board, "you", cost, _named(case["spell"]).front, analysis, casting=casting)
         warned = any(w.permanent in {p["id"] for p in case["board"]} for w in inputs.warnings)
         assert warned is bool(case.get("warned")), inputs.warnings
     else:
