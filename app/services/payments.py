@@ -6,13 +6,16 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import from_rules_error
+from app.rules.casting.engine import SpellToCast
 from app.rules.errors import RulesError
 from app.rules.mana.abilities import Warning
 from app.rules.mana.payment import PaymentSources, PlanStep, UnpayableError
+from app.rules.mana.restrictions import Casting
 from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, as_any_color, payment_inputs
 from app.rules.values.board import Board
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
+from app.rules.values.names import fold_name
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
 from app.schemas.spells import CostWarningOut
 from app.services.board_memo import BOARDS
@@ -65,6 +68,31 @@ def _warning(board: Board, w: Warning) -> CostWarningOut:
     )
 
 
+_KICKERS = frozenset({"kicker", "multikicker"})
+_COMMAND_ZONE = frozenset({"command", "command_zone"})
+
+
+def _casting(board: Board, player: str, spell: SpellToCast) -> Casting:
+    """How the request casts the spell, for restricted mana (CR 106.6): its zone and way, whether a kicker
+    cost is paid (CR 702.33d: multikicker at least once), X, and whether it is the player's commander
+    (CR 903.3: one of the player's stated commanders, or cast from the command zone; None when neither
+    tells)."""
+    you = board.player(player)
+    if spell.cast_from in _COMMAND_ZONE:
+        commander: bool | None = True
+    elif you.commander or you.knows("commander"):
+        commander = fold_name(spell.card.name) in {fold_name(c.name) for c in you.commander}
+    else:
+        commander = None
+    return Casting(
+        cast_from="command" if spell.cast_from in _COMMAND_ZONE else spell.cast_from,
+        method=spell.method,
+        kicked=any(o.keyword.casefold() in _KICKERS and o.times > 0 for o in spell.optional_costs),
+        commander=commander,
+        x=spell.x,
+    )
+
+
 def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -> PaymentPlanOut:
     """A plan paying the cost (or the spell's total cost) from ``player``'s sources, pool and life."""
     catalogue = Catalogue(session)
@@ -74,8 +102,10 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
     board = built.board
     face: Face | None = None
     granted: tuple[str, ...] = ()
+    casting: Casting | None = None
     if request.spell is not None:
         to_cast = spell_to_cast(request.spell, catalogue=catalogue)
+        casting = _casting(board, player, to_cast)
         result = compute(built.prepared, player, to_cast)
         cost, granted = result.total_cost, result.granted
         loc: tuple[str, ...] = ("body", "spell")
@@ -99,7 +129,9 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         if request.spell is None:  # the board's sources for any cost: read and prepared once per board
             inputs, payer = built.payer(player)
         else:
-            inputs = payment_inputs(board, player, cost, face, built.analysis, granted=granted)
+            inputs = payment_inputs(
+                board, player, cost, face, built.analysis, granted=granted, casting=casting
+            )
             if inputs.no_mana:  # "You can't spend mana to cast this spell": not the pool's either
                 payer = PaymentSources(inputs.sources, life=board.player(player).life)
             else:

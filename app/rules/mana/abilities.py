@@ -178,6 +178,8 @@ class PermanentState:
             return False
         if flt.min_power is not None and (self.power or 0) < flt.min_power:
             return False
+        if flt.color is not None and flt.color not in self.face.color_set:
+            return False  # CR 105.2: "black permanents"
         return flt.matches_types(self.types, self.subtypes, self.supertypes, self.face.is_changeling)
 
     def _has_counter(self, kind: str) -> bool:
@@ -428,6 +430,11 @@ def _need_warnings(board: Board, states: list[PermanentState]) -> list[Warning]:
     out: list[Warning] = []
     for st in states:
         for ab in st.abilities:
+            out.extend(
+                Warning(st.id, f"Activate only {c.text}.", why)
+                for c in ab.conditions
+                if (why := unstated_count(board, st.permanent, st.controller, c)) is not None
+            )
             if not ab.is_mana_ability:
                 continue
             gate = existence_gate(st.face, ab)
@@ -670,6 +677,13 @@ def holds(board_state: BoardState, state: PermanentState, condition: Condition) 
         return True  # CR 307.1, 602.5d: a timing restriction is no board fact; the board is "now"
     if condition.kind == "your_turn":
         return board_state.board.active_player == state.controller
+    if condition.kind == "not_your_turn":
+        return board_state.board.active_player != state.controller
+    if condition.kind in {"counters", "cards"}:
+        return _count_holds(board_state, state, condition)
+    if condition.kind == "player_counters":  # CR 122.1: counters on an opponent, 0 when not stated
+        foes = [p for p in board_state.board.players if p.name != state.controller]
+        return any(p.counter(condition.counter) >= condition.at_least for p in foes)
     if condition.kind == "control":
         return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
     if condition.kind == "total_power":  # CR 208.1: formidable
@@ -680,11 +694,60 @@ def holds(board_state: BoardState, state: PermanentState, condition: Condition) 
             if sum(p for p in powers if p is not None) < n:
                 return False
         return True
-    if condition.kind == "counter":  # CR 122.1: counters the request stated
-        if not state.permanent.knows("counters"):
-            return None
+    if condition.kind == "counter":  # CR 122.1: counters the request stated (none when not stated, said)
         return all(board_state.count(state, flt) >= n for flt, n in condition.needs)
     return None
+
+
+def _count_holds(board_state: BoardState, state: PermanentState, condition: Condition) -> bool:
+    """A count between ``at_least`` and ``at_most``: counters on the permanent itself (CR 122.1) or cards
+    in its controller's hand or graveyard (CR 402.1, 404.1), as the request states them; a count it does
+    not state is 0 (API 1.1: the least), which ``unstated_count`` says in a warning."""
+    if condition.kind == "counters":
+        known = state.permanent.knows("counters")
+        n = state.permanent.counter(condition.counter) if known else 0
+    else:
+        player = board_state.board.player(state.controller)
+        if not player.knows(condition.zone):
+            n = 0
+        else:
+            n = player.cards_in_hand if condition.zone == "hand" else len(player.graveyard)
+    return condition.at_least <= n and (condition.at_most is None or n <= condition.at_most)
+
+
+def unstated_count(board: Board, permanent: Permanent, controller: str, condition: Condition) -> str | None:
+    """The warning for a count condition whose fact the request does not state (API 1.1: taken as 0, and
+    said), naming the fact and whether the condition then holds; None when the fact is stated or the
+    condition counts nothing. Threshold and hellbent (CR 402.1, 404.1: cards in the controller's hand or
+    graveyard), counters on the permanent itself (CR 122.1)."""
+    if condition.kind in {"counters", "counter"}:
+        if permanent.knows("counters"):
+            return None
+        fact = "its counters are"
+    elif condition.kind == "cards":
+        if board.player(controller).knows(condition.zone):
+            return None
+        fact = f"the {condition.zone} of player '{controller}' is"
+    elif condition.kind == "player_counters":
+        foes = [p.name for p in board.players if p.name != controller]
+        unknown = [name for name in foes if not board.player(name).knows("counters")]
+        if foes and not unknown:
+            return None
+        whose = ", ".join(f"player '{name}'" for name in unknown) or "an opponent"
+        fact = f"the {condition.counter} counters of {whose} are"
+    else:
+        return None
+    # at 0: a "counter" condition needs one (CR 122.1); a count needs ``at_least`` <= 0 (for an opponent's
+    # counters, or another opponent stated with enough)
+    met = condition.kind != "counter" and condition.at_least <= 0
+    if condition.kind == "player_counters":
+        met = met or any(
+            p.counter(condition.counter) >= condition.at_least
+            for p in board.players
+            if p.name != controller and p.knows("counters")
+        )
+    verdict = "met" if met else "not met"
+    return f"{fact} not stated: taken as 0, so 'Activate only {condition.text}' is {verdict} (CR 602.5b)"
 
 
 def devotion(board_state: BoardState, player: str, colors: tuple[str, ...]) -> int:
@@ -758,7 +821,10 @@ def condition_reasons(board_state: BoardState, state: PermanentState, ability: A
                 Reason("602.5b", f"'Activate only {condition.text}' is not understood here: taken as not met")
             )
         elif not held:
-            reasons.append(Reason("602.5b", f"activate only {condition.text}: not met on this board"))
+            unstated = unstated_count(board_state.board, state.permanent, state.controller, condition)
+            assumed = " (not stated: taken as 0)" if unstated is not None else ""
+            why = f"activate only {condition.text}: not met on this board{assumed}"
+            reasons.append(Reason("602.5b", why))
     return tuple(reasons)
 
 

@@ -37,8 +37,16 @@ from app.rules.mana.abilities import (
     commander_identity,
     holds,
     read_board,
+    unstated_count,
 )
-from app.rules.text.oracle_mana import Amount, Filter, ManaOption, ManaTrigger, ProductionReplacement
+from app.rules.text.oracle_mana import (
+    Amount,
+    Filter,
+    ManaEffect,
+    ManaOption,
+    ManaTrigger,
+    ProductionReplacement,
+)
 from app.rules.values.board import Board
 from app.rules.values.mana import Mana
 from app.rules.values.symbols import COLORS, MANA_TYPES, SymbolKind
@@ -206,18 +214,7 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
         return set()
     state = ctx.state.states[i]
     if effect.instead is not None:
-        condition, other = effect.instead
-        held = holds(ctx.state, state, condition)
-        if held is None:
-            ctx.warn(
-                state.id,
-                f"If {condition.text}, ...",
-                "a condition the board does not settle: taken as not met",
-            )
-        elif held and len(other.options) == len(ref_masks):
-            effect = other
-        elif held:  # the other effect reads no references: resolve it alone
-            effect, ref_masks = other, [0] * len(other.options)
+        effect, ref_masks = _instead(ctx, state, effect, ref_masks)
     options = effect.options
     if effect.commander:
         identity = commander_identity(ctx.state.board, state.controller)
@@ -241,24 +238,65 @@ def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[
         options, ref_masks = tuple(options[k] for k in keep), [ref_masks[k] for k in keep]
     if effect.split and effect.count is not None:
         return _splits(ctx, state, ability, effect.split, effect.count)
+    if effect.count is not None and effect.count.cost_value:
+        return _by_cost_value(ctx, i, ability, effect.count, list(zip(options, ref_masks, strict=True)))
+    return _counted(ctx, i, ability, effect.count, list(zip(options, ref_masks, strict=True)))
+
+
+def _instead(
+    ctx: _Context, state: PermanentState, effect: ManaEffect, ref_masks: list[int]
+) -> tuple[ManaEffect, list[int]]:
+    """CR 614.1a: "If <condition>, add ... instead": the other effect when the condition holds on the board
+    (a condition the board does not settle is taken as not met, and said)."""
+    assert effect.instead is not None
+    condition, other = effect.instead
+    held = holds(ctx.state, state, condition)
+    unstated = unstated_count(ctx.state.board, state.permanent, state.controller, condition)
+    if unstated is not None:  # API 1.1: a count not stated is 0, and said
+        ctx.warn(state.id, f"If {condition.text}, ...", unstated.split(", so ")[0])
+    if held is None:
+        ctx.warn(
+            state.id, f"If {condition.text}, ...", "a condition the board does not settle: taken as not met"
+        )
+    elif held and len(other.options) == len(ref_masks):
+        return other, ref_masks
+    elif held:  # the other effect reads no references: resolve it alone
+        return other, [0] * len(other.options)
+    return effect, ref_masks
+
+
+def _by_cost_value(
+    ctx: _Context, i: int, ability: Ability, count: Amount, options: list[tuple[ManaOption, int]]
+) -> set[Mana]:
+    """CR 118.3, 202.3: "Add an amount of mana equal to the sacrificed creature's mana value": one
+    alternative per thing the cost may take."""
+    state = ctx.state.states[i]
+    if any(p.kind in {"sacrifice", "exile"} and p.filter is None for p in ability.cost):
+        ctx.warn(state.id, ability.text, "what its cost takes is not read here: taken as nothing")
+        return set()
+    values = _cost_values(ctx, state, ability)
     out: set[Mana] = set()
-    if effect.count is not None and effect.count.cost_value:  # one alternative per thing the cost may take
-        if any(p.kind in {"sacrifice", "exile"} and p.filter is None for p in ability.cost):
-            ctx.warn(state.id, ability.text, "what its cost takes is not read here: taken as nothing")
-            return set()
-        values = _cost_values(ctx, state, ability)
-        for option, ref_mask in zip(options, ref_masks, strict=True):
-            for alt in _option_alternatives(ctx, i, option, state, ref_mask):
-                out.update(alt.times(v + effect.count.offset) for v in values)
-        return {a for a in out if a}
-    for option, ref_mask in zip(options, ref_masks, strict=True):
+    for option, ref_mask in options:
+        for alt in _option_alternatives(ctx, i, option, state, ref_mask):
+            out.update(alt.times(v + count.offset) for v in values)
+    return {a for a in out if a}
+
+
+def _counted(
+    ctx: _Context, i: int, ability: Ability, count: Amount | None, options: list[tuple[ManaOption, int]]
+) -> set[Mana]:
+    """CR 106.1, 700.5: each option's mana, times its amount on the board ("for each", devotion; a fact the
+    board does not give is taken as 0, and said)."""
+    state = ctx.state.states[i]
+    out: set[Mana] = set()
+    for option, ref_mask in options:
         n = 1
         for alt in _option_alternatives(ctx, i, option, state, ref_mask):
-            if effect.count is not None:
+            if count is not None:
                 color = alt.types[0] if len(alt.types) == 1 else None
-                got = amount_of(ctx.state, state, effect.count, color)
+                got = amount_of(ctx.state, state, count, color)
                 if got is None:
-                    what = effect.count.text.replace("~", state.face.name)
+                    what = count.text.replace("~", state.face.name)
                     ctx.warn(state.id, ability.text, f"the board does not say '{what}': taken as 0")
                 n = got or 0
             if n:
@@ -409,10 +447,36 @@ def _groups(members: dict[Filter, list[int]], ctx: _Context, cp: list[int]) -> d
 
 
 def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
-    """CR 106.7 least fixed point: see the module doc."""
+    """CR 106.7 least fixed point: see the module doc. The masks without references first, then rounds
+    adding what the references ("a land you control could produce") reach, until nothing changes."""
+    static, refs = _static_masks(ctx)
+    cp = list(static)
+    ref_filters = {f for _i, _a, fs in refs for f in fs if f is not None and not (f.other or f.enchanted)}
+    members = _members(ctx, ref_filters)
+    if not refs:
+        return cp, members
+    while True:
+        deadline.check()  # one round of the fixed point (CR 106.7)
+        groups = _groups(members, ctx, cp)
+        new = list(static)
+        for i, ability, filters in refs:
+            masks = [_reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in filters]
+            new[i] |= _referenced_mask(ctx, i, ability, masks)
+        if new == cp:
+            return cp, members
+        cp = new
+
+
+_Refs = list[tuple[int, Ability, list[Filter | None]]]
+
+
+def _static_masks(ctx: _Context) -> tuple[list[int], _Refs]:
+    """CR 106.7: each permanent's types from its abilities read alone (replacements applied, CR 106.12,
+    and its own triggered mana abilities, 106.12a), and the abilities whose mana refers to other
+    permanents' ("one mana of any type a land you control could produce")."""
     states = ctx.state.states
     static = [0] * len(states)
-    refs: list[tuple[int, Ability, list[Filter | None]]] = []
+    refs: _Refs = []
     for i, s in enumerate(states):
         deadline.check()  # one permanent's base alternatives; nothing is kept until the fixed point returns
         for ability in s.abilities:
@@ -430,32 +494,27 @@ def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
                 for option in trig.options:
                     for alt in _option_alternatives(ctx, i, option, s, 0):
                         static[i] |= _mask(alt)
-    cp = list(static)
-    ref_filters = {f for _i, _a, fs in refs for f in fs if f is not None and not (f.other or f.enchanted)}
-    members = _members(ctx, ref_filters)
-    if not refs:
-        return cp, members
-    while True:
-        deadline.check()  # one round of the fixed point (CR 106.7)
-        groups = _groups(members, ctx, cp)
-        new = list(static)
-        for i, ability, filters in refs:
-            masks = [_reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in filters]
-            smap = ctx.single_map(i) if ability.has_tap else None
-            for option, m in zip(ability.mana.options if ability.mana else (), masks, strict=True):
-                if option.reference is None:
-                    continue
-                if option.reference.what == "color":
-                    m &= COLOR_MASK
-                if smap is None:
-                    new[i] |= m
-                else:
-                    for k in range(len(MANA_TYPES)):
-                        if m >> k & 1:
-                            new[i] |= smap[k]
-        if new == cp:
-            return cp, members
-        cp = new
+    return static, refs
+
+
+def _referenced_mask(ctx: _Context, i: int, ability: Ability, masks: list[int]) -> int:
+    """CR 106.7: the types a referring ability adds given what its references reach (``masks``, one per
+    option; "any color" keeps the colors only), through the permanent's replacements when tapped
+    (CR 106.12)."""
+    smap = ctx.single_map(i) if ability.has_tap else None
+    out = 0
+    for option, m in zip(ability.mana.options if ability.mana else (), masks, strict=True):
+        if option.reference is None:
+            continue
+        if option.reference.what == "color":
+            m &= COLOR_MASK
+        if smap is None:
+            out |= m
+        else:
+            for k in range(len(MANA_TYPES)):
+                if m >> k & 1:
+                    out |= smap[k]
+    return out
 
 
 def _triggers_on(trig: ManaTrigger, produced: Mana, source: PermanentState) -> bool:

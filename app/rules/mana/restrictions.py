@@ -9,16 +9,24 @@ Understood: "to cast [a|an] <words> spell[s]" where the words are card types, su
 "non"-types, colors, "colorless", "multicolored", "monocolored", and "of the chosen type" (the permanent's
 chosen creature type, CR 700.2-style choice made as it entered); lists joined by "or"/"and"/","; "spells";
 "with mana value N or greater"; a trailing "or (to) activate abilities of ..." (a spell is not an ability:
-only the spell part counts); "to activate abilities" alone (never a spell, False).
+only the spell part counts; also "activate an ability" and "activate an equip ability"); "to activate
+abilities" alone or "... of <permanents>" (never a spell, False); "to activate an ability or cast ...".
+How the spell is cast (a ``Casting``, from the payments request's spell): "kicked" and "face-down" spells,
+"spells with flashback", "from your graveyard", "from a graveyard", "from exile", "from anywhere other than
+your hand", "your commander", X in "with mana value N or greater"; a trailing "or to turn creatures face
+up" (not a spell); "... or [creature] spells with {X} in their mana costs", "a spell that's one or more
+colors without {X} in its mana cost" (the printed cost, CR 107.3).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Final
 
 from app.rules.values.board import Choices
 from app.rules.values.cards import Face
+from app.rules.values.types import CREATURE_TYPES
 
 _COLOR_WORDS: Final = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 _CARD_TYPES: Final = frozenset(
@@ -26,48 +34,154 @@ _CARD_TYPES: Final = frozenset(
 )
 _SUPERTYPES: Final = frozenset({"legendary", "snow", "basic"})
 
-_ONLY_ABILITIES: Final = re.compile(r"^Spend this mana only to activate abilities\.$")
+_ONLY_ABILITIES: Final = re.compile(r"^Spend this mana only to activate abilities(?: of [a-z ]+)?\.$")
 _CAST: Final = re.compile(
-    r"^Spend this mana only to cast (?:an? )?(?:(?P<what>.+?) )?spells?(?P<chosen> of the chosen type)?"
+    r"^Spend this mana only to (?:activate an ability or )?cast (?:an? )?(?:(?P<what>.+?) )?spells?"
+    r"(?P<flashback> with flashback)?"
+    r"(?P<chosen> of the chosen type)?"
     r"(?P<mv> with mana value (?P<n>\d+) or greater)?"
-    r"(?: or (?:to )?activate (?:abilities|an ability) of .+)?\.$"
+    r"(?: from (?P<zone>your graveyard|a graveyard|exile|anywhere other than your hand))?"
+    r"(?: or (?:to )?activate (?:abilities of .+|an ability(?: of .+)?|an? [a-z]+ ability)"
+    r"| or (?:to )?turn (?:creatures|permanents|a permanent) face up)?\.$"
 )
+_COMMANDER: Final = re.compile(r"^Spend this mana only to cast your commander\.$")
+_OR_X: Final = re.compile(
+    r"^(?P<head>Spend this mana only to cast .+?) or (?P<what>[a-z]+ )?spells"
+    r" with \{X\} in their mana costs\.$"
+)
+_COLORED_NO_X: Final = re.compile(
+    r"^Spend this mana only to cast a spell that's one or more colors without \{X\} in its mana cost\.$"
+)
+_FACE_DOWN_METHODS: Final = frozenset({"morph", "megamorph", "disguise"})
+"""Ways that cast the card face down (CR 702.37c, 702.168a)."""
+_ALTERNATIVE_WORDS: Final = re.compile(r"^an?\s+|\s+spells?$")
 _RIDER: Final = re.compile(r",? and (?:that spell|it) can't be countered(?= ?\.$)")
+_MULTIWORD: Final = frozenset(t for t in CREATURE_TYPES if " " in t)
 _CAST_ANY: Final = re.compile(r"^Spend this mana only to cast spells\.$")
 
 
-def spell_meets(restriction: str, face: Face, chosen: Choices) -> bool | None:
-    """Whether mana with ``restriction`` may pay for casting ``face`` (CR 106.6); None: not understood.
+@dataclass(frozen=True, slots=True)
+class Casting:
+    """How the spell is cast, as the request states it (API 1.1 ``cast_from``, ``method``,
+    ``optional_costs``, ``x``): the zone it is cast from (CR 601.2a), the way used (``method``: its keyword,
+    None for the normal way), whether a kicker cost is paid (``kicked``, CR 702.33d), whether it is its
+    caster's commander (``commander``, CR 903.3; None: the board names no commander and it is not cast from
+    the command zone) and the value of X (CR 107.3a)."""
 
-    ``chosen`` holds the restricted permanent's choices (Cavern of Souls's creature type)."""
+    cast_from: str = "hand"
+    method: str | None = None
+    kicked: bool = False
+    commander: bool | None = None
+    x: int = 0
+
+    @property
+    def face_down(self) -> bool:
+        """CR 702.37c, 702.168a: cast face down (morph, megamorph, disguise)."""
+        return self.method in _FACE_DOWN_METHODS
+
+
+def spell_meets(restriction: str, face: Face, chosen: Choices, casting: Casting | None = None) -> bool | None:
+    """Whether mana with ``restriction`` may pay for casting ``face`` (CR 106.6); None: not understood, or
+    it depends on how the spell is cast and ``casting`` is not given.
+
+    ``chosen`` holds the restricted permanent's choices (Cavern of Souls's creature type); ``casting`` says
+    how the spell is cast: the zone ("spells from exile", "from your graveyard", "from anywhere other than
+    your hand", CR 601.2a), "kicked spells" (CR 702.33d), "face-down" spells (CR 702.37c), "your commander"
+    (CR 903.3) and X in the mana value (CR 202.3e: on the stack, X is the value chosen)."""
     text = _RIDER.sub("", restriction.strip())  # a rider on the spell (CR 106.6), not a restriction
     if _ONLY_ABILITIES.match(text):
         return False  # CR 106.6: mana only for activated abilities never pays a spell
     if _CAST_ANY.match(text):
         return True
+    if _COMMANDER.match(text):
+        return None if casting is None else casting.commander
+    if _COLORED_NO_X.match(text):  # Titans' Nest: CR 105.2 colors, 107.3 {X} in the printed mana cost
+        return bool(face.color_set) and not _has_x(face)
+    if m := _OR_X.match(text):  # Helga, Troyan: "... or [creature] spells with {X} in their mana costs"
+        what = m.group("what")
+        with_x = _has_x(face) and (True if what is None else _one(what.strip(), face, chosen, casting))
+        head = spell_meets(m.group("head") + ".", face, chosen, casting)
+        if with_x is True or head is True:  # alternatives joined by "or"
+            return True
+        return None if with_x is None or head is None else False
     m = _CAST.match(text)
     if m is None:
         return None
+    if m.group("zone") is not None or m.group("flashback"):
+        if casting is None:
+            return None
+        if not _from_zone(m.group("zone"), m.group("flashback") is not None, face, casting):
+            return False
     if m.group("n") is not None:
-        mv = face.mana_cost.mana_value if face.mana_cost is not None else 0
-        if (mv or 0) < int(m.group("n")):
+        mv = _mana_value(face, casting)
+        if mv is None:
+            return None
+        if mv < int(m.group("n")):
             return False
     what = m.group("what")
     if what is None:  # "to cast spells with mana value 4 or greater"
         return True
+    # each alternative may repeat its article and "spell" ("a Dragon spell or an Omen spell")
     alternatives = [
-        a.strip() for a in re.split(r",\s*(?:or\s+|and/or\s+|and\s+)?|\s+or\s+|\s+and/or\s+", what)
+        _ALTERNATIVE_WORDS.sub("", a.strip())
+        for a in re.split(r",\s*(?:or\s+|and/or\s+|and\s+)?|\s+or\s+|\s+and/or\s+", what)
     ]
     if m.group("chosen"):
         alternatives = [a + " of the chosen type" for a in alternatives]
-    results = [_one(a, face, chosen) for a in alternatives if a]
-    if not results or any(r is None for r in results):
+    results = [_one(a, face, chosen, casting) for a in alternatives if a]
+    if True in results:  # alternatives are joined by "or": one met is enough, whatever the others say
+        return True
+    if not results or None in results:
         return None
-    return any(results)
+    return False
 
 
-def _one(words_text: str, face: Face, chosen: Choices) -> bool | None:
-    """One alternative ("creature", "colorless Eldrazi", "creature of the chosen type")."""
+def _from_zone(zone: str | None, flashback: bool, face: Face, casting: Casting) -> bool:
+    """CR 601.2a: the zone the spell is cast from, as the restriction names it; "spells with flashback
+    from a graveyard" (Altar of the Lost): a card with flashback (CR 702.34a) cast from a graveyard."""
+    if flashback and not _has_flashback(face):
+        return False
+    if zone is None:
+        return True
+    if zone == "anywhere other than your hand":
+        return casting.cast_from != "hand"
+    return casting.cast_from == ("exile" if zone == "exile" else "graveyard")
+
+
+_FLASHBACK_LINE: Final = re.compile(r"^Flashback\b", re.MULTILINE)
+
+
+def _has_flashback(face: Face) -> bool:
+    """CR 702.34a: the card has flashback (its keywords, or a keyword line of its text)."""
+    return "flashback" in {k.casefold() for k in face.keywords} or bool(
+        _FLASHBACK_LINE.search(face.oracle_text)
+    )
+
+
+def _has_x(face: Face) -> bool:
+    """CR 107.3: the face's printed mana cost has {X}."""
+    return face.mana_cost is not None and "X" in face.mana_cost.variables
+
+
+def _mana_value(face: Face, casting: Casting | None) -> int | None:
+    """CR 202.3e: the spell's mana value on the stack, X counted as the value chosen; None when the cost
+    has X and ``casting`` does not give it. A face-down spell's is 0 (CR 708.2a)."""
+    if casting is not None and casting.face_down:
+        return 0
+    cost = face.mana_cost
+    if cost is None:
+        return 0
+    base = cost.mana_value or 0
+    if not cost.variables:
+        return int(base)
+    if casting is None:
+        return None
+    return int(base) + casting.x * cost.variables.count("X")
+
+
+def _one(words_text: str, face: Face, chosen: Choices, casting: Casting | None = None) -> bool | None:
+    """One alternative ("creature", "colorless Eldrazi", "creature of the chosen type", "kicked",
+    "face-down creature")."""
     of_chosen = words_text.endswith(" of the chosen type")
     if of_chosen:
         words_text = words_text.removesuffix(" of the chosen type")
@@ -75,8 +189,14 @@ def _one(words_text: str, face: Face, chosen: Choices) -> bool | None:
     types = {t.casefold() for t in type_line.types}
     supertypes = {t.casefold() for t in type_line.supertypes}
     colors = set(face.color_set)
-    for word in words_text.split():
+    for word in _words(words_text):
         w = word.casefold()
+        if w in {"kicked", "face-down"}:  # CR 702.33d, 702.37c: how it is cast
+            if casting is None:
+                return None
+            if not (casting.kicked if w == "kicked" else casting.face_down):
+                return False
+            continue
         if w.endswith("s") and w[:-1] in _CARD_TYPES:
             w = w[:-1]
         if w in _CARD_TYPES:
@@ -105,3 +225,14 @@ def _one(words_text: str, face: Face, chosen: Choices) -> bool | None:
             return None  # the type was not chosen on the board: not knowable
         return face.has_creature_type(chosen.creature_type)
     return True
+
+
+def _words(text: str) -> list[str]:
+    """The words of an alternative, a creature type of two words kept whole ("Time Lord", CR 205.3m)."""
+    out: list[str] = []
+    for word in text.split():
+        if out and f"{out[-1]} {word}".removesuffix("s") in _MULTIWORD:
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out

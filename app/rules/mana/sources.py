@@ -32,7 +32,7 @@ from app.rules.mana.abilities import (
 )
 from app.rules.mana.payment import CARD, LEAVES, TAP, Consumed, ManaSource
 from app.rules.mana.production import BoardAnalysis, analyze_board
-from app.rules.mana.restrictions import spell_meets
+from app.rules.mana.restrictions import Casting, spell_meets
 from app.rules.text.activation import Need
 from app.rules.values.board import Board, Permanent, Player
 from app.rules.values.cards import Face
@@ -84,11 +84,13 @@ def payment_inputs(
     spell: Face | None,
     analysis: BoardAnalysis | None = None,
     granted: tuple[str, ...] = (),
+    casting: Casting | None = None,
 ) -> PaymentInputs:
     """The sources paying ``cost`` for casting ``spell`` (None: a bare cost): mana abilities, restricted
-    mana the spell meets, convoke, improvise and delve when the spell has them (or is ``granted`` them by
-    a permanent, "Creature spells you cast have convoke"); and the warnings: the
-    player's permanents whose text was not understood, restrictions not understood."""
+    mana the spell meets (``casting``: how it is cast, for "kicked spells", "spells from exile" and the
+    like; None: such restrictions are not decided, and said), convoke, improvise and delve when the spell
+    has them (or is ``granted`` them by a permanent, "Creature spells you cast have convoke"); and the
+    warnings: the player's permanents whose text was not understood, restrictions not understood."""
     analysis = analysis if analysis is not None else analyze_board(board)
     if spell is None:
         return bare_payment_inputs(board, player, analysis)
@@ -134,7 +136,7 @@ def payment_inputs(
     busy = frozenset(s.permanent for s in extra if s.ability != DELVE)
     if _NO_MANA.search(spell.oracle_text):  # "You can't spend mana to cast this spell." (Hogaak)
         return PaymentInputs(tuple(extra), tuple(warnings + skipped), no_mana=True)
-    sources = [*_mana_sources(board, player, analysis, spell, skipped, busy=busy), *extra]
+    sources = [*_mana_sources(board, player, analysis, spell, skipped, busy=busy, casting=casting), *extra]
     return PaymentInputs(
         tuple(sources), tuple(warnings + skipped), any_color=any_color_source(analysis, player)
     )
@@ -205,9 +207,11 @@ def _mana_sources(
     skipped: list[Warning],
     *,
     busy: frozenset[str] = frozenset(),
+    casting: Casting | None = None,
 ) -> tuple[ManaSource, ...]:
     """The player's mana abilities as sources. ``busy``: permanents that have another use in this payment
-    (convoke, improvise), so tapping or sacrificing them for a cost is a choice to solve, not free."""
+    (convoke, improvise), so tapping or sacrificing them for a cost is a choice to solve, not free;
+    ``casting``: how the spell is cast (restricted mana, CR 106.6)."""
     analysis = analysis if analysis is not None else analyze_board(board)
     plain: list[ManaSource] = []
     consuming: list[tuple[PermanentState, Ability, tuple[tuple[tuple[str, ...], ...], bool]]] = []
@@ -217,33 +221,10 @@ def _mana_sources(
         for ability in state.abilities:
             if not ability.is_mana_ability or ability.mana is None:
                 continue
-            spell_only = False
-            if ability.mana.restriction is not None:
-                if spell is None:
-                    continue
-                meets = spell_meets(ability.mana.restriction, spell, state.permanent.chosen)
-                if meets is None:
-                    skipped.append(
-                        Warning(
-                            state.id,
-                            ability.mana.restriction,
-                            "spending restriction not understood: its mana is not used (CR 106.6)",
-                        )
-                    )
-                if not meets:
-                    continue
-                spell_only = True
+            spell_only = _spell_only(state, ability.mana.restriction, spell, skipped, casting)
+            if spell_only is None or not _payable(state, ability, skipped):
+                continue
             kinds = {n.kind for n in ability.needs}
-            if kinds - _PAYABLE_NEEDS:
-                if kinds & {"exile"}:
-                    skipped.append(
-                        Warning(
-                            state.id,
-                            next(n.text for n in ability.needs if n.kind == "exile"),
-                            "a cost that exiles a permanent: payments do not use this ability",
-                        )
-                    )
-                continue  # "unknown" parts are in the analysis warnings; exile_self works off the battlefield
             outputs = analysis.produces.get((state.id, ability.index))
             if not outputs or check_activation(analysis.state, state, ability):
                 continue
@@ -264,6 +245,53 @@ def _mana_sources(
             _consuming(analysis, state, ability, listed, spell_only, busy_tap, busy_leave, claimed, skipped)
         )
     return tuple(out)
+
+
+def _spell_only(
+    state: PermanentState,
+    restriction: str | None,
+    spell: Face | None,
+    skipped: list[Warning],
+    casting: Casting | None = None,
+) -> bool | None:
+    """CR 106.6: whether mana under ``restriction`` is used for this payment: None (not used: a bare cost,
+    a spell that does not meet it, or a restriction not understood, said in ``skipped``), True (used, for
+    the spell only: it never pays another ability's cost), False (no restriction)."""
+    if restriction is None:
+        return False
+    if spell is None:
+        return None
+    meets = spell_meets(restriction, spell, state.permanent.chosen, casting)
+    if meets is None:
+        skipped.append(Warning(state.id, restriction, _undecided(restriction, spell, state, casting)))
+    return True if meets else None
+
+
+def _undecided(restriction: str, spell: Face, state: PermanentState, casting: Casting | None) -> str:
+    """Why a restriction was not decided: how the spell is cast was not given (a restriction that depends
+    on it: "kicked spells", "from exile"), the board names no commander, or the text is not understood."""
+    chosen = state.permanent.chosen
+    if casting is None and spell_meets(restriction, spell, chosen, Casting(commander=False)) is not None:
+        return "how the spell is cast is not given: its mana is not used (CR 106.6)"
+    no_commander = casting is not None and casting.commander is None
+    if no_commander and spell_meets(restriction, spell, chosen, Casting(commander=False)) is not None:
+        return "the player's `commander` is not stated: the spell is not taken as it, its mana is not used"
+    return "spending restriction not understood: its mana is not used (CR 106.6)"
+
+
+def _payable(state: PermanentState, ability: Ability, skipped: list[Warning]) -> bool:
+    """CR 602.2b, 118.3: whether every part of the ability's cost is one the solver pays; a cost exiling a
+    permanent is said in ``skipped`` ("unknown" parts are in the analysis warnings; exiling the card
+    itself works off the battlefield, CR 113.6m)."""
+    kinds = {n.kind for n in ability.needs}
+    if not kinds - _PAYABLE_NEEDS:
+        return True
+    if "exile" in kinds:
+        text = next(n.text for n in ability.needs if n.kind == "exile")
+        skipped.append(
+            Warning(state.id, text, "a cost that exiles a permanent: payments do not use this ability")
+        )
+    return False
 
 
 _PAYABLE_NEEDS: Final = frozenset(
@@ -317,6 +345,18 @@ def _source(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Resources:
+    """What one ability's cost takes besides the permanent itself (CR 118.3), as found on the board:
+    counters removed per activation, cards per activation from each zone (with the zone's cards), the
+    permanents each "tap/sacrifice/return N ..." may use, and the whole hand for "Discard your hand"."""
+
+    counters: tuple[tuple[str, int], ...]
+    cards: tuple[tuple[str, int, tuple[str, ...]], ...]
+    picks: tuple[tuple[Need, list[PermanentState]], ...]
+    discard_all: tuple[str, ...] | None
+
+
 def _consuming(
     analysis: BoardAnalysis,
     state: PermanentState,
@@ -334,15 +374,53 @@ def _consuming(
     make mana of its own): a "free" one (no use of its own in this payment) is taken first, and it is
     exact to do so; when an activation must use a busy one, each choice is listed as an alternative (the
     solver then decides, tokens keeping each permanent used once), up to ``ALTERNATIVES_BOUND``. An
-    ability without {T}/{Q} or a self-sacrifice can be activated again while its resources last; each
-    activation is listed (at most ``REPEAT_BOUND``)."""
-    board = analysis.state.board
-    player = board.player(state.controller)
+    ability without {T}/{Q} or a self-sacrifice can be activated again while its resources last (CR
+    602.2b); each activation is listed (at most ``REPEAT_BOUND``)."""
     once = (
         ability.has_tap
         or ability.has_untap
         or any(n.kind in {"sacrifice_self", "return_self", "discard_hand"} for n in ability.needs)
     )
+    found, limit = _resources(analysis, state, ability, once)
+    if limit <= 0:
+        return []
+    notes: list[str] = []
+    choices = _activation_choices(
+        state, ability, found, once, limit, (busy_tap, busy_leave, claimed), notes, skipped
+    )
+    if choices is None:
+        return []
+    if not once and len(choices) == REPEAT_BOUND:
+        skipped.append(
+            Warning(state.id, ability.cost_text, f"only the first {REPEAT_BOUND} activations are considered")
+        )
+    for text in notes:
+        skipped.append(
+            Warning(
+                state.id,
+                text,
+                "which permanents pay this cost was chosen, not searched: a plan using others may exist",
+            )
+        )
+    out: list[ManaSource] = []
+    for k, alts in enumerate(choices):
+        for alt in alts:
+            tokens, consumes = _consumed(ability, found, k, alt)
+            out.append(
+                _source(
+                    state, ability, listed, spell_only, tokens=tokens, activation=len(out), consumes=consumes
+                )
+            )
+    return out
+
+
+def _resources(
+    analysis: BoardAnalysis, state: PermanentState, ability: Ability, once: bool
+) -> tuple[_Resources, int]:
+    """What the ability's cost takes, and how many times it can be activated with what the board holds
+    (CR 602.2b, 118.3: counters stated on it, cards in the zones stated, life, permanents to tap or
+    sacrifice; once for an ability that taps, untaps or sacrifices itself)."""
+    player = analysis.state.board.player(state.controller)
     limit = 1 if once else REPEAT_BOUND
     if ability.life_cost:
         limit = min(limit, max(player.life, 0) // ability.life_cost)
@@ -366,97 +444,85 @@ def _consuming(
             picks.append((need, found))
             if once:
                 limit = min(limit, len(found) // max(need.amount, 1))
-    if limit <= 0:
-        return []
-    # Which permanents each activation uses: per activation, its alternatives.
-    notes: list[str] = []
+    return _Resources(tuple(counters), tuple(cards), tuple(picks), discard_all), limit
+
+
+def _activation_choices(
+    state: PermanentState,
+    ability: Ability,
+    found: _Resources,
+    once: bool,
+    limit: int,
+    busy: tuple[set[str], set[str], set[str]],
+    notes: list[str],
+    skipped: list[Warning],
+) -> list[list[tuple[PermanentState, ...]]] | None:
+    """Per activation, its alternatives for which permanents it uses (CR 118.3); None when the ability is
+    not used (a repeatable cost using two kinds of permanents, said in ``skipped``). ``busy``: the
+    permanents tapped, and leaving, for other sources, and those claimed by another ability's cost."""
+    busy_tap, busy_leave, claimed = busy
     if once:
         alternatives: list[tuple[PermanentState, ...]] = [()]
-        for need, found in picks:
+        for need, cands in found.picks:
             alternatives = [
                 old + new
                 for old in alternatives
-                for new in _once_choices(need, found, busy_tap, busy_leave, claimed, notes)
+                for new in _once_choices(need, cands, busy_tap, busy_leave, claimed, notes)
             ]
-        choices = [alternatives]
-    elif picks:
-        if len(picks) > 1:
-            skipped.append(
-                Warning(state.id, ability.cost_text, "a cost using two kinds of permanents: not used")
-            )
-            return []
-        need, found = picks[0]
-        busy = busy_tap if need.kind == "tap" else busy_leave
-        pool = [c for c in found if c.id not in busy] + [c for c in found if c.id in busy]
+        return [alternatives]
+    if not found.picks:
+        return [[()] for _ in range(limit)]
+    if len(found.picks) > 1:
+        skipped.append(Warning(state.id, ability.cost_text, "a cost using two kinds of permanents: not used"))
+        return None
+    need, cands = found.picks[0]
+    taken = busy_tap if need.kind == "tap" else busy_leave
+    pool = [c for c in cands if c.id not in taken] + [c for c in cands if c.id in taken]
+    n = max(need.amount, 1)
+    # n == 1: each activation uses a different one, one listing each (the solver picks among them);
+    # n > 1: consecutive groups, free ones first; the grouping is chosen, not searched (said if so)
+    lists = [tuple(pool[k : k + n]) for k in range(0, len(pool) - n + 1, n)]
+    if n > 1 and len(pool) > n and not _alike([c for c in pool if c.id in taken]):
+        notes.append(need.text)
+    return [[one] for one in lists[:limit]]
+
+
+def _consumed(
+    ability: Ability, found: _Resources, k: int, alt: tuple[PermanentState, ...]
+) -> tuple[frozenset[str], Consumed]:
+    """The tokens (each resource used once, CR 118.3) and what activation ``k`` consumes, using the
+    permanents ``alt`` for its picks in order and the k-th counters and cards."""
+    tokens: set[str] = set()
+    consumed: dict[str, list[str]] = {"sacrifices": [], "taps": [], "returns": []}
+    slot = 0
+    for need, _cands in found.picks:
         n = max(need.amount, 1)
-        # n == 1: each activation uses a different one, one listing each (the solver picks among them);
-        # n > 1: consecutive groups, free ones first; the grouping is chosen, not searched (said if so)
-        lists = [tuple(pool[k : k + n]) for k in range(0, len(pool) - n + 1, n)]
-        if n > 1 and len(pool) > n and not _alike([c for c in pool if c.id in busy]):
-            notes.append(need.text)
-        choices = [[one] for one in lists[:limit]]
-    else:
-        choices = [[()] for _ in range(limit)]
-    if not once and len(choices) == REPEAT_BOUND:
-        skipped.append(
-            Warning(state.id, ability.cost_text, f"only the first {REPEAT_BOUND} activations are considered")
-        )
-    for text in notes:
-        skipped.append(
-            Warning(
-                state.id,
-                text,
-                "which permanents pay this cost was chosen, not searched: a plan using others may exist",
-            )
-        )
-    out: list[ManaSource] = []
-    serial = 0
-    for k, alts in enumerate(choices):
-        for alt in alts:
-            tokens: set[str] = set()
-            consumed: dict[str, list[str]] = {"sacrifices": [], "taps": [], "returns": []}
-            slot = 0
-            for need, _found in picks:
-                n = max(need.amount, 1)
-                group = alt[slot : slot + n]
-                slot += n
-                for c in group:
-                    if need.kind == "tap":
-                        tokens.add(TAP + c.id)
-                        consumed["taps"].append(c.id)
-                    else:
-                        tokens.add(LEAVES + c.id)
-                        consumed["sacrifices" if need.kind == "sacrifice" else "returns"].append(c.id)
-            exiles: list[str] = []
-            discards: list[str] = []
-            for zone, per_act, names in cards:
-                for i in range(k * per_act, (k + 1) * per_act):
-                    tokens.add(f"{CARD}{zone}:{i}")
-                    (discards if zone == "hand" and _is_discard(ability) else exiles).append(names[i])
-            if discard_all is not None:
-                discards.extend(discard_all)
-                tokens.update(f"{CARD}hand:{i}" for i in range(len(discard_all)))
-            consumes = Consumed(
-                sacrifices=tuple(consumed["sacrifices"]),
-                taps=tuple(consumed["taps"]),
-                returns=tuple(consumed["returns"]),
-                removes=tuple(counters),
-                exiles=tuple(exiles),
-                discards=tuple(discards),
-            )
-            out.append(
-                _source(
-                    state,
-                    ability,
-                    listed,
-                    spell_only,
-                    tokens=frozenset(tokens),
-                    activation=serial,
-                    consumes=consumes,
-                )
-            )
-            serial += 1
-    return out
+        for c in alt[slot : slot + n]:
+            if need.kind == "tap":
+                tokens.add(TAP + c.id)
+                consumed["taps"].append(c.id)
+            else:
+                tokens.add(LEAVES + c.id)
+                consumed["sacrifices" if need.kind == "sacrifice" else "returns"].append(c.id)
+        slot += n
+    exiles: list[str] = []
+    discards: list[str] = []
+    for zone, per_act, names in found.cards:
+        for i in range(k * per_act, (k + 1) * per_act):
+            tokens.add(f"{CARD}{zone}:{i}")
+            (discards if zone == "hand" and _is_discard(ability) else exiles).append(names[i])
+    if found.discard_all is not None:
+        discards.extend(found.discard_all)
+        tokens.update(f"{CARD}hand:{i}" for i in range(len(found.discard_all)))
+    consumes = Consumed(
+        sacrifices=tuple(consumed["sacrifices"]),
+        taps=tuple(consumed["taps"]),
+        returns=tuple(consumed["returns"]),
+        removes=found.counters,
+        exiles=tuple(exiles),
+        discards=tuple(discards),
+    )
+    return frozenset(tokens), consumes
 
 
 def _once_choices(

@@ -41,14 +41,24 @@ class Condition:
     controls attached), ``never`` (a condition no permanent meets, "As long as ~ is in your graveyard"),
     ``total_power`` (the permanents of ``needs`` have that total power, CR 208.1), ``counter`` (it has a
     counter of that kind, CR 122.1),
-    ``your_turn`` ("only during your turn", CR 505.1), ``timing`` (a timing restriction, "as a sorcery",
-    "once each turn": not a board fact, CR 307.1, 602.5d), or ``unknown`` (kept as text; the board reader
-    warns and assumes it is not met).
+    ``your_turn`` ("only during your turn", CR 505.1), ``not_your_turn`` ("if it's not your turn"),
+    ``cards`` (the number of cards in its controller's ``zone``, hand or graveyard, is at least
+    ``at_least`` and at most ``at_most``: threshold "seven or more cards are in your graveyard", hellbent
+    "you have no cards in hand", CR 402.1, 404.1), ``counters`` (the number of ``counter`` counters on
+    the permanent itself is between ``at_least`` and ``at_most``, CR 122.1), ``player_counters`` (an
+    opponent has at least ``at_least`` ``counter`` counters, corrupted's poison, CR 122.1), ``timing`` (a
+    timing restriction, "as a sorcery", "once each turn", "once": not a board fact, CR 307.1, 602.5d; no
+    earlier activation is on the board), or ``unknown`` (kept as text; the board reader warns and assumes
+    it is not met).
     """
 
     text: str
     kind: str
     needs: tuple[tuple[Filter, int], ...] = ()
+    zone: str = ""
+    at_least: int = 0
+    at_most: int | None = None
+    counter: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,14 +161,27 @@ def parse_amount(text: str) -> Amount | None:
     return None if flt is None else Amount(text, filter=flt)
 
 
+_TIMING_TAIL: Final = re.compile(r"(if .+?) and only (?:as a sorcery|once each turn)")
+_TIMING_HEAD: Final = re.compile(r"(?:once|once each turn|as a sorcery) and only (if .+)")
+
+
 def parse_condition(text: str) -> Condition:
     """The condition of "Activate only ..." (without those words) or of an "If ..., ... instead"."""
     text = text.strip().rstrip(".")
+    if m := _TIMING_TAIL.fullmatch(text):  # "if ... and only as a sorcery" (Temple of Cultivation):
+        return replace(parse_condition(m.group(1)), text=text)  # the timing part is no board fact (602.5d)
+    if m := _TIMING_HEAD.fullmatch(text):  # "once and only if you control ..." (Urza's Fun House)
+        return replace(parse_condition(m.group(1)), text=text)
     body = text.removeprefix("if ").removeprefix("If ")
     if text in {"during your turn"}:
         return Condition(text, "your_turn")
+    if body == "it's not your turn":  # Ghost Town (CR 505.1: whose turn it is)
+        return Condition(text, "not_your_turn")
+    if (cards := _cards_condition(text, body)) is not None:
+        return cards
     if re.fullmatch(
-        r"(?:as a sorcery|as an instant|once each turn)(?: and only (?:as a sorcery|once each turn))?", text
+        r"(?:as a sorcery|as an instant|once each turn|once)(?: and only (?:as a sorcery|once each turn))?",
+        text,
     ):
         return Condition(text, "timing")
     if m := re.fullmatch(r"(.+) have total power (\w+) or greater", body):
@@ -180,6 +203,29 @@ def parse_condition(text: str) -> Condition:
     return Condition(text, "unknown")
 
 
+def _cards_condition(text: str, body: str) -> Condition | None:
+    """ "seven or more cards are in your graveyard" (threshold), "you have no cards in hand" (hellbent),
+    "you have exactly seven cards in hand": a count of the controller's cards in a zone (CR 402.1, 404.1);
+    "there are three or more brick counters on ~", "it has no time counters on it" (CR 122.1)."""
+    if m := re.fullmatch(r"(\w+) or more cards are in your graveyard", body):
+        n = NUMBER_WORDS.get(m.group(1))
+        return None if n is None else Condition(text, "cards", zone="graveyard", at_least=n)
+    if m := re.fullmatch(r"there are (\w+) or more ([a-z+/\-0-9]{1,20}) counters on ~", body):
+        n = NUMBER_WORDS.get(m.group(1))  # Pyramid of the Pantheon (CR 122.1)
+        return None if n is None else Condition(text, "counters", at_least=n, counter=m.group(2))
+    if m := re.fullmatch(r"it has no ([a-z+/\-0-9]{1,20}) counters on it", body):  # Temple of Cyclical Time
+        return Condition(text, "counters", at_most=0, counter=m.group(1))
+    if m := re.fullmatch(r"an opponent has (\w+) or more ([a-z]{1,20}) counters", body):
+        n = NUMBER_WORDS.get(m.group(1))  # corrupted: poison counters on a player (CR 122.1, 104.3d)
+        return None if n is None else Condition(text, "player_counters", at_least=n, counter=m.group(2))
+    if body == "you have no cards in hand":
+        return Condition(text, "cards", zone="hand", at_most=0)
+    if m := re.fullmatch(r"you have exactly (\w+) cards? in hand", body):
+        n = NUMBER_WORDS.get(m.group(1))
+        return None if n is None else Condition(text, "cards", zone="hand", at_least=n, at_most=n)
+    return None
+
+
 def _control_need(part: str) -> tuple[Filter, int] | None:
     """ "three or more artifacts", "an Island", "an Urza's Power-Plant" → (filter, at least n)."""
     n = 1
@@ -195,8 +241,11 @@ def _control_need(part: str) -> tuple[Filter, int] | None:
         if sub is None:
             return None
         return Filter(types=("Land",), all_subtypes=("Urza's", sub), controller="you"), n
+    color = None
+    if m := re.fullmatch(r"(white|blue|black|red|green) (.+)", part):  # CR 105.2: "two or more black
+        color, part = _COLOR_WORDS[m.group(1)], m.group(2)  # permanents" (Leechridden Swamp)
     flt = parse_filter(part)
-    return None if flt is None else (replace(flt, controller="you"), n)
+    return None if flt is None else (replace(flt, controller="you", color=color), n)
 
 
 def _filters_and(phrase: str) -> tuple[Filter, ...] | None:

@@ -94,6 +94,9 @@ class Filter:
     """ "with a +1/+1 counter on it" (that kind) or "with a counter on it" (``""``: any kind, CR 122.1)."""
     itself: bool = False
     """The source itself ("it" after "As long as ~ is ...")."""
+    color: str | None = None
+    """ "black permanents": a color the permanent has (CR 105.2); set only by activation conditions
+    ("Activate only if you control two or more black permanents"), checked by ``PermanentState.matches``."""
 
     def matches_types(
         self,
@@ -224,10 +227,24 @@ def _suffixes(text: str) -> tuple[str, str, dict[str, str | int | None]] | None:
 _ARTICLES: Final = frozenset({"a", "an", "each", "all", "another", "other", "enchanted", "equipped"})
 
 
+_ARTICLE: Final = re.compile(r"^an?\s+")
+
+
+def _joined(words: list[str]) -> list[str]:
+    """The words with a creature type of two words kept whole ("Time Lord", CR 205.3m)."""
+    out: list[str] = []
+    for word in words:
+        if out and " " in (_subtype_word(f"{out[-1]} {word}") or ""):
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
+
+
 def _type_words(words: list[str]) -> dict[str, list[str]] | None:
     """The type words of a phrase: supertypes, "nonbasic", "non<type>", card types and subtypes (CR 205)."""
     found: dict[str, list[str]] = {"types": [], "subtypes": [], "supertypes": [], "not_super": [], "not": []}
-    for word in words:
+    for word in _joined(words):
         low = word.casefold()
         if low in {"basic", "snow", "legendary"}:
             found["supertypes"].append(low.capitalize())
@@ -261,7 +278,8 @@ def parse_filter(phrase: str) -> Filter | None:
         enchanted = enchanted or first in {"enchanted", "equipped"}  # CR 301.5, 303.4: attached to it
     rest = " ".join(words)
     # "Mountain, Forest, or Plains": a list of subtypes
-    listed = [w.strip() for w in re.split(r",\s*(?:or\s+)?|\s+or\s+", rest) if w.strip()]
+    # ("a Swamp or a Mountain": each named with its article, the Verges)
+    listed = [_ARTICLE.sub("", w.strip()) for w in re.split(r",\s*(?:or\s+)?|\s+or\s+", rest) if w.strip()]
     if len(listed) > 1:
         subs = [_subtype_word(w) for w in listed]
         if any(f is None for f in subs):

@@ -99,6 +99,7 @@ __all__ = [
     "parse_filter",
     "read_face",
     "read_text",
+    "restore_breaks",
     "sort_mana",
     "strip_reminder",
 ]
@@ -128,6 +129,22 @@ def strip_reminder(text: str) -> str:
     return _REMINDER.sub("", text).strip()
 
 
+_LOST_BREAK: Final = re.compile(r'"[^"\n]*"|(?<=[.")])(?=\{)')
+"""A quoted ability (skipped whole) or an ability's cost starting right after a sentence's end."""
+
+
+def restore_breaks(text: str) -> str:
+    """The text with the line breaks the data lost put back, only where that is unambiguous: a brace
+    that opens a cost right after a sentence ends (``.``, a closing quote or parenthesis), outside quotes
+    ("... enters tapped.{3}{B}, {T}: Seek ... Activate only once.{T}: Add {B}.", Gate of the Black
+    Dragon). Oracle text always starts an ability on a line of its own (CR 113.2, 602.1: one ability per
+    paragraph), and a sentence ending mid-paragraph is followed by a space; a brace inside quotes is the
+    granted ability's own ("have "{T}: Add {C}.""). Breaks lost elsewhere ("VigilanceWhen") stay."""
+    if ".{" not in text and '"{' not in text and "){" not in text:
+        return text
+    return _LOST_BREAK.sub(lambda m: m.group(0) if m.group(0) else "\n", text)
+
+
 def _norm(line: str, name: str) -> str:
     text = line.replace(name, "~") if name else line
     short = name.split(",")[0]
@@ -143,7 +160,7 @@ _MANA_RELATED = re.compile(
     re.IGNORECASE,
 )
 _IGNORABLE = re.compile(
-    r"^(?:Enchant .*|As ~ enters(?: the battlefield)?, choose a color|Whenever .* for mana, ~ deals .*"
+    r"^(?:Enchant .*|As ~ enters(?: the battlefield)?, choose a color|Whenever .* for mana, (?:~|it) deals .*"
     r"|Whenever an opponent taps a land for mana, that land doesn't untap during its controller's next "
     r"untap step"
     r"|.*\bcreates?\b.*|Landfall — .*)$"
@@ -249,7 +266,7 @@ def _read_line(line: str, raw: str, reading: _Reading) -> None:
 def read_text(oracle_text: str, name: str = "") -> FaceMana:
     """Read every line of a face's text (``name`` is replaced by ``~`` for self-references)."""
     reading = _Reading([], [], [], [])
-    for raw in strip_reminder(oracle_text).splitlines():
+    for raw in restore_breaks(strip_reminder(oracle_text)).splitlines():
         line = _norm(strip_reminder(raw), name)
         if line:
             # CR 207.2c: an ability word has no rules meaning
@@ -268,7 +285,20 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
 
 def read_face(face: Face) -> FaceMana:
     """The mana-related reading of a face's oracle text (cached by text and name)."""
-    return read_text(face.oracle_text, face.name)
+    return read_text(_without_type_reminders(face), face.name)
+
+
+def _without_type_reminders(face: Face) -> str:
+    """The text without a basic land type's reminder that lost its parentheses with its line break
+    ("... Activate only once.{T}: Add {B}." on a "Land — Swamp Gate"): CR 305.6, the land type gives that
+    ability, and the printed "({T}: Add {B}.)" is its reminder (CR 207.2), no second ability."""
+    text = face.oracle_text
+    own = [m for t, m in BASIC_LAND_TYPES.items() if t in face.type_line.subtypes]
+    if not own or ".{T}: Add {" not in text:
+        return text
+    reminders = {"{T}: Add {" + m + "}." for m in own}
+    lines = restore_breaks(text).splitlines()
+    return "\n".join(line for line in lines if line.strip() not in reminders)
 
 
 # ----------------------------------------------------------------------------- a card's produced mana

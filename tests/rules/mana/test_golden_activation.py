@@ -1,6 +1,8 @@
 """Golden activation-cost cases (``tests/golden/payments/activation_costs.yaml``): real cards whose mana
-abilities cost more than {T} and mana, and prohibitions (CR 602.2b, 118.3, 602.5). Each case quotes its
-deciding sentence and names its rule; expectations are worked out by hand from them.
+abilities cost more than {T} and mana, and prohibitions (CR 602.2b, 118.3, 602.5); and
+(``spending_and_conditions.yaml``) restricted mana paid for a spell (CR 106.6) and "Activate only if"
+conditions (CR 602.5b). Each case quotes its deciding sentence and names its rule; expectations are worked
+out by hand from them. A case with ``spell`` pays ``cost`` for casting that card (its restrictions apply).
 
 Every plan found is replayed by ``payment_bruteforce.check_plan`` (each source used as listed, resources
 once, nothing acting after it left, every symbol paid with mana of the right type that was there), so a
@@ -9,7 +11,10 @@ golden "payable" proves the plan, not only the answer.
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections import Counter
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,16 +24,37 @@ import yaml
 from app.rules.mana.abilities import check_activation
 from app.rules.mana.payment import PaymentSources, UnpayableError
 from app.rules.mana.production import analyze_board
-from app.rules.mana.sources import bare_payment_inputs
+from app.rules.mana.restrictions import Casting
+from app.rules.mana.sources import bare_payment_inputs, payment_inputs
 from app.rules.values.board import Board, Choices, Permanent, Player
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.types import TypeLine
+from app.services.card_formats import card_from_scryfall
 from tests.rules.mana.payment_bruteforce import check_plan
 from tests.rules.mana.test_golden_mana import _card
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "payments" / "activation_costs.yaml"
+SPENDING = GOLDEN.with_name("spending_and_conditions.yaml")
 CASES = yaml.safe_load(GOLDEN.read_text(encoding="utf-8"))["cases"]
+SPENDING_CASES = yaml.safe_load(SPENDING.read_text(encoding="utf-8"))["cases"]
+
+
+BUNDLED = Path(__file__).resolve().parents[3] / "app" / "data" / "cards.json.gz"
+
+
+@cache
+def _bundled() -> dict[str, dict[str, Any]]:
+    with gzip.open(BUNDLED, "rt", encoding="utf-8") as fh:
+        return {c["name"]: c for c in json.load(fh)}
+
+
+def _named(name: str) -> Card:
+    """A card of the shared data, else of the bundled catalogue (newer cards: the Verges)."""
+    try:
+        return _card(name)
+    except KeyError:
+        return card_from_scryfall(_bundled()[name])
 
 
 def _inline(spec: dict[str, Any]) -> Card:
@@ -37,7 +63,7 @@ def _inline(spec: dict[str, Any]) -> Card:
 
 
 def _perm(spec: dict[str, Any]) -> Permanent:
-    card = _inline(spec["card"]) if isinstance(spec["card"], dict) else _card(spec["card"])
+    card = _inline(spec["card"]) if isinstance(spec["card"], dict) else _named(spec["card"])
     counters = tuple((str(k), int(v)) for k, v in (spec.get("counters") or {}).items())
     return Permanent(
         spec["id"],
@@ -52,14 +78,18 @@ def _perm(spec: dict[str, Any]) -> Permanent:
 
 
 def _board(case: dict[str, Any]) -> Board:
-    given = {"hand"} if "hand" in case else set()
+    given = {zone for zone in ("hand", "graveyard") if zone in case}
     you = Player(
         "you",
         life=case.get("life", 20),
-        hand=tuple(_card(n) for n in case.get("hand", ())),
+        hand=tuple(_named(n) for n in case.get("hand", ())),
+        graveyard=tuple(_named(n) for n in case.get("graveyard", ())),
         given=frozenset(given),
     )
-    return Board(tuple(_perm(s) for s in case["board"]), (you, Player("opp")))
+    players = (you, Player("opp"))
+    return Board(
+        tuple(_perm(s) for s in case["board"]), players, active_player=case.get("active_player", "you")
+    )
 
 
 def test_at_least_sixty_real_cards() -> None:
@@ -67,7 +97,18 @@ def test_at_least_sixty_real_cards() -> None:
     assert len(CASES) >= 60 and len(names) >= 50
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_spending_cases_cover_both_directions() -> None:
+    """Restricted mana (CR 106.6): each restriction is shown paying a spell that meets it and refusing one
+    that does not."""
+    spent = [c for c in SPENDING_CASES if "spell" in c]
+    for card in {p["card"] for c in spent for p in c["board"]}:
+        answers = {c["payable"] for c in spent if any(p["card"] == card for p in c["board"])}
+        assert answers == {True, False}, card
+
+
+@pytest.mark.parametrize(
+    "case", CASES + SPENDING_CASES, ids=[c["id"] for c in CASES] + [c["id"] for c in SPENDING_CASES]
+)
 def test_golden_activation(case: dict[str, Any]) -> None:
     assert case.get("rule") and case.get("quote"), "every case quotes its sentence and names its rule"
     board = _board(case)
@@ -85,7 +126,13 @@ def test_golden_activation(case: dict[str, Any]) -> None:
     if "cost" not in case:
         return
     cost = ManaCost.parse(case["cost"])
-    inputs = bare_payment_inputs(board, "you", analysis)
+    if "spell" in case:
+        casting = Casting(**case["casting"]) if "casting" in case else None  # how the spell is cast
+        inputs = payment_inputs(board, "you", cost, _named(case["spell"]).front, analysis, casting=casting)
+        warned = any(w.permanent in {p["id"] for p in case["board"]} for w in inputs.warnings)
+        assert warned is bool(case.get("warned")), inputs.warnings
+    else:
+        inputs = bare_payment_inputs(board, "you", analysis)
     payer = PaymentSources(inputs.sources, life=board.player("you").life)
     if not case["payable"]:
         with pytest.raises(UnpayableError) as err:
@@ -94,6 +141,8 @@ def test_golden_activation(case: dict[str, Any]) -> None:
         return
     plan = payer.plan(cost)
     check_plan(plan, cost, inputs.sources, life=board.player("you").life)
+    if "paid_by" in case:
+        assert case["paid_by"] in {s.permanent for s in plan.steps}, plan.steps
     if "order" in case:
         order = [s.permanent for s in plan.steps if s.permanent in case["order"]]
         assert order == case["order"], plan.steps

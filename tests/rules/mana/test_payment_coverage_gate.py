@@ -1,5 +1,6 @@
 """CI gate on the payment coverage sweep (``bench/payment_coverage.py``): over the whole bundled catalogue,
-no permanent's mana ability is paid (or refused) wrongly without a warning. About 12 s."""
+no permanent's mana ability is paid (or refused) wrongly without a warning, and at least 95% are right.
+About 12 s."""
 
 from __future__ import annotations
 
@@ -23,5 +24,7 @@ def test_no_silent_payment_over_the_bundled_catalogue() -> None:
     assert totals["silent"] == 0, listed
     checked = sum(totals.values()) - totals["other"]
     assert checked > 1000
-    # measured 88.8% right (the rest warned: restricted mana asked without a spell); kept from falling
-    assert totals["right"] / checked >= 0.88
+    # measured 95.8% right (restricted mana paid for a spell meeting it, by its characteristics or by how
+    # it is cast, and refused for one that does not; the rest warned: mana only for abilities or costs,
+    # conditions on this turn's events); kept from falling
+    assert totals["right"] / checked >= 0.95

@@ -49,6 +49,31 @@ def test_amounts_and_conditions_read_here() -> None:
     assert parse_condition("If ~ has a +1/+1 counter on it").kind == "counter"
 
 
+def test_activation_conditions_of_board_facts() -> None:
+    """CR 602.5b conditions the board states: a subtype list with articles (the Verges), a timing tail
+    (602.5d, no board fact), a two-word creature type, zone counts (402.1, 404.1), counters on it (122.1),
+    whose turn (505.1), a color (105.2)."""
+    verge = parse_condition("if you control a Forest or an Island")
+    assert verge.kind == "control" and verge.needs[0][0].subtypes == ("Forest", "Island")
+    temple = parse_condition("if you control ten or more permanents and only as a sorcery")
+    assert temple.kind == "control" and temple.needs[0][1] == 10 and temple.text.endswith("as a sorcery")
+    assert parse_condition("if you control a Time Lord").needs[0][0].subtypes == ("Time Lord",)
+    ring = parse_condition("if seven or more cards are in your graveyard")
+    assert (ring.kind, ring.zone, ring.at_least, ring.at_most) == ("cards", "graveyard", 7, None)
+    library = parse_condition("if you have exactly seven cards in hand")
+    assert (library.zone, library.at_least, library.at_most) == ("hand", 7, 7)
+    assert parse_condition("if you have no cards in hand").at_most == 0
+    pyramid = parse_condition("if there are three or more brick counters on ~")
+    assert (pyramid.kind, pyramid.counter, pyramid.at_least) == ("counters", "brick", 3)
+    assert parse_condition("if it has no time counters on it").at_most == 0
+    assert parse_condition("if it's not your turn").kind == "not_your_turn"
+    swamp = parse_condition("if you control two or more black permanents")
+    assert swamp.needs[0][0].color == "B" and swamp.needs[0][1] == 2
+    # still not read, so warned: another player's hand, this turn's events
+    assert parse_condition("if a player has one or fewer cards in hand").kind == "unknown"
+    assert parse_condition("if a creature died this turn").kind == "unknown"
+
+
 def test_power_counts_counters_and_a_star_is_not_guessed() -> None:
     text = "{T}: Add an amount of {G} equal to ~'s power."
     bear = _card("Bear", text, "{1}{G}", "Creature — Bear", power="2")
