@@ -39,6 +39,7 @@ from app.rules.values.costs import ManaCost  # noqa: E402
 from app.rules.values.types import TypeLine  # noqa: E402
 from bench._catalogue import catalogue_cards  # noqa: E402
 
+BASIC_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
 # A line adds mana ("Add {G}", "adds one mana", "add X mana") or changes produced mana ("produces ...
 # instead", "tapped for mana"). Bounded classes and one lazy gap between literal anchors: linear time.
@@ -50,9 +51,26 @@ MANA_LINE = re.compile(
 NOT_MANA = re.compile(r"\badds?\b (?:a |an |one |two |three |that |those |it )?(?:[+\-]\d|counter|card)")
 
 
+def paragraphs(text: str) -> list[str]:
+    """The text's abilities, one a line, with the line breaks some data lost put back by the sweep's own
+    rule: an ability's cost brace straight after a sentence's end (``.``, ``)`` or a closing quote),
+    outside quotes ("...enters tapped.{3}{B}, {T}: Seek..."). One pass over the characters."""
+    out: list[str] = []
+    for raw in text.splitlines():
+        start, quotes = 0, 0
+        for i, ch in enumerate(raw):
+            if ch == '"':
+                quotes += 1
+            elif ch == "{" and i and raw[i - 1] in '.)"' and quotes % 2 == 0:
+                out.append(raw[start:i])
+                start = i
+        out.append(raw[start:])
+    return out
+
+
 def mana_lines(face: Face) -> list[str]:
     out = []
-    for raw in strip_reminder(face.oracle_text).splitlines():
+    for raw in paragraphs(strip_reminder(face.oracle_text)):
         line = strip_reminder(raw).strip()
         if line and MANA_LINE.search(line) and not NOT_MANA.search(line):
             out.append(raw.strip())
@@ -101,9 +119,23 @@ def classify(card: Card, face: Face) -> tuple[str, list[tuple[str, str]]]:
         analysis.produces.get((state.id, a.index)) is None for a in state.abilities if a.mana is not None
     )
     verdicts = []
+    made = {
+        "WUBRGC"[i]
+        for a in state.abilities
+        for mana in analysis.produces.get((state.id, a.index)) or ()
+        for i, n in enumerate(mana.counts)
+        if n
+    }
+    intrinsic = {
+        f"{{T}}: Add {{{BASIC_TYPES[t]}}}." for t in face.type_line.subtypes if BASIC_TYPES.get(t) in made
+    }
     for line in lines:
         if line in warned_texts or any(w and w in line for w in warned_texts):
             verdicts.append((line, "warned"))
+        elif line in intrinsic and not bad_ability:
+            # a basic land type's own ability (CR 305.6), printed as its reminder with the parentheses lost
+            # (the Alchemy Gates): the answer must make that mana, from the type
+            verdicts.append((line, "understood"))
         elif disposition.get(line) in {"mana", "static", "trigger", "token"} and not bad_ability:
             verdicts.append((line, "understood"))
         else:

@@ -38,13 +38,13 @@ def _sweep(script: str) -> dict[str, float]:
 
 
 @pytest.mark.parametrize(
-    ("script", "least_understood"), [("mana_coverage.py", 0.88), ("cost_coverage.py", 0.93)]
+    ("script", "least_understood"), [("mana_coverage.py", 0.91), ("cost_coverage.py", 0.93)]
 )
 def test_nothing_is_silent(script: str, least_understood: float) -> None:
     counts = _sweep(script)
     total = sum(counts.values())
     assert total > 1000, f"{script} found too few lines: its patterns broke ({counts})"
     assert counts["silent"] == 0, counts
-    # A floor a little under today's share (mana 90.3 %, costs 95.1 % on the bundled file, 2026-12-05): a
+    # A floor a little under today's share (mana 93.0 %, costs 95.1 % on the bundled file, 2026-12-06): a
     # change that stops understanding what was understood fails here before it reaches a user.
     assert counts["understood"] / total >= least_understood, counts
