@@ -33,7 +33,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.direct import DirectRead, DirectRoute, serve, serve_read
+from app.api.direct import INLINE_BODY_BYTES, DirectRead, DirectRoute, refuse_invalid, serve, serve_read
 from app.api.limits import (
     MAX_JSON_DEPTH,
     body_hygiene_errors,
@@ -43,6 +43,7 @@ from app.api.limits import (
 )
 from app.api.metrics import IN_PROGRESS, LATENCY, REQUESTS, route_template
 from app.api.rate_limit import AUTHENTICATED_PREFIX, RateLimiter, bearer, exempt, key_hash_of
+from app.api.validation import BodyCheck, body_checks
 from app.errors import (
     PROBLEM_MEDIA_TYPE,
     AppError,
@@ -94,6 +95,7 @@ class ServiceMiddleware:
         # CORS wraps the guarded application: cors(app=self._guarded), built by the caller or not at all.
         self._inner: ASGIApp = cors(self._guarded) if cors is not None else self._guarded
         self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        self._body_checks: list[BodyCheck] | None = None  # read from the app's routes on first use
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -199,7 +201,21 @@ class ServiceMiddleware:
             route = self.direct.get(path)
             if route is not None and await serve(route, scope, receive, send, body):
                 return
+        if len(body) > INLINE_BODY_BYTES:
+            check = self._body_check(scope)
+            if check is not None and await refuse_invalid(check.adapter, scope, receive, send, body):
+                return
         await self.app(scope, _replay(body, receive), send)
+
+    def _body_check(self, scope: Scope) -> BodyCheck | None:
+        """The body check of the route FastAPI will serve this request with, if it takes a JSON body."""
+        if self._body_checks is None:
+            self._body_checks = body_checks(getattr(scope.get("app"), "routes", ()))
+        method, path = scope["method"], scope["path"]
+        for check in self._body_checks:
+            if method in check.methods and check.pattern.match(path):
+                return check
+        return None
 
     async def _rate_limit(self, scope: Scope, limiter: RateLimiter) -> AppError | None:
         """Take a token from the caller's bucket; the 429 to answer when it is empty."""
