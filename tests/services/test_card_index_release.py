@@ -3,6 +3,8 @@ in one piece held the GIL for 57 to 200 ms, a /healthz stall in every reload).""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any, cast
 
 import pytest
@@ -22,8 +24,18 @@ def _index(size: int) -> CardIndex:
 
 @pytest.fixture
 def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """This thread's sleeps (``time.sleep`` is patched for all threads: others' pass through)."""
     calls: list[float] = []
-    monkeypatch.setattr(card_index.time, "sleep", calls.append)
+    me = threading.get_ident()
+    real = time.sleep
+
+    def sleep(seconds: float) -> None:
+        if threading.get_ident() == me:
+            calls.append(seconds)
+        else:
+            real(seconds)
+
+    monkeypatch.setattr(card_index.time, "sleep", sleep)
     return calls
 
 
