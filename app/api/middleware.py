@@ -197,15 +197,20 @@ class ServiceMiddleware:
             await _refuse(scope, receive, send, refusal)
             return
         assert isinstance(body, bytes)
+        if not await self._answered_early(scope, receive, send, body):
+            await self.app(scope, _replay(body, receive), send)
+
+    async def _answered_early(self, scope: Scope, receive: Receive, send: Send, body: bytes) -> bool:
+        """Whether the direct lane answered, or a large body's 422 was answered before FastAPI."""
         if scope["method"] == "POST":
-            route = self.direct.get(path)
+            route = self.direct.get(scope["path"])
             if route is not None and await serve(route, scope, receive, send, body):
-                return
+                return True
         if len(body) > INLINE_BODY_BYTES:
             check = self._body_check(scope)
             if check is not None and await refuse_invalid(check.adapter, scope, receive, send, body):
-                return
-        await self.app(scope, _replay(body, receive), send)
+                return True
+        return False
 
     def _body_check(self, scope: Scope) -> BodyCheck | None:
         """The body check of the route FastAPI will serve this request with, if it takes a JSON body."""
