@@ -331,7 +331,7 @@ def create_api_key(ns: argparse.Namespace) -> int:
 @subcommand(
     "revoke-api-key",
     help="Revoke the API key NAME (its scenarios are kept): refused from now on, except by a running server"
-    " that accepted it in the last 5 seconds, which keeps trusting it until then",
+    " that accepted it in the last second, which keeps trusting it until then",
     args=[Arg("name", help="the key's name, as given to create-api-key")],
 )
 def revoke_api_key(ns: argparse.Namespace) -> int:

@@ -39,7 +39,10 @@ logger = logging.getLogger("manacalc.errors")
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "/problems/"
 _MAX_ECHO = 100  # never echo more than this many characters of client input
-_MAX_ERRORS = 100  # a hostile body can hold 100,000 mistakes: list the first ones, count them all
+MAX_LISTED_ERRORS = 100  # a hostile body can hold 100,000 mistakes: list the first ones, count them all
+TRUNCATED_ERRORS_TYPE = "errors_truncated"
+"""The last validation error item of a body with more than ``MAX_LISTED_ERRORS`` errors, when only some
+were built (``app.api.validation``): its ``ctx.error_count`` is the total."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +339,7 @@ def app_error_body(exc: AppError, instance: str | None = None) -> dict[str, Any]
     if errors is not None:
         # API.md 1.1: at most 100 errors listed, their total in error_count.
         extra = {"error_count": len(errors), **extra}
-        errors = errors[:_MAX_ERRORS]
+        errors = errors[:MAX_LISTED_ERRORS]
     return problem_body(
         status=exc.status,
         type_slug=exc.type_slug,
@@ -415,7 +418,12 @@ def validation_problem(errors: Sequence[Mapping[str, Any]]) -> AppError:
     ``invalid-choice``, invalid JSON ``bad-request``; otherwise ``validation-error``."""
     items: list[dict[str, Any]] = []
     slug_cls: type[AppError] = InputError
-    for err in errors[:_MAX_ERRORS]:
+    total = len(errors)
+    if errors and errors[-1].get("type") == TRUNCATED_ERRORS_TYPE:
+        # Only some were built (app.api.validation): the last item counts them all.
+        total = int((errors[-1].get("ctx") or {}).get("error_count", total - 1))
+        errors = errors[:-1]
+    for err in errors[:MAX_LISTED_ERRORS]:
         loc = [p if isinstance(p, int) else str(p) for p in err.get("loc", ())]
         cause = (err.get("ctx") or {}).get("error")
         if isinstance(cause, ManaCostSyntaxError):
@@ -450,11 +458,11 @@ def validation_problem(errors: Sequence[Mapping[str, Any]]) -> AppError:
         )
     else:
         shown = "; ".join(f"{_dotted(i['loc'])}: {i['msg']}" for i in items[:5])
-        total = len(errors)
         more = f" (and {total - 5} more)" if total > 5 else ""
-        listed = f"; `errors` lists the first {len(items)}" if total > len(items) else ""
+        left_out = total - len(items)
+        listed = f"; `errors` lists {len(items)} of them, {left_out} left out" if left_out > 0 else ""
         detail = f"{total} invalid value{'s' if total != 1 else ''}: {shown}{more}{listed}"
-    return slug_cls(detail, errors=items, extra={"error_count": len(errors)})
+    return slug_cls(detail, errors=items, extra={"error_count": total})
 
 
 def _http_slug(status: int) -> tuple[str, str]:

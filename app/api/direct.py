@@ -41,6 +41,7 @@ from starlette.types import Receive, Scope, Send
 from app.api.compute import OFFLINE_SESSION, Fallback, run_bounded
 from app.api.deps import settings_of
 from app.api.encoding import encode
+from app.api.validation import bounded_errors
 
 Endpoint = Callable[..., Awaitable[Response]]
 
@@ -132,6 +133,24 @@ async def serve(route: DirectRoute, scope: Scope, receive: Receive, send: Send, 
     return True
 
 
+async def refuse_invalid(
+    adapter: TypeAdapter[Any], scope: Scope, receive: Receive, send: Send, body: bytes
+) -> bool:
+    """Validate a large body of a route FastAPI serves, in a worker thread within the compute budget, and
+    answer its 422 (at most 100 errors built, ``app.api.validation``); False (nothing sent) when it is
+    valid and FastAPI must serve it. Issue 27: FastAPI built all 90,000 errors of a body on the event
+    loop (1.3 to 1.7 s, 9 s for 340,000)."""
+    try:
+        # Straight to json.loads and validate_python: validate_json first would, for a body with many
+        # errors, validate it twice.
+        await run_bounded(lambda: _validated_as_fastapi(adapter, body))
+    except Exception as exc:
+        response = await _handled(scope, receive, exc)
+        await encode(response, scope)(scope, receive, send)
+        return True
+    return False
+
+
 async def serve_read(reads: Sequence[DirectRead], scope: Scope, receive: Receive, send: Send) -> bool:
     """Answer a ``GET`` on a path of ``reads``; False (nothing sent) when FastAPI must serve it."""
     path: str = scope["path"]
@@ -203,7 +222,7 @@ def _validated_as_fastapi(adapter: TypeAdapter[Any], body: bytes) -> Any:
     try:
         return adapter.validate_python(value, from_attributes=True)
     except ValidationError as exc:
-        errors = [{**err, "loc": ("body", *err.get("loc", ()))} for err in exc.errors(include_url=False)]
+        errors = [{**err, "loc": ("body", *err["loc"])} for err in bounded_errors(adapter, value, exc)]
         raise RequestValidationError(errors, body=value) from None
 
 

@@ -47,6 +47,23 @@ _SUSPECT_ESCAPE = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
 # as inf and was a 500): an exponent of three digits or more, or a run of 300 digits. The exact test is
 # the parsed value's (``_walk``); this only decides whether to parse.
 _NON_FINITE = re.compile(rb"NaN|Infinity|[0-9][eE][+-]?[0-9]{3}|[0-9]{300}")
+# The same test without the regular expression engine, which steps through every byte (60 to 85 ms for a
+# 750 KB body on a busy machine, holding the GIL: issue 27's /healthz past 100 ms with two hostile
+# requests): each byte mapped to its class (digit 0, exponent e, sign +, other space), then substring
+# searches, which skip ahead. "0e000" and "0e+000" are [0-9][eE][+-]?[0-9]{3}; "0" x 300 is [0-9]{300}.
+_NUMBER_CLASSES = bytes(
+    ord("0") if chr(b).isdigit() and b < 128 else ord("e") if b in b"eE" else ord("+") if b in b"+-" else 32
+    for b in range(256)
+)
+_OVERFLOW_SHAPES = (b"0e000", b"0e+000", b"0" * 300)
+
+
+def _maybe_non_finite(body: bytes) -> bool:
+    """Whether ``_NON_FINITE`` finds anything in ``body`` (exactly), in a few milliseconds a megabyte."""
+    if b"NaN" in body or b"Infinity" in body:
+        return True
+    classes = body.translate(_NUMBER_CLASSES)
+    return any(shape in classes for shape in _OVERFLOW_SHAPES)
 
 
 def utf8_problem(body: bytes) -> str | None:
@@ -70,7 +87,7 @@ def body_hygiene_errors(body: bytes) -> list[dict[str, object]]:
     NUL was stored by SQLite but refused by PostgreSQL). Each error names its JSON path. The scan is
     linear and in C; the body is parsed (depth already bounded) only when it finds a suspect."""
     suspect = _SUSPECT_ESCAPE.search(body) is not None or b"\x00" in body
-    if not suspect and not (_NON_FINITE.search(body) and _NON_FINITE.search(_STRING.sub(b"", body))):
+    if not suspect and not (_maybe_non_finite(body) and _NON_FINITE.search(_STRING.sub(b"", body))):
         return []
     try:
         value = json.loads(body)

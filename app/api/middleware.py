@@ -33,7 +33,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.direct import DirectRead, DirectRoute, serve, serve_read
+from app.api.direct import INLINE_BODY_BYTES, DirectRead, DirectRoute, refuse_invalid, serve, serve_read
 from app.api.limits import (
     MAX_JSON_DEPTH,
     body_hygiene_errors,
@@ -43,6 +43,7 @@ from app.api.limits import (
 )
 from app.api.metrics import IN_PROGRESS, LATENCY, REQUESTS, route_template
 from app.api.rate_limit import AUTHENTICATED_PREFIX, RateLimiter, bearer, exempt, key_hash_of
+from app.api.validation import BodyCheck, body_checks
 from app.errors import (
     PROBLEM_MEDIA_TYPE,
     AppError,
@@ -94,6 +95,7 @@ class ServiceMiddleware:
         # CORS wraps the guarded application: cors(app=self._guarded), built by the caller or not at all.
         self._inner: ASGIApp = cors(self._guarded) if cors is not None else self._guarded
         self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        self._body_checks: list[BodyCheck] | None = None  # read from the app's routes on first use
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -162,48 +164,17 @@ class ServiceMiddleware:
             unbind_request(tokens)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Rate limit, then the body guard, then the application."""
+        """Rate limit, then the checks of the head, then the body guard, then the application."""
         if self.limiter is not None and not exempt(scope["path"]):
-            token = bearer(scope)
-            key_hash = key_hash_of(token) if token is not None else None
-            wait, tokens = await self.limiter.take(self.limiter.bucket_key(scope, key_hash))
-            # Every limited answer says its limit and what is left (a 429 too), so a page need not wait
-            # for a 429 to learn it; send_wrapper adds them.
-            scope[_RATE_LIMIT_KEY] = self.limiter.headers(wait, tokens)
-            if wait > 0:
-                seconds = max(1, math.ceil(wait))
-                detail = f"Too many requests; retry in {seconds} s."
-                error: AppError = RateLimited(detail, retry_after=seconds)
-                await _refuse(scope, receive, send, error)
+            refusal = await self._rate_limit(scope, self.limiter)
+            if refusal is not None:
+                await _refuse(scope, receive, send, refusal)
                 return
-            if key_hash is not None and scope["path"].startswith(AUTHENTICATED_PREFIX):
-                scope[_LEARN_KEY] = key_hash
-
         path: str = scope.get("path", "")
-        if "\x00" in path or b"%00" in scope.get("query_string", b""):
-            # A NUL reached PostgreSQL (500) while SQLite stored it: refused the same on both.
-            text = "The URL may not contain NUL characters (%00)."
-            error = BadRequest(text, errors=[{"loc": ["url"], "msg": text, "type": "string_unicode"}])
-            await _refuse(scope, receive, send, error)
-            return
-        declared = content_type = None
-        head = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
-        for key, value in scope.get("headers", ()):
-            head += len(key) + len(value) + 4  # ": " and CRLF
-            key = key.lower()
-            if key == b"content-length":
-                declared = value
-            elif key == b"content-type":
-                content_type = value.decode("latin-1")
-        if self.max_header_bytes is not None and head > self.max_header_bytes:
-            # manacalc serve refuses it as it arrives (app.api.http_server); this holds under any server.
-            too_large = HeaderTooLarge(
-                f"The request line and headers are larger than {self.max_header_bytes} bytes."
-            )
-            await _refuse(scope, receive, send, too_large, headers={"Connection": "close"})
-            return
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
-            await _refuse(scope, receive, send, self._too_large())
+        refusal, content_type = self._check_head(scope, path)
+        if refusal is not None:
+            close = isinstance(refusal, HeaderTooLarge)
+            await _refuse(scope, receive, send, refusal, headers={"Connection": "close"} if close else None)
             return
         if scope["method"] not in _BODY_METHODS:
             if self.reads and scope["method"] == "GET" and await serve_read(self.reads, scope, receive, send):
@@ -221,27 +192,74 @@ class ServiceMiddleware:
             return
         if body is None:  # the client went away
             return
-        if isinstance(body, AppError):
-            await _refuse(scope, receive, send, body)
-            return
-        refusal = self._check_body(body, content_type)
+        refusal = body if isinstance(body, AppError) else self._check_body(body, content_type)
         if refusal is not None:
             await _refuse(scope, receive, send, refusal)
             return
+        assert isinstance(body, bytes)
+        if not await self._answered_early(scope, receive, send, body):
+            await self.app(scope, _replay(body, receive), send)
+
+    async def _answered_early(self, scope: Scope, receive: Receive, send: Send, body: bytes) -> bool:
+        """Whether the direct lane answered, or a large body's 422 was answered before FastAPI."""
         if scope["method"] == "POST":
-            route = self.direct.get(path)
+            route = self.direct.get(scope["path"])
             if route is not None and await serve(route, scope, receive, send, body):
-                return
-        replayed = False
+                return True
+        if len(body) > INLINE_BODY_BYTES:
+            check = self._body_check(scope)
+            if check is not None and await refuse_invalid(check.adapter, scope, receive, send, body):
+                return True
+        return False
 
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
+    def _body_check(self, scope: Scope) -> BodyCheck | None:
+        """The body check of the route FastAPI will serve this request with, if it takes a JSON body."""
+        if self._body_checks is None:
+            self._body_checks = body_checks(getattr(scope.get("app"), "routes", ()))
+        method, path = scope["method"], scope["path"]
+        for check in self._body_checks:
+            if method in check.methods and check.pattern.match(path):
+                return check
+        return None
 
-        await self.app(scope, replay, send)
+    async def _rate_limit(self, scope: Scope, limiter: RateLimiter) -> AppError | None:
+        """Take a token from the caller's bucket; the 429 to answer when it is empty."""
+        token = bearer(scope)
+        key_hash = key_hash_of(token) if token is not None else None
+        wait, tokens = await limiter.take(limiter.bucket_key(scope, key_hash))
+        # Every limited answer says its limit and what is left (a 429 too), so a page need not wait
+        # for a 429 to learn it; send_wrapper adds them.
+        scope[_RATE_LIMIT_KEY] = limiter.headers(wait, tokens)
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
+            return RateLimited(f"Too many requests; retry in {seconds} s.", retry_after=seconds)
+        if key_hash is not None and scope["path"].startswith(AUTHENTICATED_PREFIX):
+            scope[_LEARN_KEY] = key_hash
+        return None
+
+    def _check_head(self, scope: Scope, path: str) -> tuple[AppError | None, str | None]:
+        """The refusal of the request line and headers (NUL in the URL, headers over the cap, a declared
+        body over the limit), if any, and the body's ``Content-Type``."""
+        if "\x00" in path or b"%00" in scope.get("query_string", b""):
+            # A NUL reached PostgreSQL (500) while SQLite stored it: refused the same on both.
+            text = "The URL may not contain NUL characters (%00)."
+            return BadRequest(text, errors=[{"loc": ["url"], "msg": text, "type": "string_unicode"}]), None
+        declared = content_type = None
+        head = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+        for key, value in scope.get("headers", ()):
+            head += len(key) + len(value) + 4  # ": " and CRLF
+            key = key.lower()
+            if key == b"content-length":
+                declared = value
+            elif key == b"content-type":
+                content_type = value.decode("latin-1")
+        if self.max_header_bytes is not None and head > self.max_header_bytes:
+            # manacalc serve refuses it as it arrives (app.api.http_server); this holds under any server.
+            text = f"The request line and headers are larger than {self.max_header_bytes} bytes."
+            return HeaderTooLarge(text), content_type
+        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
+            return self._too_large(), content_type
+        return None, content_type
 
     async def _read_body(self, receive: Receive) -> bytes | AppError | None:
         chunks: list[bytes] = []
@@ -284,6 +302,20 @@ class ServiceMiddleware:
 
     def _too_large(self) -> TooLarge:
         return TooLarge(f"The request body is larger than {self.max_body_bytes} bytes.")
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """``receive`` for the application: the body already read, then whatever the client sends next."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 def _request_id(scope: Scope) -> str:
