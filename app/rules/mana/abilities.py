@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final
 
+from app.rules.bounded_cache import text_cache
 from app.rules.casting.party import party_size
 from app.rules.mana.prohibitions import Prohibition, forbids, read_named_land_changes, read_prohibitions
 from app.rules.text.activation import Need, Pick, read_need
@@ -32,6 +33,7 @@ from app.rules.text.oracle_mana import (
     Amount,
     Condition,
     CostPart,
+    FaceMana,
     Filter,
     Grant,
     ManaEffect,
@@ -41,6 +43,7 @@ from app.rules.text.oracle_mana import (
     cost_text,
     parse_activated,
     read_face,
+    read_text,
 )
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card, Face
@@ -292,23 +295,64 @@ def _type_change_order(
                 subtypes[j] = subtypes[j] + tuple(t for t in change.land_types if t not in subtypes[j])
 
 
-def read_board(board: Board) -> BoardState:
-    """Read every permanent's mana-relevant text and apply layers 4 and 6 (see the module doc)."""
-    perms = board.permanents
-    faces = [p.characteristics for p in perms]
-    readings = [read_face(f) for f in faces]
-    types = [f.type_line.types for f in faces]
-    subtypes = [f.type_line.subtypes for f in faces]
-    supertypes = [f.type_line.supertypes for f in faces]
-    lost: set[int] = set()
-    changes = [(i, c) for i, r in enumerate(readings) for c in r.type_changes]
-    if changes:
-        _type_change_order(changes, perms, types, subtypes, supertypes, lost)
+@text_cache(entries=4096, chars=2_000_000)  # bounded in bytes too: the texts are the client's
+def own_abilities(
+    oracle_text: str, name: str, land_types: tuple[str, ...], printed: bool
+) -> tuple[Ability, ...]:
+    """A permanent's own abilities, the first of its list (see the module doc), memoized per card text.
 
-    warnings: list[Warning] = []
-    # Alpine Moon (CR 613.1d, 613.1f): named lands of its controller's opponents lose their land types and
-    # abilities and gain the quoted ability; with no name chosen it does nothing (said).
-    named_grants: dict[int, list[tuple[ActivatedText, str]]] = {}
+    They depend on the face alone and on what layer 4 left of it: the intrinsic abilities of the basic
+    land types it has (CR 305.6, ``land_types``: none when it is not a land) and its printed activated
+    abilities unless a "set land type" effect removed them (CR 305.7, ``printed``). Granted abilities
+    (CR 613.1f) follow them and are read per board (``read_board``). Issue 30: a board asked about for
+    the first time still reads its lands and mana rocks from this memo."""
+    items: list[tuple[ActivatedText, str, str]] = [
+        (intrinsic, ORIGIN_LAND_TYPE, "305.6")
+        for land_type in land_types
+        if (intrinsic := _INTRINSIC[land_type]) is not None
+    ]
+    if printed:
+        items.extend((a, ORIGIN_PRINTED, "602.1") for a in read_text(oracle_text, name).activated)
+    return tuple(_ability(n, a, origin, rule, None, name) for n, (a, origin, rule) in enumerate(items))
+
+
+class _Layers:
+    """The board's permanents as layer 4 leaves them (CR 613.1d): working values of ``read_board``."""
+
+    __slots__ = ("faces", "lost", "perms", "readings", "subtypes", "supertypes", "types")
+
+    def __init__(self, board: Board) -> None:
+        self.perms: tuple[Permanent, ...] = board.permanents
+        self.faces: list[Face] = [p.characteristics for p in self.perms]
+        self.readings: list[FaceMana] = [read_face(f) for f in self.faces]
+        self.types: list[tuple[str, ...]] = [f.type_line.types for f in self.faces]
+        self.subtypes: list[tuple[str, ...]] = [f.type_line.subtypes for f in self.faces]
+        self.supertypes: list[tuple[str, ...]] = [f.type_line.supertypes for f in self.faces]
+        self.lost: set[int] = set()
+
+    def state(self, j: int, abilities: tuple[Ability, ...], haste: bool) -> PermanentState:
+        return PermanentState(
+            self.perms[j],
+            self.faces[j],
+            self.types[j],
+            self.subtypes[j],
+            self.supertypes[j],
+            abilities,
+            haste,
+            j in self.lost,
+        )
+
+
+_NamedGrants = dict[int, list[tuple[ActivatedText, str]]]
+_FromGraveyard = list[tuple[Permanent, Grant, list[ActivatedText]]]
+_Granted = dict[tuple[int, int], list[tuple[ActivatedText | None, str]]]
+
+
+def _named_land_changes(layers: _Layers, warnings: list[Warning]) -> _NamedGrants:
+    """Alpine Moon (CR 613.1d, 613.1f): named lands of its controller's opponents lose their land types
+    and abilities and gain the quoted ability; with no name chosen it does nothing (said)."""
+    perms, faces = layers.perms, layers.faces
+    named_grants: _NamedGrants = {}
     for i, face in enumerate(faces):
         for change in read_named_land_changes(face.oracle_text, face.name):
             chosen = perms[i].chosen.card_name
@@ -321,44 +365,61 @@ def read_board(board: Board) -> BoardState:
             for j, q in enumerate(perms):
                 if (
                     q.controller != perms[i].controller
-                    and "Land" in types[j]
+                    and "Land" in layers.types[j]
                     and fold_name(faces[j].name) == fold_name(chosen)
                 ):
-                    subtypes[j] = tuple(t for t in subtypes[j] if t not in LAND_TYPES)
-                    lost.add(j)
+                    layers.subtypes[j] = tuple(t for t in layers.subtypes[j] if t not in LAND_TYPES)
+                    layers.lost.add(j)
                     if granted is not None:
                         named_grants.setdefault(j, []).append((granted, perms[i].id))
-    grants = [(i, g) for i, r in enumerate(readings) if i not in lost for g in r.grants]
-    # CR 113.6b: a grant that says it works while its card is in its owner's graveyard (Riftstone Portal),
-    # for the graveyards the request lists; the card stands for itself as the grant's source.
-    from_graveyard: list[tuple[Permanent, Grant, list[ActivatedText]]] = []
+    return named_grants
+
+
+def _graveyard_grants(board: Board) -> _FromGraveyard:
+    """CR 113.6b: a grant that says it works while its card is in its owner's graveyard (Riftstone
+    Portal), for the graveyards the request lists; the card stands for itself as the grant's source."""
+    out: _FromGraveyard = []
     for player in board.players:
         for k, card in enumerate(player.graveyard):
             for g in read_face(card.front).grants:
                 if g.condition is not None and g.condition.text == "~ is in your graveyard":
                     source = Permanent(f"graveyard:{k}", card, player.name)
                     readable = [a for a in (parse_activated(t, "~") for t in g.abilities) if a is not None]
-                    from_graveyard.append((source, g, readable))
-    replacements = tuple((i, x) for i, r in enumerate(readings) if i not in lost for x in r.replacements)
-    triggers = tuple((i, t) for i, r in enumerate(readings) if i not in lost for t in r.triggers)
-    for i, r in enumerate(readings):
-        if i not in lost:
-            warnings.extend(Warning(perms[i].id, line, why) for line, why in r.problems)
-            warnings.extend(
-                Warning(
-                    perms[i].id,
-                    f"Activate only {c.text}.",
-                    "an activation condition not understood: "
-                    "the ability is taken as not activatable (CR 602.5b)",
-                )
-                for a in r.activated
-                for c in a.conditions
-                if c.kind == "unknown"
+                    out.append((source, g, readable))
+    return out
+
+
+def _reading_warnings(layers: _Layers) -> list[Warning]:
+    """Texts of the permanents that keep their abilities not (fully) understood ("nothing silent"), and
+    activation conditions not understood (taken as not activatable, CR 602.5b)."""
+    out: list[Warning] = []
+    for i, r in enumerate(layers.readings):
+        if i in layers.lost:
+            continue
+        pid = layers.perms[i].id
+        out.extend(Warning(pid, line, why) for line, why in r.problems)
+        out.extend(
+            Warning(
+                pid,
+                f"Activate only {c.text}.",
+                "an activation condition not understood: the ability is taken as not activatable (CR 602.5b)",
             )
-    active = [_grant_applies(i, g, perms, types, subtypes, supertypes) for i, g in grants]
+            for a in r.activated
+            for c in a.conditions
+            if c.kind == "unknown"
+        )
+    return out
+
+
+def _grant_warnings(
+    layers: _Layers, grants: list[tuple[int, Grant]], active: list[bool | None], granted: _Granted
+) -> list[Warning]:
+    """A grant's condition not read (CR 611.3a: taken as not holding) and granted texts not understood."""
+    perms = layers.perms
+    out: list[Warning] = []
     for (i, g), on in zip(grants, active, strict=True):
         if on is None and g.condition is not None:
-            warnings.append(
+            out.append(
                 Warning(
                     perms[i].id,
                     g.condition.text.replace("~", perms[i].name),
@@ -366,53 +427,66 @@ def read_board(board: Board) -> BoardState:
                     "(CR 611.3a)",
                 )
             )
-    granted_texts = {
-        (i, k): [(parse_activated(text, "~"), text) for text in g.abilities]
-        for k, (i, g) in enumerate(grants)
-    }
-    for (i, _k), parsed in granted_texts.items():
+    for (i, _k), parsed in granted.items():
         for ab, text in parsed:
             if ab is None:
-                warnings.append(
-                    Warning(perms[i].id, text, "a granted ability this reader does not understand")
-                )
+                out.append(Warning(perms[i].id, text, "a granted ability this reader does not understand"))
             elif ab.problem is not None:
-                warnings.append(Warning(perms[i].id, text, ab.problem))
+                out.append(Warning(perms[i].id, text, ab.problem))
+    return out
 
-    states: list[PermanentState] = []
-    for j, p in enumerate(perms):
-        items: list[tuple[ActivatedText, str, str, str | None]] = []
-        if "Land" in types[j]:
-            for land_type in BASIC_LAND_TYPES:
-                intrinsic = _INTRINSIC[land_type]
-                if land_type in subtypes[j] and intrinsic is not None:
-                    items.append((intrinsic, ORIGIN_LAND_TYPE, "305.6", None))
-        if j not in lost:
-            items.extend((a, ORIGIN_PRINTED, "602.1", None) for a in readings[j].activated)
-        items.extend((a, ORIGIN_GRANTED, "613.1f", by) for a, by in named_grants.get(j, ()))
-        probe = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
-        for source, g, readable in from_graveyard:
-            if probe.matches(g.filter, source):
-                items.extend((a, ORIGIN_GRANTED, "113.6b", source.id) for a in readable)
-        haste = j not in lost and faces[j].has_keyword("Haste")
-        partial = PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], (), False, j in lost)
-        for k, (i, g) in enumerate(grants):
-            if not active[k] or not partial.matches(g.filter, perms[i]):
-                continue
-            if g.keyword == "Haste":
-                haste = True
-            for ab, _text in granted_texts[(i, k)]:
-                if ab is not None:
-                    items.append((ab, ORIGIN_GRANTED, "613.1f", perms[i].id))
-        abilities = tuple(
-            _ability(n, a, origin, rule, by, faces[j].name) for n, (a, origin, rule, by) in enumerate(items)
+
+def _permanent_state(
+    layers: _Layers,
+    j: int,
+    named_grants: _NamedGrants,
+    from_graveyard: _FromGraveyard,
+    grants: list[tuple[int, Grant]],
+    active: list[bool | None],
+    granted: _Granted,
+) -> PermanentState:
+    """Permanent ``j`` with its abilities in the module doc's order: its own (``own_abilities``), then
+    those granted (CR 613.1f, 113.6b), and whether it has haste (CR 702.10)."""
+    perms, face = layers.perms, layers.faces[j]
+    kept = j not in layers.lost
+    land_types = (
+        tuple(t for t in BASIC_LAND_TYPES if t in layers.subtypes[j]) if "Land" in layers.types[j] else ()
+    )
+    own = own_abilities(face.oracle_text, face.name, land_types, kept)
+    items: list[tuple[ActivatedText, str, str, str | None]] = [
+        (a, ORIGIN_GRANTED, "613.1f", by) for a, by in named_grants.get(j, ())
+    ]
+    probe = layers.state(j, (), False)
+    for source, g, readable in from_graveyard:
+        if probe.matches(g.filter, source):
+            items.extend((a, ORIGIN_GRANTED, "113.6b", source.id) for a in readable)
+    haste = kept and face.has_keyword("Haste")
+    for k, (i, g) in enumerate(grants):
+        if not active[k] or not probe.matches(g.filter, perms[i]):
+            continue
+        if g.keyword == "Haste":
+            haste = True
+        items.extend(
+            (ab, ORIGIN_GRANTED, "613.1f", perms[i].id) for ab, _text in granted[(i, k)] if ab is not None
         )
-        states.append(
-            PermanentState(p, faces[j], types[j], subtypes[j], supertypes[j], abilities, haste, j in lost)
-        )
-    warnings.extend(_need_warnings(board, states))
+    if not items:
+        return layers.state(j, own, haste)
+    start = len(own)
+    extra = tuple(
+        _ability(start + n, a, origin, rule, by, face.name) for n, (a, origin, rule, by) in enumerate(items)
+    )
+    return layers.state(j, own + extra, haste)
+
+
+def _prohibitions(layers: _Layers, warnings: list[Warning]) -> tuple[tuple[int, Prohibition], ...]:
+    """CR 602.5: what each permanent that keeps its abilities forbids; a name to forbid not chosen is
+    said."""
+    perms = layers.perms
     prohibitions = tuple(
-        (i, x) for i, f in enumerate(faces) if i not in lost for x in read_prohibitions(f.oracle_text, f.name)
+        (i, x)
+        for i, f in enumerate(layers.faces)
+        if i not in layers.lost
+        for x in read_prohibitions(f.oracle_text, f.name)
     )
     for i, x in prohibitions:
         if x.by_name and perms[i].chosen.card_name is None:
@@ -421,6 +495,38 @@ def read_board(board: Board) -> BoardState:
                     perms[i].id, x.text, "no card name chosen (`chosen.card_name`): it forbids nothing here"
                 )
             )
+    return prohibitions
+
+
+def read_board(board: Board) -> BoardState:
+    """Read every permanent's mana-relevant text and apply layers 4 and 6 (see the module doc)."""
+    layers = _Layers(board)
+    readings, lost = layers.readings, layers.lost
+    changes = [(i, c) for i, r in enumerate(readings) for c in r.type_changes]
+    if changes:
+        _type_change_order(changes, layers.perms, layers.types, layers.subtypes, layers.supertypes, lost)
+    warnings: list[Warning] = []
+    named_grants = _named_land_changes(layers, warnings)
+    grants = [(i, g) for i, r in enumerate(readings) if i not in lost for g in r.grants]
+    from_graveyard = _graveyard_grants(board)
+    replacements = tuple((i, x) for i, r in enumerate(readings) if i not in lost for x in r.replacements)
+    triggers = tuple((i, t) for i, r in enumerate(readings) if i not in lost for t in r.triggers)
+    warnings.extend(_reading_warnings(layers))
+    active = [
+        _grant_applies(i, g, layers.perms, layers.types, layers.subtypes, layers.supertypes)
+        for i, g in grants
+    ]
+    granted: _Granted = {
+        (i, k): [(parse_activated(text, "~"), text) for text in g.abilities]
+        for k, (i, g) in enumerate(grants)
+    }
+    warnings.extend(_grant_warnings(layers, grants, active, granted))
+    states = [
+        _permanent_state(layers, j, named_grants, from_graveyard, grants, active, granted)
+        for j in range(len(layers.perms))
+    ]
+    warnings.extend(_need_warnings(board, states))
+    prohibitions = _prohibitions(layers, warnings)
     return BoardState(board, tuple(states), replacements, triggers, tuple(warnings), prohibitions)
 
 
