@@ -118,9 +118,11 @@ def _scenario_calls(client: Any, models: ModuleType) -> None:
 
     created = _module("api.scenarios.scenario_create").sync_detailed(client=client, body=body)
     assert created.status_code == 201
-    assert isinstance(created.parsed, models.ScenarioOut)
+    # Creating validates the board against the catalogue: the answer says which rules and catalogue did.
+    assert isinstance(created.parsed, models.ScenarioComputedOut)
     scenario = created.parsed
     assert scenario.version == 1
+    assert scenario.rules_edition and scenario.data_version
 
     fetched = _module("api.scenarios.scenario_get").sync_detailed(scenario.id, client=client)
     assert isinstance(fetched.parsed, models.ScenarioOut)
@@ -130,7 +132,7 @@ def _scenario_calls(client: Any, models: ModuleType) -> None:
     replaced = _module("api.scenarios.scenario_replace").sync(
         scenario.id, client=client, body=replacement, if_match=etag
     )
-    assert isinstance(replaced, models.ScenarioOut), replaced
+    assert isinstance(replaced, models.ScenarioComputedOut), replaced
     assert replaced.version == 2
 
     stale = _module("api.scenarios.scenario_replace").sync_detailed(

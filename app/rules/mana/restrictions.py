@@ -54,10 +54,27 @@ _COLORED_NO_X: Final = re.compile(
 )
 _FACE_DOWN_METHODS: Final = frozenset({"morph", "megamorph", "disguise"})
 """Ways that cast the card face down (CR 702.37c, 702.168a)."""
-_ALTERNATIVE_WORDS: Final = re.compile(r"^an?\s+|\s+spells?$")
+_ARTICLE: Final = re.compile(r"an?\s+")  # at the start only (``match``)
+# Between alternatives; over text whose whitespace runs are single spaces (``_alternatives``), so that no
+# pattern rescans a long run of blanks from each of its characters.
+_BETWEEN: Final = re.compile(r", ?(?:or |and/or |and )?| or | and/or ")
 _RIDER: Final = re.compile(r",? and (?:that spell|it) can't be countered(?= ?\.$)")
 _MULTIWORD: Final = frozenset(t for t in CREATURE_TYPES if " " in t)
 _CAST_ANY: Final = re.compile(r"^Spend this mana only to cast spells\.$")
+
+
+def _bare(alternative: str) -> str:
+    """One alternative without its article and its "spell(s)" ("a Dragon spell" is "Dragon"), in linear
+    time (string ends, not a pattern searched from every blank)."""
+    text = alternative.strip()
+    article = _ARTICLE.match(text)
+    if article:
+        text = text[article.end() :]
+    for word in ("spells", "spell"):
+        head = text[: -len(word)]
+        if text.endswith(word) and head[-1:].isspace():
+            return head.rstrip()
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +139,7 @@ def spell_meets(restriction: str, face: Face, chosen: Choices, casting: Casting 
     if what is None:  # "to cast spells with mana value 4 or greater"
         return True
     # each alternative may repeat its article and "spell" ("a Dragon spell or an Omen spell")
-    alternatives = [
-        _ALTERNATIVE_WORDS.sub("", a.strip())
-        for a in re.split(r",\s*(?:or\s+|and/or\s+|and\s+)?|\s+or\s+|\s+and/or\s+", what)
-    ]
+    alternatives = [_bare(a) for a in _BETWEEN.split(" ".join(what.split()))]
     if m.group("chosen"):
         alternatives = [a + " of the chosen type" for a in alternatives]
     results = [_one(a, face, chosen, casting) for a in alternatives if a]
