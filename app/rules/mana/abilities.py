@@ -20,6 +20,7 @@ that look mana-related but are not understood become warnings.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -880,41 +881,85 @@ def amount_of(
 def _base_amount(
     board_state: BoardState, state: PermanentState, amount: Amount, color: str | None
 ) -> int | None:
-    if amount.fixed is not None:
-        return amount.fixed
-    if amount.power == "self":  # CR 208.1: "~'s power"
-        return state.power
-    if amount.power == "greatest" and amount.filter is not None:  # "the greatest power among ..."
-        powers = [s.power for s in board_state.states if s.matches(amount.filter, state.permanent)]
-        if any(p is None for p in powers):
-            return None
-        return max((p for p in powers if p is not None), default=0)
-    if amount.filter is not None:
-        return board_state.count(state, amount.filter)
-    if amount.devotion:
-        colors = amount.devotion if amount.devotion != ("*",) else ((color,) if color else ())
-        return devotion(board_state, state.controller, colors)
-    if amount.domain:  # CR 305.6: basic land types among lands you control
-        found = {
-            t
-            for s in board_state.states
-            if s.controller == state.controller and s.is_land
-            for t in s.subtypes
-            if t in BASIC_LAND_TYPES
-        }
-        return len(found)
-    if amount.life:  # CR 119.1: the controller's life total
-        return max(0, board_state.board.player(state.controller).life)
-    if amount.party:  # CR 700.8
-        return party_size(board_state.board, state.controller)
-    if amount.opponents_life_lost:  # CR 500.1: this turn's facts, when the request stated them
-        foes = [p for p in board_state.board.players if p.name != state.controller]
-        if not all(p.this_turn.knows("life_lost") for p in foes):
-            return None
-        return sum(p.this_turn.life_lost for p in foes)
-    if amount.counter is not None and state.permanent.knows("counters"):
-        return state.permanent.counter(amount.counter)  # CR 122.1: counters the request stated
+    """The number an ``Amount`` stands for before its offset: the first kind it states decides, in the
+    order of ``_AMOUNT_KINDS`` (each kind names its rule); None when no kind applies or the board does not
+    give the fact."""
+    for applies, value in _AMOUNT_KINDS:
+        if applies(amount):
+            return value(board_state, state, amount, color)
     return None
+
+
+def _greatest_power(
+    board_state: BoardState, state: PermanentState, amount: Amount, _color: str | None
+) -> int | None:
+    """CR 208.1: "the greatest power among <filter>" (0 when none); None when a power is not known."""
+    assert amount.filter is not None
+    powers = [s.power for s in board_state.states if s.matches(amount.filter, state.permanent)]
+    if any(p is None for p in powers):
+        return None
+    return max((p for p in powers if p is not None), default=0)
+
+
+def _devotion_amount(
+    board_state: BoardState, state: PermanentState, amount: Amount, color: str | None
+) -> int:
+    """CR 700.5: devotion to the colors named, or (``("*",)``, Nykthos) to the color of the mana chosen."""
+    colors = amount.devotion if amount.devotion != ("*",) else ((color,) if color else ())
+    return devotion(board_state, state.controller, colors)
+
+
+def _domain(board_state: BoardState, state: PermanentState, _amount: Amount, _color: str | None) -> int:
+    """CR 305.6: the basic land types among lands the controller controls."""
+    found = {
+        t
+        for s in board_state.states
+        if s.controller == state.controller and s.is_land
+        for t in s.subtypes
+        if t in BASIC_LAND_TYPES
+    }
+    return len(found)
+
+
+def _opponents_life_lost(
+    board_state: BoardState, state: PermanentState, _amount: Amount, _color: str | None
+) -> int | None:
+    """CR 500.1: the life the controller's opponents lost this turn, when the request stated those facts."""
+    foes = [p for p in board_state.board.players if p.name != state.controller]
+    if not all(p.this_turn.knows("life_lost") for p in foes):
+        return None
+    return sum(p.this_turn.life_lost for p in foes)
+
+
+def _own_counters(
+    board_state: BoardState, state: PermanentState, amount: Amount, _color: str | None
+) -> int | None:
+    """CR 122.1: counters of a kind on the permanent itself, when the request stated its counters."""
+    if amount.counter is None or not state.permanent.knows("counters"):
+        return None
+    return state.permanent.counter(amount.counter)
+
+
+def _filter_count(board_state: BoardState, state: PermanentState, amount: Amount, _color: str | None) -> int:
+    """CR 109.2: "for each <filter>" / "equal to the number of <filter>": the permanents counted."""
+    assert amount.filter is not None
+    return board_state.count(state, amount.filter)
+
+
+_AmountValue = Callable[[BoardState, PermanentState, Amount, "str | None"], "int | None"]
+_AMOUNT_KINDS: Final[tuple[tuple[Callable[[Amount], bool], _AmountValue], ...]] = (
+    (lambda a: a.fixed is not None, lambda _b, _s, a, _c: a.fixed),  # a plain number
+    (lambda a: a.power == "self", lambda _b, s, _a, _c: s.power),  # CR 208.1: "~'s power"
+    (lambda a: a.power == "greatest" and a.filter is not None, _greatest_power),
+    (lambda a: a.filter is not None, _filter_count),
+    (lambda a: bool(a.devotion), _devotion_amount),
+    (lambda a: a.domain, _domain),
+    (lambda a: a.life, lambda b, s, _a, _c: max(0, b.board.player(s.controller).life)),  # CR 119.1
+    (lambda a: a.party, lambda b, s, _a, _c: party_size(b.board, s.controller)),  # CR 700.8
+    (lambda a: a.opponents_life_lost, _opponents_life_lost),
+    (lambda a: a.counter is not None, _own_counters),
+)
+"""The kinds of ``Amount``, in the order ``_base_amount`` tries them: (does it state this kind, its value)."""
 
 
 def condition_reasons(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
