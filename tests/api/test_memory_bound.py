@@ -4,7 +4,7 @@ Five-color deck requests grew a worker from 218 MB to 1,142 MB in 90 requests be
 text memos were bounded. The requests run in a process of their own (``tests/memory_worker.py``), whose
 peak resident memory is the figure checked. Measured on this branch: boards alone stay at 226 MB (the
 board memo and the text memos hold their bounds); decks take the worker to 533 MB, all of it castability's
-``_Hall`` memos, which the decks room bounds.
+``Hall`` memos, which the decks room bounds.
 """
 
 from __future__ import annotations

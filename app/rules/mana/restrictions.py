@@ -114,16 +114,35 @@ def spell_meets(restriction: str, face: Face, chosen: Choices, casting: Casting 
         return None if casting is None else casting.commander
     if _COLORED_NO_X.match(text):  # Titans' Nest: CR 105.2 colors, 107.3 {X} in the printed mana cost
         return bool(face.color_set) and not _has_x(face)
-    if m := _OR_X.match(text):  # Helga, Troyan: "... or [creature] spells with {X} in their mana costs"
-        what = m.group("what")
-        with_x = _has_x(face) and (True if what is None else _one(what.strip(), face, chosen, casting))
-        head = spell_meets(m.group("head") + ".", face, chosen, casting)
-        if with_x is True or head is True:  # alternatives joined by "or"
-            return True
-        return None if with_x is None or head is None else False
+    if m := _OR_X.match(text):
+        return _or_with_x(m, face, chosen, casting)
     m = _CAST.match(text)
-    if m is None:
+    return None if m is None else _cast_meets(m, face, chosen, casting)
+
+
+def _any_of(results: list[bool | None]) -> bool | None:
+    """CR 106.6 alternatives joined by "or": one met is enough, whatever the others say; else None when one
+    is not understood (or there are none), False when all are not met."""
+    if True in results:
+        return True
+    if not results or None in results:
         return None
+    return False
+
+
+def _or_with_x(m: re.Match[str], face: Face, chosen: Choices, casting: Casting | None) -> bool | None:
+    """CR 106.6, 107.3 (Helga, Troyan): "... or [creature] spells with {X} in their mana costs", the
+    printed cost having {X}, as an alternative to the head restriction."""
+    what = m.group("what")
+    with_x = _has_x(face) and (True if what is None else _one(what.strip(), face, chosen, casting))
+    head = spell_meets(m.group("head") + ".", face, chosen, casting)
+    return _any_of([with_x, head])
+
+
+def _how_cast_met(m: re.Match[str], face: Face, casting: Casting | None) -> bool | None:
+    """The parts of a "to cast" restriction on how the spell is cast: the zone (CR 601.2a) and flashback
+    (CR 702.34a), then "with mana value N or greater" (CR 202.3e); None when ``casting`` is needed and not
+    given, or X is not given."""
     if m.group("zone") is not None or m.group("flashback"):
         if casting is None:
             return None
@@ -135,6 +154,15 @@ def spell_meets(restriction: str, face: Face, chosen: Choices, casting: Casting 
             return None
         if mv < int(m.group("n")):
             return False
+    return True
+
+
+def _cast_meets(m: re.Match[str], face: Face, chosen: Choices, casting: Casting | None) -> bool | None:
+    """CR 106.6 "Spend this mana only to cast [a|an] <words> spell[s] ...": how it is cast, then the
+    alternatives of its words (CR 601.2a-b: the spell's characteristics as it is cast)."""
+    how = _how_cast_met(m, face, casting)
+    if how is not True:
+        return how
     what = m.group("what")
     if what is None:  # "to cast spells with mana value 4 or greater"
         return True
@@ -142,12 +170,7 @@ def spell_meets(restriction: str, face: Face, chosen: Choices, casting: Casting 
     alternatives = [_bare(a) for a in _BETWEEN.split(" ".join(what.split()))]
     if m.group("chosen"):
         alternatives = [a + " of the chosen type" for a in alternatives]
-    results = [_one(a, face, chosen, casting) for a in alternatives if a]
-    if True in results:  # alternatives are joined by "or": one met is enough, whatever the others say
-        return True
-    if not results or None in results:
-        return None
-    return False
+    return _any_of([_one(a, face, chosen, casting) for a in alternatives if a])
 
 
 def _from_zone(zone: str | None, flashback: bool, face: Face, casting: Casting) -> bool:
@@ -195,50 +218,59 @@ def _mana_value(face: Face, casting: Casting | None) -> int | None:
 
 def _one(words_text: str, face: Face, chosen: Choices, casting: Casting | None = None) -> bool | None:
     """One alternative ("creature", "colorless Eldrazi", "creature of the chosen type", "kicked",
-    "face-down creature")."""
+    "face-down creature"): every word met (CR 106.6); "of the chosen type" is the permanent's chosen
+    creature type (CR 205.3m), None when the board does not say it."""
     of_chosen = words_text.endswith(" of the chosen type")
     if of_chosen:
         words_text = words_text.removesuffix(" of the chosen type")
-    type_line = face.type_line
-    types = {t.casefold() for t in type_line.types}
-    supertypes = {t.casefold() for t in type_line.supertypes}
-    colors = set(face.color_set)
     for word in _words(words_text):
-        w = word.casefold()
-        if w in {"kicked", "face-down"}:  # CR 702.33d, 702.37c: how it is cast
-            if casting is None:
-                return None
-            if not (casting.kicked if w == "kicked" else casting.face_down):
-                return False
-            continue
-        if w.endswith("s") and w[:-1] in _CARD_TYPES:
-            w = w[:-1]
-        if w in _CARD_TYPES:
-            ok = w in types
-        elif w.startswith("non") and w[3:] in _CARD_TYPES:
-            ok = w[3:] not in types
-        elif w in _SUPERTYPES:
-            ok = w in supertypes
-        elif w in _COLOR_WORDS:
-            ok = _COLOR_WORDS[w] in colors
-        elif w == "colorless":
-            ok = not colors
-        elif w == "multicolored":
-            ok = len(colors) > 1
-        elif w == "monocolored":
-            ok = len(colors) == 1
-        elif word[:1].isupper():  # a subtype: "Eldrazi", "Dragon" (CR 205.3)
-            name = word[:-1] if word.endswith("s") and word[:-1] in type_line.subtypes else word
-            ok = name in type_line.subtypes or (face.is_changeling and "creature" in types)
-        else:
-            return None
-        if not ok:
-            return False
+        ok = _word_met(word, face, casting)
+        if ok is not True:
+            return ok
     if of_chosen:
         if chosen.creature_type is None:
             return None  # the type was not chosen on the board: not knowable
         return face.has_creature_type(chosen.creature_type)
     return True
+
+
+_HOW_CAST: Final = {"kicked": lambda c: c.kicked, "face-down": lambda c: c.face_down}
+"""Words on how the spell is cast: kicked (CR 702.33d), face down (CR 702.37c)."""
+_COLOR_COUNTS: Final = {
+    "colorless": lambda n: n == 0,
+    "multicolored": lambda n: n > 1,
+    "monocolored": lambda n: n == 1,
+}
+"""CR 105.2c colorless, 105.4 multicolored, 105.2b monocolored: by the number of the spell's colors."""
+
+
+def _word_met(word: str, face: Face, casting: Casting | None) -> bool | None:
+    """Whether the spell has what one word names (CR 106.6): how it is cast (``_HOW_CAST``), a card type
+    or "non"-type (CR 205.2), a supertype (205.4), a color or count of colors (105.2), or a subtype
+    (205.3, a changeling creature has them all, 702.73a); None: a word not understood, or ``casting``
+    needed and not given."""
+    w = word.casefold()
+    if w in _HOW_CAST:
+        return None if casting is None else bool(_HOW_CAST[w](casting))
+    if w.endswith("s") and w[:-1] in _CARD_TYPES:
+        w = w[:-1]
+    type_line = face.type_line
+    types = {t.casefold() for t in type_line.types}
+    if w in _CARD_TYPES:
+        return w in types
+    if w.startswith("non") and w[3:] in _CARD_TYPES:
+        return w[3:] not in types
+    if w in _SUPERTYPES:
+        return w in {t.casefold() for t in type_line.supertypes}
+    colors = set(face.color_set)
+    if w in _COLOR_WORDS:
+        return _COLOR_WORDS[w] in colors
+    if w in _COLOR_COUNTS:
+        return bool(_COLOR_COUNTS[w](len(colors)))
+    if word[:1].isupper():  # a subtype: "Eldrazi", "Dragon" (CR 205.3)
+        name = word[:-1] if word.endswith("s") and word[:-1] in type_line.subtypes else word
+        return name in type_line.subtypes or (face.is_changeling and "creature" in types)
+    return None
 
 
 def _words(text: str) -> list[str]:

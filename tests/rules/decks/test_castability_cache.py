@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.decks import castability
-from app.rules.decks.castability import DeckMana, _Bounded, _Hall, _size, cast_probability
+from app.rules.decks import castability, castability_cache, castability_exact
+from app.rules.decks.castability import DeckMana, cast_probability
+from app.rules.decks.castability_cache import Bounded, estimated_size
+from app.rules.decks.castability_exact import Hall
 
 F = frozenset
 FIVE = DeckMana(60, {F("WU"): 4, F("BR"): 4, F("G"): 4, F("WUB"): 3, F("RGW"): 3, F("UB"): 4, F("R"): 2})
@@ -14,7 +16,7 @@ PIPS = {"W": 1, "U": 1, "B": 1, "R": 1, "G": 1}
 
 
 def test_bounded_by_entries_and_by_bytes() -> None:
-    cache: _Bounded[int, tuple[int, ...]] = _Bounded(max_entries=3, max_bytes=1000)
+    cache: Bounded[int, tuple[int, ...]] = Bounded(max_entries=3, max_bytes=1000)
     for i in range(5):
         cache.put(i, (i,), 100)
     assert cache.stats() == (3, 300)
@@ -27,18 +29,18 @@ def test_bounded_by_entries_and_by_bytes() -> None:
 
 
 def test_size_counts_containers_and_big_integers() -> None:
-    assert _size((10**300, (1, 2))) > _size((1, (1, 2)))
+    assert estimated_size((10**300, (1, 2))) > estimated_size((1, (1, 2)))
 
 
 def test_five_color_computations_stay_within_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     expected = {turn: cast_probability(FIVE, PIPS, turn) for turn in (5, 6)}
     small = {
-        "probabilities": _Bounded(2, 4_000),
-        "hands": _Bounded(3, 40_000),
-        "draws": _Bounded(200, 60_000),
+        "probabilities": Bounded(2, 4_000),
+        "hands": Bounded(3, 40_000),
+        "draws": Bounded(200, 60_000),
     }
-    monkeypatch.setattr(castability, "_CACHES", small)
-    monkeypatch.setattr(castability, "HALL_MEMO_MAX", 100)
+    monkeypatch.setattr(castability_cache, "CACHES", small)
+    monkeypatch.setattr(castability_exact, "HALL_MEMO_MAX", 100)
     for turn in (5, 6, 5):
         # Same answers with caches too small to hold one computation's states.
         assert cast_probability(FIVE, PIPS, turn) == pytest.approx(expected[turn], abs=1e-12)
@@ -47,8 +49,8 @@ def test_five_color_computations_stay_within_the_limits(monkeypatch: pytest.Monk
 
 
 def test_hall_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(castability, "HALL_MEMO_MAX", 10)
-    hall = _Hall.of(("W", "U", "WU"), (("U", 2), ("W", 2)))
+    monkeypatch.setattr(castability_exact, "HALL_MEMO_MAX", 10)
+    hall = Hall.of(("W", "U", "WU"), (("U", 2), ("W", 2)))
     for a in range(5):
         for b in range(5):
             hall.of_lands((a, b, 0))
