@@ -41,7 +41,7 @@ from starlette.types import Receive, Scope, Send
 from app.api.compute import OFFLINE_SESSION, Fallback, run_bounded
 from app.api.deps import settings_of
 from app.api.encoding import encode
-from app.api.validation import bounded_errors
+from app.api.validation import BoundedInvalid, validate
 
 Endpoint = Callable[..., Awaitable[Response]]
 
@@ -220,9 +220,9 @@ def _validated_as_fastapi(adapter: TypeAdapter[Any], body: bytes) -> Any:
     except Exception as e:  # e.g. a number of more than 4,300 digits
         raise HTTPException(status_code=400, detail="There was an error parsing the body") from e
     try:
-        return adapter.validate_python(value, from_attributes=True)
-    except ValidationError as exc:
-        errors = [{**err, "loc": ("body", *err["loc"])} for err in bounded_errors(adapter, value, exc)]
+        return validate(adapter, value)
+    except BoundedInvalid as exc:
+        errors = [{**err, "loc": ("body", *err["loc"])} for err in exc.errors]
         raise RequestValidationError(errors, body=value) from None
 
 
