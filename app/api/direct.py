@@ -41,7 +41,7 @@ from starlette.types import Receive, Scope, Send
 from app.api.compute import OFFLINE_SESSION, Fallback, run_bounded
 from app.api.deps import settings_of
 from app.api.encoding import encode
-from app.api.validation import BoundedInvalid, validate
+from app.api.validation import BoundedInvalid, loads_in_pieces, validate
 
 Endpoint = Callable[..., Awaitable[Response]]
 
@@ -203,7 +203,7 @@ def _validated_as_fastapi(adapter: TypeAdapter[Any], body: bytes) -> Any:
             [{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}]
         )
     try:
-        value = json.loads(body)
+        value = loads_in_pieces(body)
     except json.JSONDecodeError as e:
         raise RequestValidationError(
             [

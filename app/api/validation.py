@@ -28,6 +28,7 @@ left is pydantic's own pass over the body, one C call that holds the GIL: about 
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Sequence
@@ -416,3 +417,68 @@ def _list_adapter(model: type[BaseModel]) -> TypeAdapter[Any]:
     if adapter is None:
         adapter = _LIST_ADAPTERS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
     return adapter
+
+
+# --- Parsing a large body a piece at a time -----------------------------------------------------------
+
+PIECES_MIN_BYTES = 64 * 1024
+"""A smaller body is parsed by ``json.loads`` in one call (a millisecond or so)."""
+PIECES_DEPTH = 3
+"""Arrays and objects nested less deep than this are read here, item by item; deeper values by the C
+parser in one call each (an item of ``board.permanents``, at depth 3, is a few hundred bytes)."""
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def loads_in_pieces(body: bytes) -> Any:
+    """``json.loads(body)``: the same value, or the same exception (on any doubt ``json.loads`` itself is
+    called, so a malformed body gets its very message and position).
+
+    ``json.loads`` of issue 27's 1 MB body of 340,000 errors is one C call holding the GIL for 50 to
+    85 ms on a busy machine, the event loop stopped meanwhile. Here the outer arrays and objects are
+    walked in Python and each of their items parsed by the same C scanner (``JSONDecoder.raw_decode``),
+    so the GIL can pass between items. Only bodies that ``json.loads`` reads as UTF-8 are walked (an
+    object first: no byte-order mark, no UTF-16); ``app.api.limits`` has refused bodies not UTF-8."""
+    if len(body) < PIECES_MIN_BYTES or body[:1] != b"{":
+        return json.loads(body)
+    try:
+        text = body.decode("utf-8", "surrogatepass")  # as json.loads decodes UTF-8
+        value, end = _piece(text, 0, 0)
+        if _SPACE.match(text, end).end() != len(text):  # type: ignore[union-attr]
+            raise ValueError("extra data")
+    except (ValueError, IndexError, RecursionError):
+        return json.loads(body)  # raises what json.loads raises, as it raises it
+    return value
+
+
+def _piece(text: str, at: int, depth: int) -> tuple[Any, int]:
+    """The JSON value starting at ``at`` (no space before it) and the index after it."""
+    opening = text[at]
+    if depth >= PIECES_DEPTH or opening not in "{[":
+        return _DECODER.raw_decode(text, at)
+    closing = "}" if opening == "{" else "]"
+    pairs: list[tuple[str, Any]] = []
+    items: list[Any] = []
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    if text[at] == closing:
+        return ({} if opening == "{" else []), at + 1
+    while True:
+        if opening == "{":
+            if text[at] != '"':
+                raise ValueError("a key must be a string")
+            key, at = _DECODER.raw_decode(text, at)
+            at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+            if text[at] != ":":
+                raise ValueError("expected ':'")
+            at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+            item, at = _piece(text, at, depth + 1)
+            pairs.append((key, item))
+        else:
+            item, at = _piece(text, at, depth + 1)
+            items.append(item)
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if text[at] == closing:
+            return (dict(pairs) if opening == "{" else items), at + 1
+        if text[at] != ",":
+            raise ValueError("expected ','")
+        at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]

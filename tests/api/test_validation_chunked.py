@@ -170,3 +170,47 @@ def test_the_gil_is_let_go_between_chunks() -> None:
     done.set()
     thread.join()
     assert worst[0] < 0.25 * took, (worst[0], took)
+
+
+# --- parsing a large body a piece at a time ------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=30,
+)
+spaces = st.text(alphabet=" \t\n\r", max_size=2)
+
+
+def _outcome(parse: Any, body: bytes) -> Any:
+    try:
+        return ("value", parse(body))
+    except json.JSONDecodeError as exc:
+        return ("decode error", exc.msg, exc.pos)
+    except Exception as exc:  # what json.loads raises, compared
+        return ("error", type(exc), str(exc))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    value=st.dictionaries(st.text(max_size=4), json_values, max_size=5),
+    indent=st.sampled_from([None, 0, 2]),
+    cut=st.integers(0, 400),
+    insert=st.sampled_from(["", ",", "]", "}", ":", '"', "x", "\\", " ", "1", "{}"]),
+    tail=spaces,
+)
+def test_loads_in_pieces_is_json_loads(
+    monkeypatch: pytest.MonkeyPatch, value: Any, indent: int | None, cut: int, insert: str, tail: str
+) -> None:
+    """The same value, or the same error at the same position, for bodies valid and broken anywhere."""
+    monkeypatch.setattr(validation, "PIECES_MIN_BYTES", 0)
+    text = json.dumps(value, indent=indent, ensure_ascii=False) + tail
+    for body in (text, text[:cut] + insert + text[cut:], text[:cut], text + "{}"):
+        raw = body.encode("utf-8", "surrogatepass")
+        assert _outcome(validation.loads_in_pieces, raw) == _outcome(json.loads, raw), body
+
+
+def test_loads_in_pieces_keeps_the_last_of_repeated_keys_where_the_first_was() -> None:
+    body = b'{"a": 1, "b": {"x": [1, 2], "x": [3]}, "a": 2' + b" " * (64 * 1024) + b"}"
+    value = validation.loads_in_pieces(body)
+    assert value == json.loads(body) and list(value) == ["a", "b"] and value["a"] == 2
