@@ -189,6 +189,7 @@ class _Found:
 
     total: int = 0
     listed: list[dict[str, Any]] = field(default_factory=list)
+    values: list[Any] = field(default_factory=list)  # the validated items, while all are valid
 
 
 def validate(adapter: TypeAdapter[Any], value: Any) -> Any:
@@ -201,9 +202,10 @@ def validate(adapter: TypeAdapter[Any], value: Any) -> Any:
     chunk of items at a time, the GIL let go between chunks, and then the rest of the body with each such
     list replaced:
 
-    - a list of valid items is left as it is; when every list is valid the body is validated whole, so
-      its length limits and every validator looking at several items (model validators, field validators
-      of the list) run as they always do;
+    - a list of valid items is replaced by those items validated (model instances, which pydantic takes
+      as they are: ``revalidate_instances="never"``), so the rest's pass runs its length limits and every
+      validator looking at several items (model validators, field validators of the list) as the body's
+      own pass would, without validating the items twice; when every list is valid, that is the answer;
     - a list with an invalid item is replaced by ``[None]``, whose one item fails: pydantic reports a list
       with an invalid item by its items' errors only (no length error, no validator of the list or of the
       objects holding it runs, CR-free: pydantic's ``list`` and ``model`` validators), so the rest's errors
@@ -218,28 +220,28 @@ def validate(adapter: TypeAdapter[Any], value: Any) -> Any:
     if not spots:
         return _whole(adapter, value)
     found = [_chunked(spot) for spot in spots]
-    if all(f.total == 0 for f in found):
-        return _whole(adapter, value)  # the lists are valid: the body's own pass runs their validators
     replaced = {
         spot.path: (
             [None] * len(spot.items)
             if spot.max_length is not None and len(spot.items) > spot.max_length
             else [None]
             if f.total
-            else spot.items
+            else f.values
         )
         for spot, f in zip(spots, found, strict=True)
     }
     copies: dict[int, Any] = {}
     rest_value = _with(value, replaced, (), copies)
     try:
-        adapter.validate_python(rest_value, from_attributes=True)
+        result = adapter.validate_python(rest_value, from_attributes=True)
     except ValidationError as exc:
         if exc.error_count() > MAX_REST_ERRORS:
             return _whole(adapter, value)
         rest = exc.errors(include_url=False)
     else:
-        return _whole(adapter, value)  # a None was valid: no place for the items' errors (never for models)
+        if any(f.total for f in found):
+            return _whole(adapter, value)  # a None was valid: no place for the items' errors (not models)
+        return result
     merged: list[dict[str, Any]] = []
     total = 0
     spliced: set[tuple[str, ...]] = set()
@@ -305,8 +307,11 @@ def _chunked(spot: _Spot) -> _Found:
         chunk = items[start : start + size]
         began = time.perf_counter()
         try:
-            spot.adapter.validate_python(chunk, from_attributes=True)
+            valid = spot.adapter.validate_python(chunk, from_attributes=True)
+            if not found.total:
+                found.values += valid
         except ValidationError as exc:
+            found.values = []
             found.total += exc.error_count()
             if len(found.listed) < MAX_LISTED_ERRORS:
                 for err in exc.errors(include_url=False):
@@ -406,6 +411,8 @@ def _list_of_models(annotation: Any, metadata: Sequence[Any]) -> tuple[type[Base
     (item,) = get_args(tp)
     if not (isinstance(item, type) and issubclass(item, BaseModel)):
         return None  # a model's errors are its own wherever it sits; a str's depend on its parent's config
+    if item.model_config.get("revalidate_instances", "never") != "never":
+        return None  # its validated instances, put back in the body, would be validated again
     return item, min(lengths) if lengths else None
 
 
