@@ -117,6 +117,14 @@ def big_batch() -> tuple[str, str, Any]:
     return "POST", "/v1/spells/cost/batch", {"board": board, "spells": [{"card": "Lightning Bolt"}] * 250}
 
 
+def validation_errors_direct() -> tuple[str, str, Any]:
+    """The 340,000 errors of ``validation_errors(33)`` sent to a direct-lane route, whose own parser
+    (``validate_json``) read a large body in one GIL-holding call (0.9 s for these errors)."""
+    permanent = {"id": "a", "card": {"keywords": [0] * 33}}
+    body = {"board": {"permanents": [permanent] * 10_000}, "spells": [{"card": "Shock"}]}
+    return "POST", "/v1/spells/cost/batch", json.dumps(body, separators=(",", ":")).encode()
+
+
 def validation_errors(keywords: int) -> Callable[[], tuple[str, str, Any]]:
     """10,000 permanents whose inline card lacks a name and lists ``keywords`` numbers: 10,000 x
     (``keywords`` + 1) validation errors in under 1 MiB, on a route outside the direct lane (issue 27: the
@@ -153,6 +161,7 @@ ATTACKS: dict[str, Callable[[], tuple[str, str, Any]]] = {
     "250 taxed spells (answer bytes)": big_batch,
     "90,000 validation errors": validation_errors(8),
     "340,000 validation errors": validation_errors(33),
+    "340,000 validation errors, direct": validation_errors_direct,
 }
 TWO_AT_ONCE = "2 hostile requests at once"
 # Attacks whose request carries no JSON media type on purpose.

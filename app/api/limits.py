@@ -36,8 +36,19 @@ def json_depth(body: bytes) -> int:
     do not count. Malformed input gives some number; the JSON parser rejects it later anyway."""
     if b"[" not in body and b"{" not in body:
         return 0
-    brackets = _STRING.sub(b"", body).translate(None, _NOT_BRACKETS)
+    brackets = _outside_strings(body).translate(None, _NOT_BRACKETS)
     return max(0, max(accumulate(map(_STEP.__getitem__, brackets)), default=0))
+
+
+def _outside_strings(body: bytes) -> bytes:
+    """``body`` without its JSON strings. Without a backslash every quote opens or closes a string, so
+    the text between the 2nd and 3rd quote, the 4th and 5th... is outside them (and an unterminated last
+    string is dropped, as ``_STRING`` drops it): a split, a few milliseconds a megabyte, where the regular
+    expression engine steps through every byte holding the GIL (25 to 45 ms for issue 27's 1 MB body of
+    40,000 strings, on the event loop)."""
+    if b"\\" in body:
+        return _STRING.sub(b"", body)
+    return b"".join(body.split(b'"')[::2])
 
 
 # Escapes JSON allows but no database or answer can hold: a NUL, and a surrogate (paired or not: the

@@ -28,14 +28,26 @@ left is pydantic's own pass over the body, one C call that holds the GIL: about 
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
+from annotated_types import MaxLen
 from fastapi.routing import APIRoute
-from pydantic import TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+    WrapValidator,
+)
 from starlette.routing import BaseRoute
 
 from app.errors import MAX_LISTED_ERRORS, TRUNCATED_ERRORS_TYPE
@@ -75,14 +87,7 @@ def bounded_errors(adapter: TypeAdapter[Any], value: Any, exc: ValidationError) 
             break  # nothing was cut: that was the body itself
         k *= 2
     listed = found[:MAX_LISTED_ERRORS]
-    truncated = {
-        "type": TRUNCATED_ERRORS_TYPE,
-        "loc": (),
-        "msg": f"{total} errors in all; {len(listed)} listed",
-        "input": None,
-        "ctx": {"error_count": total},
-    }
-    return [*listed, truncated]
+    return [*listed, _truncated(total, len(listed))]
 
 
 def _pruned(value: Any, k: int) -> tuple[Any, set[int]]:
@@ -146,3 +151,341 @@ def body_checks(routes: Sequence[BaseRoute]) -> list[BodyCheck]:
                 adapter: TypeAdapter[Any] = TypeAdapter(annotation)
                 checks.append(BodyCheck(frozenset(route.methods or ()), route.path_regex, adapter))
     return checks
+
+
+# --- Validating a body's long lists in chunks (issue 27, part 2) -------------------------------------
+
+CHUNK_MIN_ITEMS = 64
+"""A list of fewer items is validated with its body in one pass (a few milliseconds at most)."""
+CHUNK_SECONDS = 0.004
+"""What one chunk's validation should take: the GIL is held for that long at most, then let go."""
+MAX_REST_ERRORS = 2 * MAX_BUILT_ERRORS
+"""A body whose part outside its long lists has more errors than this is validated whole (as before)."""
+_FIRST_CHUNK = 8
+
+
+class BoundedInvalid(Exception):
+    """The body is invalid: ``errors`` as ``bounded_errors`` gives them (at most ``MAX_LISTED_ERRORS``,
+    then an ``errors_truncated`` item with the true count), locations relative to the body."""
+
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        super().__init__(f"{len(errors)} validation errors listed")
+        self.errors = errors
+
+
+@dataclass(frozen=True, slots=True)
+class _Spot:
+    """A long list of the body, at ``path`` (keys of objects from the body's top), of model items."""
+
+    path: tuple[str, ...]
+    items: list[Any]
+    adapter: TypeAdapter[Any]  # list[item model], without the field's length constraints
+    max_length: int | None
+
+
+@dataclass(slots=True)
+class _Found:
+    """What the chunks of one spot found: every error counted, the first ``MAX_LISTED_ERRORS`` built."""
+
+    total: int = 0
+    listed: list[dict[str, Any]] = field(default_factory=list)
+    values: list[Any] = field(default_factory=list)  # the validated items, while all are valid
+
+
+def validate(adapter: TypeAdapter[Any], value: Any) -> Any:
+    """``adapter.validate_python(value, from_attributes=True)``, or ``BoundedInvalid`` with the errors it
+    raises: the first ``MAX_LISTED_ERRORS`` of them as pydantic lists them, and their exact count.
+
+    Pydantic validates a body in one C call holding the GIL: 0.6 to 1 s for a body of 340,000 errors, all
+    that time with the event loop stopped (issue 27: /healthz waited 300 ms and more). So the long lists
+    of model items reached from the body's top through objects (``board.permanents``) are validated a
+    chunk of items at a time, the GIL let go between chunks, and then the rest of the body with each such
+    list replaced:
+
+    - a list of valid items is replaced by those items validated (model instances, which pydantic takes
+      as they are: ``revalidate_instances="never"``), so the rest's pass runs its length limits and every
+      validator looking at several items (model validators, field validators of the list) as the body's
+      own pass would, without validating the items twice; when every list is valid, that is the answer;
+    - a list with an invalid item is replaced by ``[None]``, whose one item fails: pydantic reports a list
+      with an invalid item by its items' errors only (no length error, no validator of the list or of the
+      objects holding it runs, CR-free: pydantic's ``list`` and ``model`` validators), so the rest's errors
+      are the body's own but for ``None``'s, where the items' errors go, in order;
+    - a list longer than its ``max_length`` is replaced by as many ``None``: pydantic then stops at the
+      item after the limit and reports ``too_long`` only, as for the real items.
+
+    A list is chunked only where the path to it and its item type make that exact: model fields without
+    aliases or validators of their own, models without ``before``/``wrap`` model validators, items that
+    are models (their errors do not depend on where they sit). Anything else is validated whole."""
+    spots = _spots(adapter, value)
+    if not spots:
+        return _whole(adapter, value)
+    found = [_chunked(spot) for spot in spots]
+    replaced = {
+        spot.path: (
+            [None] * len(spot.items)
+            if spot.max_length is not None and len(spot.items) > spot.max_length
+            else [None]
+            if f.total
+            else f.values
+        )
+        for spot, f in zip(spots, found, strict=True)
+    }
+    copies: dict[int, Any] = {}
+    rest_value = _with(value, replaced, (), copies)
+    try:
+        result = adapter.validate_python(rest_value, from_attributes=True)
+    except ValidationError as exc:
+        if exc.error_count() > MAX_REST_ERRORS:
+            return _whole(adapter, value)
+        rest = exc.errors(include_url=False)
+    else:
+        if any(f.total for f in found):
+            return _whole(adapter, value)  # a None was valid: no place for the items' errors (not models)
+        return result
+    merged: list[dict[str, Any]] = []
+    total = 0
+    spliced: set[tuple[str, ...]] = set()
+    for err in rest:
+        spot_path = _sentinel_of(err["loc"], spots, found)
+        if spot_path is None:
+            total += 1
+            if len(merged) < MAX_LISTED_ERRORS:
+                merged.append({**err, "input": copies.get(id(err["input"]), err["input"])})
+        elif spot_path not in spliced:
+            spliced.add(spot_path)
+            f = found[[s.path for s in spots].index(spot_path)]
+            total += f.total
+            merged.extend(f.listed[: max(0, MAX_LISTED_ERRORS - len(merged))])
+    if len(spliced) != sum(1 for f, s in zip(found, spots, strict=True) if _chunk_failed(s, f)):
+        return _whole(adapter, value)  # a list's None gave no error: validated whole, never guessed
+    if total <= MAX_LISTED_ERRORS:
+        raise BoundedInvalid(merged)
+    raise BoundedInvalid([*merged, _truncated(total, len(merged))])
+
+
+def _chunk_failed(spot: _Spot, found: _Found) -> bool:
+    too_long = spot.max_length is not None and len(spot.items) > spot.max_length
+    return bool(found.total) and not too_long
+
+
+def _sentinel_of(loc: Sequence[int | str], spots: list[_Spot], found: list[_Found]) -> tuple[str, ...] | None:
+    """The path of the list whose ``[None]`` this error is of, or None for an error of the body's own."""
+    for spot, f in zip(spots, found, strict=True):
+        n = len(spot.path)
+        if _chunk_failed(spot, f) and len(loc) > n and tuple(loc[:n]) == spot.path and loc[n] == 0:
+            return spot.path
+    return None
+
+
+def _whole(adapter: TypeAdapter[Any], value: Any) -> Any:
+    try:
+        return adapter.validate_python(value, from_attributes=True)
+    except ValidationError as exc:
+        raise BoundedInvalid(bounded_errors(adapter, value, exc)) from None
+
+
+def _truncated(total: int, listed: int) -> dict[str, Any]:
+    return {
+        "type": TRUNCATED_ERRORS_TYPE,
+        "loc": (),
+        "msg": f"{total} errors in all; {listed} listed",
+        "input": None,
+        "ctx": {"error_count": total},
+    }
+
+
+def _chunked(spot: _Spot) -> _Found:
+    """Validate ``spot``'s items a chunk at a time, each chunk sized to take about ``CHUNK_SECONDS``, and
+    let go of the GIL between chunks (``time.sleep(0)``) so the event loop answers meanwhile."""
+    found = _Found()
+    size = _FIRST_CHUNK
+    start = 0
+    items = spot.items
+    if spot.max_length is not None and len(items) > spot.max_length:
+        return _Found(total=1)  # pydantic reports ``too_long`` alone: the rest's pass gives it
+    while start < len(items):
+        chunk = items[start : start + size]
+        began = time.perf_counter()
+        try:
+            valid = spot.adapter.validate_python(chunk, from_attributes=True)
+            if not found.total:
+                found.values += valid
+        except ValidationError as exc:
+            found.values = []
+            found.total += exc.error_count()
+            if len(found.listed) < MAX_LISTED_ERRORS:
+                for err in exc.errors(include_url=False):
+                    if len(found.listed) >= MAX_LISTED_ERRORS:
+                        break
+                    index, *inner = err["loc"]
+                    found.listed.append({**err, "loc": (*spot.path, start + int(index), *inner)})
+        took = time.perf_counter() - began
+        start += len(chunk)
+        size = max(1, min(size * 4, int(size * CHUNK_SECONDS / took) if took > 0 else size * 4))
+        time.sleep(0)
+    return found
+
+
+def _with(
+    value: Any, replaced: dict[tuple[str, ...], list[Any]], at: tuple[str, ...], copies: dict[int, Any]
+) -> Any:
+    """A copy of the objects of ``value`` on the way to the ``replaced`` lists, with those lists; each
+    copy and replacement is entered in ``copies`` (by id) with what it stands for, so that an error's
+    ``input`` is given as the body's own (a ``missing`` field's input is the object that lacks it)."""
+    if at in replaced:
+        new: Any = replaced[at]
+    elif not any(path[: len(at)] == at for path in replaced):
+        return value
+    else:
+        new = {key: _with(item, replaced, (*at, key), copies) for key, item in value.items()}
+    if new is not value:
+        copies[id(new)] = value
+    return new
+
+
+def _spots(adapter: TypeAdapter[Any], value: Any) -> list[_Spot]:
+    """The lists of ``CHUNK_MIN_ITEMS`` items or more that ``validate`` may chunk exactly (see there)."""
+    model: Any = getattr(adapter, "_type", None)  # the type the adapter was made for
+    if not isinstance(value, dict) or not _plain_model(model):
+        return []
+    spots: list[_Spot] = []
+    _find_spots(model, value, (), spots)
+    return spots
+
+
+def _find_spots(
+    model: type[BaseModel], value: dict[str, Any], at: tuple[str, ...], spots: list[_Spot]
+) -> None:
+    checked = {
+        name for deco in model.__pydantic_decorators__.field_validators.values() for name in deco.info.fields
+    }
+    if "*" in checked:
+        return
+    for name, info in model.model_fields.items():
+        item = value.get(name)
+        if name in checked or info.alias is not None or info.validation_alias is not None:
+            continue
+        if isinstance(item, dict) and _plain_model(info.annotation) and not _has_validators(info.metadata):
+            _find_spots(info.annotation, item, (*at, name), spots)  # type: ignore[arg-type]
+        elif isinstance(item, list) and len(item) >= CHUNK_MIN_ITEMS:
+            listed = _list_of_models(info.annotation, info.metadata)
+            if listed is not None:
+                item_model, max_length = listed
+                spots.append(_Spot((*at, name), item, _list_adapter(item_model), max_length))
+
+
+def _plain_model(tp: Any) -> bool:
+    """A model class whose validation of an object looks at no more than its fields one by one."""
+    if not (isinstance(tp, type) and issubclass(tp, BaseModel)):
+        return False
+    decorators = tp.__pydantic_decorators__
+    return not any(d.info.mode in ("before", "wrap") for d in decorators.model_validators.values())
+
+
+def _has_validators(metadata: Sequence[Any]) -> bool:
+    validator_types = (AfterValidator, BeforeValidator, PlainValidator, WrapValidator)
+    return any(isinstance(m, validator_types) for m in metadata)
+
+
+def _list_of_models(annotation: Any, metadata: Sequence[Any]) -> tuple[type[BaseModel], int | None] | None:
+    """``(item model, max_length)`` of a field typed ``list[Model]`` (possibly ``| None``, ``Annotated``
+    with length limits), or None for any other type or any validator on the way."""
+    if _has_validators(metadata):
+        return None
+    lengths = [m.max_length for m in metadata if isinstance(m, MaxLen)]
+    tp = annotation
+    if get_origin(tp) in (Union, UnionType):
+        members = [a for a in get_args(tp) if a is not type(None)]
+        if len(members) != 1:
+            return None
+        tp = members[0]
+    if get_origin(tp) is Annotated:
+        tp, *extra = get_args(tp)
+        for meta in extra:
+            inner = getattr(meta, "metadata", [meta])  # a FieldInfo carries its constraints
+            if _has_validators(inner):
+                return None
+            lengths += [m.max_length for m in inner if isinstance(m, MaxLen)]
+    if get_origin(tp) is not list:
+        return None
+    (item,) = get_args(tp)
+    if not (isinstance(item, type) and issubclass(item, BaseModel)):
+        return None  # a model's errors are its own wherever it sits; a str's depend on its parent's config
+    if item.model_config.get("revalidate_instances", "never") != "never":
+        return None  # its validated instances, put back in the body, would be validated again
+    return item, min(lengths) if lengths else None
+
+
+_LIST_ADAPTERS: dict[type[BaseModel], TypeAdapter[Any]] = {}
+
+
+def _list_adapter(model: type[BaseModel]) -> TypeAdapter[Any]:
+    adapter = _LIST_ADAPTERS.get(model)
+    if adapter is None:
+        adapter = _LIST_ADAPTERS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
+    return adapter
+
+
+# --- Parsing a large body a piece at a time -----------------------------------------------------------
+
+PIECES_MIN_BYTES = 64 * 1024
+"""A smaller body is parsed by ``json.loads`` in one call (a millisecond or so)."""
+PIECES_DEPTH = 3
+"""Arrays and objects nested less deep than this are read here, item by item; deeper values by the C
+parser in one call each (an item of ``board.permanents``, at depth 3, is a few hundred bytes)."""
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def loads_in_pieces(body: bytes) -> Any:
+    """``json.loads(body)``: the same value, or the same exception (on any doubt ``json.loads`` itself is
+    called, so a malformed body gets its very message and position).
+
+    ``json.loads`` of issue 27's 1 MB body of 340,000 errors is one C call holding the GIL for 50 to
+    85 ms on a busy machine, the event loop stopped meanwhile. Here the outer arrays and objects are
+    walked in Python and each of their items parsed by the same C scanner (``JSONDecoder.raw_decode``),
+    so the GIL can pass between items. Only bodies that ``json.loads`` reads as UTF-8 are walked (an
+    object first: no byte-order mark, no UTF-16); ``app.api.limits`` has refused bodies not UTF-8."""
+    if len(body) < PIECES_MIN_BYTES or body[:1] != b"{":
+        return json.loads(body)
+    try:
+        text = body.decode("utf-8", "surrogatepass")  # as json.loads decodes UTF-8
+        value, end = _piece(text, 0, 0)
+        if _SPACE.match(text, end).end() != len(text):  # type: ignore[union-attr]
+            raise ValueError("extra data")
+    except (ValueError, IndexError, RecursionError):
+        return json.loads(body)  # raises what json.loads raises, as it raises it
+    return value
+
+
+def _piece(text: str, at: int, depth: int) -> tuple[Any, int]:
+    """The JSON value starting at ``at`` (no space before it) and the index after it."""
+    opening = text[at]
+    if depth >= PIECES_DEPTH or opening not in "{[":
+        return _DECODER.raw_decode(text, at)
+    closing = "}" if opening == "{" else "]"
+    pairs: list[tuple[str, Any]] = []
+    items: list[Any] = []
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    if text[at] == closing:
+        return ({} if opening == "{" else []), at + 1
+    while True:
+        if opening == "{":
+            if text[at] != '"':
+                raise ValueError("a key must be a string")
+            key, at = _DECODER.raw_decode(text, at)
+            at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+            if text[at] != ":":
+                raise ValueError("expected ':'")
+            at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+            item, at = _piece(text, at, depth + 1)
+            pairs.append((key, item))
+        else:
+            item, at = _piece(text, at, depth + 1)
+            items.append(item)
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if text[at] == closing:
+            return (dict(pairs) if opening == "{" else items), at + 1
+        if text[at] != ",":
+            raise ValueError("expected ','")
+        at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
