@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 from sqlalchemy.orm import Session
 
 from app.config import Settings
@@ -9,7 +12,7 @@ from app.errors import from_rules_error
 from app.rules.casting.engine import SpellToCast
 from app.rules.errors import RulesError
 from app.rules.mana.abilities import Warning
-from app.rules.mana.payment import PaymentSources, PlanStep, UnpayableError
+from app.rules.mana.payment import PaymentSources, PlanStep, SymbolPayment, UnpayableError
 from app.rules.mana.restrictions import Casting
 from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, as_any_color, payment_inputs
 from app.rules.values.board import Board
@@ -93,6 +96,29 @@ def _casting(board: Board, player: str, spell: SpellToCast) -> Casting:
     )
 
 
+def _named_symbols(cost: ManaCost, paid: ManaCost, payments: Sequence[SymbolPayment]) -> list[str]:
+    """The symbol each payment paid, as the answer names it. With mana spent as though it were mana of any
+    color (CR 609.4b, Chromatic Orrery) the solver pays the colored symbols as {1} (``as_any_color``); the
+    answer still names the symbol of the cost that was paid, {W} paid with {C}, not a {1} the cost does not
+    have. A converted symbol goes to a payment of its own color where there is one."""
+    symbols = [p.symbol for p in payments]
+    if paid == cost:
+        return symbols
+    converted = Counter(str(sym) for sym in cost.others) - Counter(str(sym) for sym in paid.others)
+    free = [i for i, p in enumerate(payments) if p.target is None and p.symbol == "{1}"]
+    for sym in (str(s) for s in cost.others):
+        if converted[sym] == 0 or not free:
+            continue
+        converted[sym] -= 1
+        own = [
+            i for i in free if payments[i].mana is not None and payments[i].mana in sym.strip("{}").split("/")
+        ]
+        chosen = own[0] if own else free[0]
+        free.remove(chosen)
+        symbols[chosen] = sym
+    return symbols
+
+
 def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -> PaymentPlanOut:
     """A plan paying the cost (or the spell's total cost) from ``player``'s sources, pool and life."""
     catalogue = Catalogue(session)
@@ -151,6 +177,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
     except RulesError as exc:
         where = ("body", "board", "mana_pool", player) if getattr(exc, "field", None) == "mana_pool" else loc
         raise from_rules_error(exc, where) from exc
+    symbols = _named_symbols(cost, paid, found.payments)
     owners = [
         board.player(player).graveyard[int(s.permanent.removeprefix(GRAVEYARD_PREFIX))].name
         if s.ability == DELVE
@@ -162,17 +189,17 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         payable=True,
         cost=str(cost),
         plan=[
-            _step(board, player, s, [p.symbol for p in found.payments if p.step == i])
+            _step(board, player, s, [symbols[j] for j, p in enumerate(found.payments) if p.step == i])
             for i, s in enumerate(found.steps)
         ],
         payments=[
             SymbolPaymentOut(
-                symbol=p.symbol,
+                symbol=symbols[j],
                 pays=p.target,
                 mana=p.mana,
                 source="life" if p.mana is None else "pool" if p.step is None else owners[p.step],
             )
-            for p in found.payments
+            for j, p in enumerate(found.payments)
         ],
         life_paid=found.life_paid,
         from_pool=_mana(found.from_pool) if found.from_pool else None,

@@ -178,6 +178,19 @@ def test_chromatic_orrery_spends_colorless_as_any_color(client: TestClient) -> N
     assert pay(client, [perm("o", "Chromatic Orrery")], "{W}{U}{B}{R}{G}{G}")["short"] == "{1}"
 
 
+def test_chromatic_orrery_payments_name_the_symbols_of_the_cost(client: TestClient) -> None:
+    """CR 609.4b lets {C} be spent as though it were any color; the symbol paid is still {W}, not a {1}
+    the cost does not have. With a Plains beside the Orrery, the Plains' {W} pays the {W}."""
+    body = pay(client, [perm("o", "Chromatic Orrery")], "{2}{W}{U}")
+    assert sorted(p["symbol"] for p in body["payments"]) == ["{1}", "{1}", "{U}", "{W}"]
+    assert {p["mana"] for p in body["payments"]} == {"C"}
+    body = pay(client, [perm("o", "Chromatic Orrery"), perm("p", "Plains")], "{W}{U}{U}{U}{U}{U}")
+    assert body["payable"] is True
+    by_symbol = sorted((p["symbol"], p["mana"]) for p in body["payments"])
+    assert by_symbol == [("{U}", "C")] * 5 + [("{W}", "W")]
+    assert body["plan"][0]["adds"] in ("{C}{C}{C}{C}{C}", "{W}")
+
+
 def test_spirit_guide_from_the_hand_and_jack_o_lantern_from_the_graveyard(client: TestClient) -> None:
     """CR 113.6m: "Exile Elvish Spirit Guide from your hand: Add {G}." works from the hand; "{1}, Exile
     Jack-o'-Lantern from your graveyard: Add one mana of any color." from the graveyard."""
