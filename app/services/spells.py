@@ -108,6 +108,8 @@ def spell_to_cast(spell: Spell, *, catalogue: Catalogue, loc: Loc = ("body", "sp
         which=spell.which,
         granted_by=spell.granted_by,
         targets_given="targets" in spell.model_fields_set,  # absent: a count of targets warns (issue 25)
+        commander_casts_given="commander_casts"
+        in spell.model_fields_set,  # absent from the command zone: warned
     )
 
 

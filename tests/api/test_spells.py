@@ -206,6 +206,25 @@ def test_command_zone_alias_and_commander_tax(client) -> None:
         r = client.post("/v1/spells/cost", json=body)
         assert r.status_code == 200, r.text
         assert r.json()["total_cost"] == "{5}"  # {1} + {2} for each of two previous casts (CR 903.8)
+        assert not any(w["text"] == "commander_casts" for w in r.json()["warnings"])
+
+
+def test_commander_casts_not_given_from_the_command_zone_is_warned(client) -> None:
+    """CR 903.8: "it costs an additional {2} for each previous time the player casting it has cast it from
+    the command zone this game". Not stated: the first cast is assumed, and said (nothing silent); stated as
+    0, or cast from the hand, nothing is assumed."""
+
+    def cost(spell: dict[str, Any]) -> dict[str, Any]:
+        r = client.post("/v1/spells/cost", json={"board": {"permanents": []}, "spell": spell})
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    unstated = cost({"card": "Sol Ring", "cast_from": "command"})
+    assert unstated["total_cost"] == "{1}"
+    assert [w["text"] for w in unstated["warnings"]] == ["commander_casts"]
+    assert "taken as 0" in unstated["warnings"][0]["message"]
+    assert cost({"card": "Sol Ring", "cast_from": "command", "commander_casts": 0})["warnings"] == []
+    assert cost({"card": "Sol Ring"})["warnings"] == []
 
 
 # --- board facts of API.md 1.1 ----

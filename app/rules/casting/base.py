@@ -180,8 +180,14 @@ def additional_costs(spell: SpellToCast, v: Variables, run: CostRun) -> None:
 
 
 def commander_tax(spell: SpellToCast, run: CostRun) -> None:
-    """CR 903.8: {2} more for each previous cast from the command zone, only when cast from there."""
+    """CR 903.8: {2} more for each previous cast from the command zone, only when cast from there. Cast from
+    there with the previous casts not stated: taken as none (the first cast), and said (nothing silent)."""
     if not spell.commander_casts:
+        if spell.cast_from == "command" and not spell.commander_casts_given:
+            message = (
+                "previous casts from the command zone were not given: taken as 0, no commander tax (CR 903.8)"
+            )
+            run.warnings.append(CostWarning(None, spell.card.name, "commander_casts", message))
         return
     tax = ManaCost.of(2 * spell.commander_casts)
     if spell.cast_from == "command":

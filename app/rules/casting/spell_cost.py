@@ -86,6 +86,7 @@ class SpellToCast:
     which: int | None = None  # which of several alternative costs (method "alternative")
     granted_by: str | None = None  # the id of the permanent or effect whose grant is used
     targets_given: bool = False  # the request stated ``targets``; not stated and empty: a count warns
+    commander_casts_given: bool = False  # the request stated ``commander_casts``; not stated: 0, warned
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,7 @@ def warn_count_facts(
     src = source.id if source else None
     _warn_opponents(ctx, src, controller, count, card_name)
     _warn_targets(ctx, src, count, card_name)
+    _warn_commander_casts(ctx, src, count, card_name)
     _warn_player_facts(ctx, src, controller, count, card_name)
     _warn_permanent_facts(ctx, src, controller, count, card_name)
     _warn_power(ctx, src, controller, count, card_name)
@@ -67,6 +68,13 @@ def _warn_opponents(
     if reads_opponents and not ctx.board.opponents_of(controller):
         message = f"no opponent of {controller} was given (players): taken as 0 opponents"
         ctx.warnings.append(CostWarning(src, card_name, "players", message))
+
+
+def _warn_commander_casts(ctx: SpellContext, src: str | None, count: Count, card_name: str) -> None:
+    """CR 903.8: a count of the previous casts from the command zone that the request did not state."""
+    if count.kind is CountKind.COMMANDER_CASTS and not ctx.spell.commander_casts_given:
+        message = "the previous casts from the command zone were not given: taken as 0"
+        ctx.warnings.append(CostWarning(src, card_name, "commander_casts", message))
 
 
 # The counts that read the spell's targets (CR 601.2c: chosen before the total is determined, 601.2f).

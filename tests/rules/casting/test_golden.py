@@ -135,6 +135,7 @@ def spell(s: dict[str, Any]) -> SpellToCast:
         art_characters=tuple(printing.get("art_characters", ())),
         targets=tuple(s.get("targets", ())),
         targets_given="targets" in s,
+        commander_casts_given="commander_casts" in s,
         method=s.get("method"),
         optional_costs=tuple(OptionalChoice(**o) for o in s.get("optional_costs", ())),
         which=s.get("which"),
