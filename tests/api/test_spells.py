@@ -557,3 +557,22 @@ def test_an_emblem_is_stated_as_an_effect_with_its_text(client: TestClient) -> N
     )
     assert body.status_code == 200, body.text
     assert (body.json()["total_cost"], body.json()["granted_by"]) == ("{0}", "emblem")
+
+
+def test_seal_of_the_guildpact_without_chosen_colors_is_warned(client) -> None:
+    """Seal of the Guildpact: "Each spell you cast costs {1} less to cast for each of the chosen colors it
+    is." Sphinx of the Steel Wind {5}{W}{U}{B} with white and blue chosen is both: {2} less (CR 601.2f).
+    With no colors chosen, nothing is taken off, and a warning says so (nothing silent)."""
+
+    def cost(chosen: dict[str, Any]) -> dict[str, Any]:
+        seal = {"id": "seal", "card": "Seal of the Guildpact", "chosen": chosen}
+        body = {"board": {"permanents": [seal]}, "spell": {"card": "Sphinx of the Steel Wind"}}
+        r = client.post("/v1/spells/cost", json=body)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    chosen = cost({"colors": ["W", "U"]})
+    assert chosen["total_cost"] == "{3}{W}{U}{B}" and chosen["warnings"] == []
+    unchosen = cost({})
+    assert unchosen["total_cost"] == "{5}{W}{U}{B}"
+    assert [(w["source"], w["text"]) for w in unchosen["warnings"]] == [("seal", "chosen.colors")]

@@ -50,6 +50,7 @@ def warn_count_facts(
     _warn_opponents(ctx, src, controller, count, card_name)
     _warn_targets(ctx, src, count, card_name)
     _warn_commander_casts(ctx, src, count, card_name)
+    _warn_chosen_colors(source, count, ctx, card_name)
     _warn_player_facts(ctx, src, controller, count, card_name)
     _warn_permanent_facts(ctx, src, controller, count, card_name)
     _warn_power(ctx, src, controller, count, card_name)
@@ -75,6 +76,13 @@ def _warn_commander_casts(ctx: SpellContext, src: str | None, count: Count, card
     if count.kind is CountKind.COMMANDER_CASTS and not ctx.spell.commander_casts_given:
         message = "the previous casts from the command zone were not given: taken as 0"
         ctx.warnings.append(CostWarning(src, card_name, "commander_casts", message))
+
+
+def _warn_chosen_colors(source: Permanent | None, count: Count, ctx: SpellContext, card_name: str) -> None:
+    """CR 105.2: "for each of the chosen colors it is" with no colors chosen for the source: none counted."""
+    if count.kind is CountKind.SPELL_CHOSEN_COLORS and source is not None and not source.chosen.colors:
+        message = f"no colors were chosen for {source.id} (chosen.colors): taken as none"
+        ctx.warnings.append(CostWarning(source.id, card_name, "chosen.colors", message))
 
 
 # The counts that read the spell's targets (CR 601.2c: chosen before the total is determined, 601.2f).
