@@ -5,24 +5,21 @@ that resolves to a description), ``title``, ``status``, ``detail``, ``instance``
 for input errors ``errors: [{"loc": [...], "msg": ..., "type": ...}]``. Raise an ``AppError`` subclass
 from services and routes; rules-core errors (``app.rules.errors``) are mapped here, so routes need not
 catch them. An unexpected exception is a 500 whose body holds no traceback (the log does).
+
+Pydantic's validation errors are rendered by ``app.validation_problems``, and the handlers that turn each
+kind of exception into an answer live in ``app.error_handlers`` (``install_error_handlers``): both build on
+this module, which needs neither.
 """
 
 from __future__ import annotations
 
-import json
-import logging
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from http import HTTPStatus
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc as sa_exc
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.logs import current_request_id
 from app.rules.deadline import DeadlineExceeded
@@ -34,11 +31,9 @@ from app.rules.errors import (
     RulesError,
 )
 
-logger = logging.getLogger("manacalc.errors")
-
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "/problems/"
-_MAX_ECHO = 100  # never echo more than this many characters of client input
+MAX_ECHO = 100  # never echo more than this many characters of client input
 MAX_LISTED_ERRORS = 100  # a hostile body can hold 100,000 mistakes: list the first ones, count them all
 TRUNCATED_ERRORS_TYPE = "errors_truncated"
 """The last validation error item of a body with more than ``MAX_LISTED_ERRORS`` errors, when only some
@@ -360,14 +355,14 @@ def from_rules_error(exc: RulesError, loc: Sequence[str | int] = ()) -> AppError
             status=422,
         )
     if isinstance(exc, ManaCostSyntaxError):
-        symbol = exc.symbol[:_MAX_ECHO]
+        symbol = exc.symbol[:MAX_ECHO]
         message = str(exc)[:300]
         where = f"position {exc.position}"
         if not (symbol in message and where in message):
             message = f"{message} (symbol {symbol!r} at {where})"
         return MalformedCost(
             message,
-            errors=[_cost_error_item(exc, loc)],
+            errors=[cost_error_item(exc, loc)],
             extra={"symbol": symbol, "position": exc.position},
         )
     if isinstance(exc, InvalidChoiceError):
@@ -388,120 +383,15 @@ def from_rules_error(exc: RulesError, loc: Sequence[str | int] = ()) -> AppError
     return InputError(str(exc), errors=[{"loc": list(loc), "msg": str(exc), "type": "value_error"}])
 
 
-def _cost_error_item(exc: ManaCostSyntaxError, loc: Sequence[str | int]) -> dict[str, Any]:
+def cost_error_item(exc: ManaCostSyntaxError, loc: Sequence[str | int]) -> dict[str, Any]:
+    """A malformed cost's ``errors`` item, whether the rules core or a request model found it."""
     return {
         "loc": list(loc),
         "msg": str(exc),
         "type": "malformed_cost",
-        "symbol": exc.symbol[:_MAX_ECHO],
+        "symbol": exc.symbol[:MAX_ECHO],
         "position": exc.position,
     }
-
-
-def _short(value: Any) -> Any:
-    """Client input echoed back only when small and scalar (never a huge body)."""
-    if isinstance(value, str):
-        return value if len(value) <= _MAX_ECHO else value[:_MAX_ECHO] + "…"
-    if isinstance(value, float) and not math.isfinite(value):
-        return None  # JSON cannot hold it (an overflowing 1e999 was a 500 here)
-    if value is None or isinstance(value, bool | int | float):
-        return value
-    return None
-
-
-def _dotted(loc: Sequence[str | int]) -> str:
-    return ".".join(str(p) for p in loc) or "request"
-
-
-def validation_problem(errors: Sequence[Mapping[str, Any]]) -> AppError:
-    """Pydantic errors as one problem: a bad cost anywhere is ``malformed-cost``, a bad choice
-    ``invalid-choice``, invalid JSON ``bad-request``; otherwise ``validation-error``."""
-    items: list[dict[str, Any]] = []
-    slug_cls: type[AppError] = InputError
-    total = len(errors)
-    if errors and errors[-1].get("type") == TRUNCATED_ERRORS_TYPE:
-        # Only some were built (app.api.validation): the last item counts them all.
-        total = int((errors[-1].get("ctx") or {}).get("error_count", total - 1))
-        errors = errors[:-1]
-    for err in errors[:MAX_LISTED_ERRORS]:
-        loc = [p if isinstance(p, int) else str(p) for p in err.get("loc", ())]
-        cause = (err.get("ctx") or {}).get("error")
-        if isinstance(cause, ManaCostSyntaxError):
-            items.append(_cost_error_item(cause, loc))
-            slug_cls = MalformedCost
-            continue
-        if isinstance(cause, InvalidChoiceError):
-            items.append({"loc": loc, "msg": str(cause), "type": "invalid_choice"})
-            if slug_cls is InputError:
-                slug_cls = InvalidChoice
-            continue
-        if err.get("type") == "json_invalid":
-            error_ctx = (err.get("ctx") or {}).get("error")
-            msg = f"Invalid JSON: {error_ctx}" if error_ctx else "Invalid JSON"
-            items.append({"loc": loc, "msg": msg, "type": "json_invalid"})
-            slug_cls = BadRequest
-            continue
-        item: dict[str, Any] = {"loc": loc, "msg": str(err.get("msg", "")), "type": str(err.get("type", ""))}
-        if "input" in err and err.get("type") not in ("missing",):
-            short = _short(err["input"])
-            if short is not None or err["input"] is None:
-                item["input"] = short
-        items.append(item)
-    if slug_cls is BadRequest:
-        items = [i for i in items if i["type"] == "json_invalid"]
-        return BadRequest(items[0]["msg"], errors=items, extra={"error_count": len(items)})
-    if slug_cls is MalformedCost:
-        first = next(i for i in items if i["type"] == "malformed_cost")
-        detail = (
-            f"Malformed mana cost at {_dotted(first['loc'])}: symbol {first['symbol']!r} "
-            f"at position {first['position']}"
-        )
-    else:
-        shown = "; ".join(f"{_dotted(i['loc'])}: {i['msg']}" for i in items[:5])
-        more = f" (and {total - 5} more)" if total > 5 else ""
-        left_out = total - len(items)
-        listed = f"; `errors` lists {len(items)} of them, {left_out} left out" if left_out > 0 else ""
-        detail = f"{total} invalid value{'s' if total != 1 else ''}: {shown}{more}{listed}"
-    return slug_cls(detail, errors=items, extra={"error_count": total})
-
-
-def _http_slug(status: int) -> tuple[str, str]:
-    """Slug and title for a bare HTTP status (Starlette's HTTPException: unknown route, 405...)."""
-    known = _STATUS_TYPES.get(status)
-    if known is not None:
-        return known.slug, known.title
-    try:
-        phrase = HTTPStatus(status).phrase
-    except ValueError:
-        phrase = "Error"
-    return phrase.lower().replace(" ", "-"), phrase
-
-
-# The generic type of each status; the specific 422 kinds are never inferred from a bare status code.
-_STATUS_TYPES: dict[int, ProblemType] = {
-    t.status: t
-    for t in (
-        *(
-            PROBLEM_TYPES[c.type_slug]
-            for c in (
-                AppError,
-                BadRequest,
-                Unauthorized,
-                NotFound,
-                Conflict,
-                PreconditionFailed,
-                TooLarge,
-                UnsupportedMediaType,
-                InputError,
-                PreconditionRequired,
-                RateLimited,
-                ServiceUnavailable,
-            )
-        ),
-        PROBLEM_TYPES["method-not-allowed"],
-        PROBLEM_TYPES["forbidden"],
-    )
-}
 
 
 def internal_error_response(instance: str | None) -> JSONResponse:
@@ -514,85 +404,3 @@ def internal_error_response(instance: str | None) -> JSONResponse:
         detail=f"The service failed unexpectedly{suffix}.",
         instance=instance,
     )
-
-
-# --- handlers ----------------------------------------------------------------------------------------
-
-
-async def _app_error_handler(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, AppError)
-    if exc.status >= 500:
-        logger.error("%s: %s", exc.type_slug, exc.detail)
-    return JSONResponse(
-        app_error_body(exc, request.url.path),
-        status_code=exc.status,
-        headers=exc.headers,
-        media_type=PROBLEM_MEDIA_TYPE,
-    )
-
-
-async def _rules_error_handler(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RulesError)
-    return await _app_error_handler(request, from_rules_error(exc))
-
-
-async def _validation_handler(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RequestValidationError)
-    return await _app_error_handler(request, validation_problem(exc.errors()))
-
-
-async def _http_exception_handler(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, StarletteHTTPException)
-    slug, title = _http_slug(exc.status_code)
-    detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail, default=str)[:500]
-    if exc.status_code == 404 and detail == title:
-        detail = f"Nothing at {request.url.path}."
-    elif exc.status_code == 405 and detail == title:
-        detail = f"{request.method} is not allowed on {request.url.path}."
-    headers = dict(exc.headers or {})
-    if exc.status_code == 401:
-        headers.setdefault("WWW-Authenticate", "Bearer")
-    return problem_response(
-        status=exc.status_code,
-        type_slug=slug,
-        title=title,
-        detail=detail,
-        instance=request.url.path,
-        headers=headers,
-    )
-
-
-async def _database_error_handler(request: Request, exc: Exception) -> JSONResponse:
-    unavailable = database_unavailable(exc)
-    if unavailable is None:
-        logger.error("database error on %s %s", request.method, request.url.path, exc_info=exc)
-        return internal_error_response(request.url.path)
-    logger.warning("database unavailable on %s %s: %s", request.method, request.url.path, _first_line(exc))
-    return JSONResponse(
-        app_error_body(unavailable, request.url.path),
-        status_code=unavailable.status,
-        headers=unavailable.headers,
-        media_type=PROBLEM_MEDIA_TYPE,
-    )
-
-
-def _first_line(exc: Exception) -> str:
-    text = str(getattr(exc, "orig", None) or exc).strip()
-    return f"{exc.__class__.__name__}: {text.splitlines()[0] if text else ''}"[:300]
-
-
-async def _unhandled_handler(request: Request, exc: Exception) -> JSONResponse:
-    # Reached only for errors raised outside app.api.middleware.ServiceMiddleware.
-    logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return internal_error_response(request.url.path)
-
-
-def install_error_handlers(app: FastAPI) -> None:
-    """Make every error of ``app`` an ``application/problem+json`` response."""
-    app.add_exception_handler(AppError, _app_error_handler)
-    app.add_exception_handler(RulesError, _rules_error_handler)
-    app.add_exception_handler(RequestValidationError, _validation_handler)
-    app.add_exception_handler(StarletteHTTPException, _http_exception_handler)
-    app.add_exception_handler(sa_exc.DBAPIError, _database_error_handler)
-    app.add_exception_handler(sa_exc.TimeoutError, _database_error_handler)
-    app.add_exception_handler(Exception, _unhandled_handler)

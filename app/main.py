@@ -41,7 +41,7 @@ from app.api.router import api_router
 from app.config import Settings, get_settings
 from app.db.migrate import current_revisions, head_revisions, migration_lock, upgrade_to_head
 from app.db.session import get_engine, get_sessionmaker
-from app.errors import install_error_handlers
+from app.error_handlers import install_error_handlers
 from app.logs import configure_logging
 from app.services.card_import import bundled_catalogue_hook
 from app.services.card_import import data_version as read_data_version

@@ -16,7 +16,7 @@ only that many are ever built:
   object whose keys were cut, a ``too_short`` list, a board-level check of a cut board are not kept).
 
 The answer then lists up to ``MAX_LISTED_ERRORS`` errors and a last item of type ``errors_truncated``
-whose ``ctx.error_count`` is the true total; ``app.errors.validation_problem`` reads it.
+whose ``ctx.error_count`` is the true total; ``app.validation_problems.validation_problem`` reads it.
 
 Where: the direct lane validates its bodies itself (``app.api.direct``); for every other route taking a
 JSON body, ``ServiceMiddleware`` validates a body over ``INLINE_BODY_BYTES`` first, in a worker thread

@@ -1,0 +1,96 @@
+"""A deck's legality in a format (``app.rules.decks.legality``) as answered, and what the catalogue's
+legality data covers (read once per catalogue version)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.db.repositories import cards as cards_repo
+from app.rules.decks import faces, legality
+from app.rules.mana.abilities import card_identity
+from app.schemas.decks import DeckWarningOut, LegalityOut, LegalityReasonOut
+from app.services.card_import import legalities_as_of
+from app.services.catalogue import Catalogue
+from app.services.deck_reading import Held
+
+
+@dataclass(frozen=True, slots=True)
+class _LegalityData:
+    """What the catalogue's legality data covers: its date, the formats it lists for some card."""
+
+    as_of: str | None
+    formats: frozenset[str]
+
+
+_LEGALITY_DATA: dict[str, _LegalityData] = {}
+"""By data_version (one kept: a new import gives a new version)."""
+
+
+def legality_data(catalogue: Catalogue) -> _LegalityData:
+    version = catalogue.data_version
+    found = _LEGALITY_DATA.get(version)
+    if found is None:
+        found = _LegalityData(
+            legalities_as_of(catalogue.session), cards_repo.legality_formats(catalogue.session)
+        )
+        _LEGALITY_DATA.clear()
+        _LEGALITY_DATA[version] = found
+    return found
+
+
+def legality_answer(
+    fmt: str,
+    cards: list[Held],
+    commander_deck: bool,
+    data: _LegalityData,
+    warnings: list[DeckWarningOut],
+) -> LegalityOut:
+    """The deck's legality in ``fmt`` (``app.rules.decks.legality``). A card without legality data, or a
+    format the data does not list for any card, is ``unknown`` with a warning: never ``not_legal``."""
+    covered = fmt in data.formats
+    if not covered:
+        warnings.append(
+            DeckWarningOut(
+                text=f"the catalogue's legality data (as of {data.as_of or 'an unknown date'}) lists no"
+                f" card in format {fmt!r}: every card's legality there is unknown"
+            )
+        )
+    if data.as_of is None:
+        warnings.append(DeckWarningOut(text="the date of the catalogue's legality data is not known"))
+    rows = []
+    for h in cards:
+        if not (h.counts["main"] or h.counts["sideboard"] or h.counts["commander"]):
+            continue  # a maybeboard card is not in the deck
+        status: str | None
+        if not covered or not h.card.legalities:
+            status = legality.UNKNOWN
+            if covered:
+                warnings.append(
+                    DeckWarningOut(
+                        card=h.card.name, text=f"no legality data: its legality in {fmt} is unknown"
+                    )
+                )
+        else:
+            found = dict(h.card.legalities).get(fmt)
+            status = found if found in ("legal", "banned", "restricted") else None
+        rows.append(
+            legality.DeckCard(
+                name=h.card.name,
+                main=h.counts["main"],
+                sideboard=h.counts["sideboard"],
+                commander=h.counts["commander"],
+                status=status,
+                basic_land=h.card.front.type_line.has_supertype("Basic") and faces.is_land_card(h.card),
+                any_number=any(legality.any_number(f.oracle_text) for f in h.card.faces),
+                identity=frozenset(card_identity(h.card)),
+            )
+        )
+    reasons = legality.check(fmt, rows, commander_deck=commander_deck)
+    return LegalityOut(
+        format=fmt,
+        legal=legality.decided(reasons),
+        legalities_as_of=data.as_of,
+        reasons=[
+            LegalityReasonOut(card=r.card, reason=r.reason, detail=r.detail, rule=r.rule) for r in reasons
+        ],
+    )
