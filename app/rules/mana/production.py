@@ -34,6 +34,7 @@ from app.rules.mana.abilities import (
     read_board,
 )
 from app.rules.mana.production_base import base_alternatives, option_alternatives
+from app.rules.mana.production_memo import AbilityFacts, facts_of, unread_facts
 from app.rules.mana.production_replacements import (
     COLOR_MASK,
     MAX_ORDERED_REPLACEMENTS,
@@ -81,9 +82,11 @@ class BoardAnalysis:
         return max((a.total for a in alts), default=0)
 
 
-def _references(ability: Ability) -> list[Filter | None]:
+def _facts(ability: Ability, memo: bool) -> AbilityFacts:
+    """The ability's facts that depend on it alone (``production_memo``; ``memo=False``: none kept or used,
+    everything it adds computed from the board)."""
     assert ability.mana is not None
-    return [o.reference.filter if o.reference is not None else None for o in ability.mana.options]
+    return facts_of(ability, ability.mana) if memo else unread_facts(ability, ability.mana)
 
 
 def _reference_union(
@@ -139,10 +142,10 @@ def _groups(members: dict[Filter, list[int]], ctx: Context, cp: list[int]) -> di
     return groups
 
 
-def _could_produce(ctx: Context) -> tuple[list[int], dict[Filter, list[int]]]:
+def _could_produce(ctx: Context, memo: bool) -> tuple[list[int], dict[Filter, list[int]]]:
     """CR 106.7 least fixed point: see the module doc. The masks without references first, then rounds
     adding what the references ("a land you control could produce") reach, until nothing changes."""
-    static, refs = _static_masks(ctx)
+    static, refs = _static_masks(ctx, memo)
     cp = list(static)
     ref_filters = {f for _i, _a, fs in refs for f in fs if f is not None and not (f.other or f.enchanted)}
     members = _members(ctx, ref_filters)
@@ -160,10 +163,10 @@ def _could_produce(ctx: Context) -> tuple[list[int], dict[Filter, list[int]]]:
         cp = new
 
 
-_Refs = list[tuple[int, Ability, list[Filter | None]]]
+_Refs = list[tuple[int, Ability, tuple[Filter | None, ...]]]
 
 
-def _static_masks(ctx: Context) -> tuple[list[int], _Refs]:
+def _static_masks(ctx: Context, memo: bool) -> tuple[list[int], _Refs]:
     """CR 106.7: each permanent's types from its abilities read alone (replacements applied, CR 106.12,
     and its own triggered mana abilities, 106.12a), and the abilities whose mana refers to other
     permanents' ("one mana of any type a land you control could produce")."""
@@ -175,9 +178,13 @@ def _static_masks(ctx: Context) -> tuple[list[int], _Refs]:
         for ability in s.abilities:
             if ability.mana is None or ability.problem is not None:
                 continue
-            filters = _references(ability)
+            facts = _facts(ability, memo)
+            filters = facts.references
             if any(f is not None for f in filters):
                 refs.append((i, ability, filters))
+            if facts.plain is not None and not (ability.has_tap and ctx.repls[i]):
+                static[i] |= facts.mask  # reads nothing on the board and nothing replaces it (CR 106.12)
+                continue
             for alt in base_alternatives(ctx, i, ability, [0] * len(filters)):
                 for out in replace_all(alt, ctx.repls[i]) if ability.has_tap else {alt}:
                     static[i] |= mask_of(out)
@@ -262,11 +269,15 @@ def _with_triggers(ctx: Context, i: int, alts: set[Mana]) -> set[Mana]:
     return out
 
 
-def analyze_board(board: Board) -> BoardAnalysis:
-    """Read the board, compute could-produce (CR 106.7) and what every ability produces (CR 106.12)."""
+def analyze_board(board: Board, *, memo: bool = True) -> BoardAnalysis:
+    """Read the board, compute could-produce (CR 106.7) and what every ability produces (CR 106.12).
+
+    ``memo``: use the kept facts of abilities that read nothing but themselves (``production_memo``) for
+    permanents no replacement or triggered mana ability reaches; False computes everything anew (the
+    property tests compare the two)."""
     state = read_board(board)
     ctx = Context(state)
-    cp, members = _could_produce(ctx)
+    cp, members = _could_produce(ctx, memo)
     produces: dict[tuple[str, int], Alternatives | None] = {}
     groups = _groups(members, ctx, cp)
     for i, s in enumerate(state.states):
@@ -278,11 +289,15 @@ def analyze_board(board: Board) -> BoardAnalysis:
             if ability.mana is None:
                 produces[key] = ()
                 continue
-            masks = [
-                _reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in _references(ability)
-            ]
+            facts = _facts(ability, memo)
+            tapped_for_mana = ability.has_tap and ability.is_mana_ability
+            if facts.plain is not None and not (tapped_for_mana and (ctx.repls[i] or ctx.trigs[i])):
+                produces[key] = facts.pruned  # nothing on the board reaches it (CR 106.12a, 106.12b)
+                continue
+            refs = facts.references
+            masks = [_reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in refs]
             alts = base_alternatives(ctx, i, ability, masks)
-            if ability.has_tap and ability.is_mana_ability:
+            if tapped_for_mana:
                 replaced: set[Mana] = set()
                 for alt in alts:
                     replaced |= replace_all(alt, ctx.repls[i])
