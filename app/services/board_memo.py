@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from app.rules.casting.engine import PreparedBoard, prepare_board
+from app.rules.mana import production_memo
 from app.rules.mana.payment import PaymentSources
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.sources import PaymentInputs, bare_payment_inputs
@@ -163,6 +164,7 @@ class BoardMemo:
             self._permanents = 0
             self._chars = 0
             self.hits = self.misses = 0
+        production_memo.clear()  # the per-ability memo of the boards' mana (issue 30) goes with them
 
     @property
     def chars(self) -> int:

@@ -74,3 +74,43 @@ def test_split_modules_are_under_500_lines(module: str) -> None:
     path = RULES.parent.parent / module
     lines = path.read_text(encoding="utf-8").count("\n")
     assert lines <= 500, f"{module}: {lines} lines (issue 29: no module over ~500)"
+
+
+@pytest.mark.parametrize(
+    ("part", "names"),
+    [
+        (
+            "production_replacements",
+            (
+                "COLOR_MASK",
+                "MAX_SPLITS",
+                "MAX_ORDERED_REPLACEMENTS",
+                "Alternatives",
+                "commutes",
+                "mask_types",
+            ),
+        ),
+    ],
+)
+def test_production_keeps_the_names_that_moved(part: str, names: tuple[str, ...]) -> None:
+    """Issue 30 split production.py: the names others import from it are still there, as the same objects."""
+    before = importlib.import_module("app.rules.mana.production")
+    module = importlib.import_module(f"app.rules.mana.{part}")
+    assert set(names) <= set(_defined(f"app.rules.mana.{part}"))
+    for name in names:
+        assert getattr(before, name) is getattr(module, name), name
+    assert set(names) <= set(before.__all__)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "app/rules/mana/production.py",
+        "app/rules/mana/production_base.py",
+        "app/rules/mana/production_replacements.py",
+    ],
+)
+def test_production_parts_are_under_500_lines(module: str) -> None:
+    path = RULES.parent.parent / module
+    lines = path.read_text(encoding="utf-8").count("\n")
+    assert lines <= 500, f"{module}: {lines} lines (issue 30: no module over ~500)"

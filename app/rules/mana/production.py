@@ -23,9 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import combinations_with_replacement, permutations
-from math import comb
-from typing import Final
 
 from app.rules import deadline
 from app.rules.mana.abilities import (
@@ -34,45 +31,37 @@ from app.rules.mana.abilities import (
     PermanentState,
     Warning,
     amount_of,
-    commander_identity,
-    holds,
     read_board,
-    unstated_count,
 )
-from app.rules.text.oracle_mana import (
-    Amount,
-    Filter,
-    ManaEffect,
-    ManaOption,
-    ManaTrigger,
-    ProductionReplacement,
+from app.rules.mana.production_base import base_alternatives, option_alternatives
+from app.rules.mana.production_memo import AbilityFacts, facts_of, unread_facts
+from app.rules.mana.production_replacements import (
+    COLOR_MASK,
+    MAX_ORDERED_REPLACEMENTS,
+    MAX_SPLITS,
+    Alternatives,
+    Context,
+    commutes,
+    mask_of,
+    mask_types,
+    prune,
+    replace_all,
 )
+from app.rules.text.oracle_mana import Filter, ManaTrigger
 from app.rules.values.board import Board
 from app.rules.values.mana import Mana
-from app.rules.values.symbols import COLORS, MANA_TYPES, SymbolKind
+from app.rules.values.symbols import MANA_TYPES
 
-Alternatives = tuple[Mana, ...]
-_BIT: Final = {t: 1 << i for i, t in enumerate(MANA_TYPES)}
-COLOR_MASK: Final = sum(_BIT[c] for c in COLORS)
-_ALL: Final = (1 << len(MANA_TYPES)) - 1
-_MASK_TYPES: Final = tuple(tuple(t for k, t in enumerate(MANA_TYPES) if m >> k & 1) for m in range(_ALL + 1))
-_IDENTITY: Final = [1 << k for k in range(len(MANA_TYPES))]
-MAX_SPLITS: Final = 210
-"""At most this many splits of "X mana in any combination" are listed (six mana among five colors)."""
-MAX_ORDERED_REPLACEMENTS: Final = 5
-"""Beyond this many replacements on one ability only board (timestamp) order is tried, with a warning."""
-
-
-def mask_types(mask: int) -> tuple[str, ...]:
-    """The mana types of a bit mask, in W U B R G C order."""
-    return _MASK_TYPES[mask & _ALL]
-
-
-def _mask(mana: Mana) -> int:
-    m = 0
-    for t in mana.types:
-        m |= _BIT[t]
-    return m
+__all__ = [
+    "COLOR_MASK",
+    "MAX_ORDERED_REPLACEMENTS",
+    "MAX_SPLITS",
+    "Alternatives",
+    "BoardAnalysis",
+    "analyze_board",
+    "commutes",
+    "mask_types",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,308 +82,15 @@ class BoardAnalysis:
         return max((a.total for a in alts), default=0)
 
 
-def _apply_replacement(alt: Mana, repl: ProductionReplacement) -> tuple[Mana, ...]:
-    """One replacement on one production event (CR 614.1a: "instead"): its possible results ("color": the
-    same amount of one color of the player's choice, Pulse of Llanowar)."""
-    if alt.total < repl.min_amount:
-        return (alt,)  # Damping Sphere: "two or more mana" only
-    if repl.mode == "fixed":
-        return (Mana.of(repl.mana),)
-    if repl.mode == "type":
-        return (Mana.single(repl.mana[0], alt.total),)
-    if repl.mode == "color":
-        return tuple(Mana.single(c, alt.total) for c in COLORS)
-    if repl.mode == "one_color":
-        return tuple(Mana.single(c) for c in COLORS)
-    return (alt.times(repl.factor),)
-
-
-def commutes(repls: tuple[ProductionReplacement, ...]) -> bool:
-    """Multiplying replacements give the same result in every order (CR 616.1 then has nothing to choose)."""
-    return all(r.mode == "multiply" for r in repls)
-
-
-def _replaced(alt: Mana, repls: tuple[ProductionReplacement, ...]) -> set[Mana]:
-    """Every result of applying ``repls`` to ``alt`` in any order (CR 106.7, 616.1); an event that
-    produces no mana is not a mana production event and is not replaced."""
-    if not alt or not repls:
-        return {alt} if alt else set()
-    few = len(repls) <= MAX_ORDERED_REPLACEMENTS and not commutes(repls)
-    orders = permutations(repls) if few else iter((repls,))
-    out: set[Mana] = set()
-    for order in orders:
-        cur = {alt}
-        for r in order:
-            cur = {x for c in cur for x in _apply_replacement(c, r)}
-        out |= cur
-    return out
-
-
-def _prune(alts: set[Mana]) -> Alternatives:
-    """Sorted alternatives without any contained (as a multiset) in a larger one."""
-    if len({a.total for a in alts}) <= 1:  # equal sizes: none is contained in another
-        kept = [a for a in alts if a]
-    else:
-        kept = [a for a in alts if a and not any(b.total > a.total and b.contains(a) for b in alts)]
-    return tuple(sorted(kept, key=Mana.sort_key))
-
-
-class _Context:
-    """Per-board lookups shared by the fixed point and the production of each ability."""
-
-    def __init__(self, state: BoardState) -> None:
-        self.state = state
-        self.index = {s.id: i for i, s in enumerate(state.states)}
-        self.warnings: list[Warning] = []
-        # replacements and triggers that apply to each permanent's {T} mana abilities
-        self.repls: list[tuple[ProductionReplacement, ...]] = []
-        self.trigs: list[tuple[tuple[int, ManaTrigger], ...]] = []
-        perms = state.board.permanents
-        for s in state.states:
-            self.repls.append(tuple(r for i, r in state.replacements if s.matches(r.filter, perms[i])))
-            self.trigs.append(tuple((i, t) for i, t in state.triggers if s.matches(t.filter, perms[i])))
-            if len(self.repls[-1]) > MAX_ORDERED_REPLACEMENTS and not commutes(self.repls[-1]):
-                self.warnings.append(
-                    Warning(
-                        s.id,
-                        "",
-                        f"more than {MAX_ORDERED_REPLACEMENTS} replacement "
-                        "effects apply to its mana; only board order was considered",
-                    )
-                )
-        self._single: dict[int, list[int]] = {}
-        self._warned: set[tuple[str, str, str]] = set()
-
-    def warn(self, permanent: str, text: str, reason: str) -> None:
-        """Say once what was assumed (the fixed point reads an ability more than once)."""
-        if (permanent, text, reason) not in self._warned:
-            self._warned.add((permanent, text, reason))
-            self.warnings.append(Warning(permanent, text, reason))
-
-    def single_map(self, i: int) -> list[int]:
-        """For permanent i's {T} abilities: the mask of types one mana of each type becomes after
-        replacements (CR 106.7 "in any possible order")."""
-        if not self.repls[i]:
-            return _IDENTITY
-        got = self._single.get(i)
-        if got is None:
-            got = [0] * len(MANA_TYPES)
-            for k, t in enumerate(MANA_TYPES):
-                for alt in _replaced(Mana.single(t), self.repls[i]):
-                    got[k] |= _mask(alt)
-            self._single[i] = got
-        return got
-
-
-def _option_alternatives(
-    ctx: _Context, i: int, option: ManaOption, chosen_from: PermanentState, ref_mask: int
-) -> list[Mana]:
-    """The alternatives one option stands for, references resolved to ``ref_mask``."""
-    if option.reference is not None:
-        mask = ref_mask & (COLOR_MASK if option.reference.what == "color" else -1)
-        return [Mana.single(t) for t in mask_types(mask)]
-    fixed = Mana.of(option.fixed)
-    if option.chosen:
-        color = chosen_from.permanent.chosen.color
-        if color is None:
-            return []  # CR 106.5: a chosen color never chosen is undefined: no mana
-        fixed = fixed + Mana.single(color, option.chosen)
-    return [fixed] if fixed else []
-
-
-def _base_alternatives(ctx: _Context, i: int, ability: Ability, ref_masks: list[int]) -> set[Mana]:
-    """What the ability adds before replacements (references resolved by ``ref_masks``, one per option).
-
-    An "If ..., add ... instead" (CR 614.1a) uses its other effect when its condition holds; amounts from
-    the board (CR 700.5 devotion, "for each") and the commander's color identity (CR 903.4) are read here.
-    """
-    effect = ability.mana
-    assert effect is not None
-    if effect.undefined is not None:
-        return set()
-    state = ctx.state.states[i]
-    if effect.instead is not None:
-        effect, ref_masks = _instead(ctx, state, effect, ref_masks)
-    options = effect.options
-    if effect.commander:
-        identity = commander_identity(ctx.state.board, state.controller)
-        if identity is None:
-            ctx.warn(
-                state.id,
-                ability.text,
-                "no commander is named for its controller: it adds no mana (CR 903.4f)",
-            )
-            return set()
-        options = tuple(o for o in options if set(o.fixed) <= identity)
-        ref_masks = [0] * len(options)
-    if effect.cost_of is not None:
-        return _cost_as_mana(ctx, state, ability, effect.cost_of)
-    if effect.colors_of is not None:
-        mode, flt = effect.colors_of
-        colors = _colors_among(ctx, state, flt)
-        if mode == "each":  # "one mana of each color among ...": one alternative
-            return {Mana.of(c for c in COLORS if c in colors)} if colors else set()
-        keep = [k for k, o in enumerate(options) if set(o.fixed) <= colors]
-        options, ref_masks = tuple(options[k] for k in keep), [ref_masks[k] for k in keep]
-    if effect.split and effect.count is not None:
-        return _splits(ctx, state, ability, effect.split, effect.count)
-    if effect.count is not None and effect.count.cost_value:
-        return _by_cost_value(ctx, i, ability, effect.count, list(zip(options, ref_masks, strict=True)))
-    return _counted(ctx, i, ability, effect.count, list(zip(options, ref_masks, strict=True)))
-
-
-def _instead(
-    ctx: _Context, state: PermanentState, effect: ManaEffect, ref_masks: list[int]
-) -> tuple[ManaEffect, list[int]]:
-    """CR 614.1a: "If <condition>, add ... instead": the other effect when the condition holds on the board
-    (a condition the board does not settle is taken as not met, and said)."""
-    assert effect.instead is not None
-    condition, other = effect.instead
-    held = holds(ctx.state, state, condition)
-    unstated = unstated_count(ctx.state.board, state.permanent, state.controller, condition)
-    if unstated is not None:  # API 1.1: a count not stated is 0, and said
-        ctx.warn(state.id, f"If {condition.text}, ...", unstated.split(", so ")[0])
-    if held is None:
-        ctx.warn(
-            state.id, f"If {condition.text}, ...", "a condition the board does not settle: taken as not met"
-        )
-    elif held and len(other.options) == len(ref_masks):
-        return other, ref_masks
-    elif held:  # the other effect reads no references: resolve it alone
-        return other, [0] * len(other.options)
-    return effect, ref_masks
-
-
-def _by_cost_value(
-    ctx: _Context, i: int, ability: Ability, count: Amount, options: list[tuple[ManaOption, int]]
-) -> set[Mana]:
-    """CR 118.3, 202.3: "Add an amount of mana equal to the sacrificed creature's mana value": one
-    alternative per thing the cost may take."""
-    state = ctx.state.states[i]
-    if any(p.kind in {"sacrifice", "exile"} and p.filter is None for p in ability.cost):
-        ctx.warn(state.id, ability.text, "what its cost takes is not read here: taken as nothing")
-        return set()
-    values = _cost_values(ctx, state, ability)
-    out: set[Mana] = set()
-    for option, ref_mask in options:
-        for alt in _option_alternatives(ctx, i, option, state, ref_mask):
-            out.update(alt.times(v + count.offset) for v in values)
-    return {a for a in out if a}
-
-
-def _counted(
-    ctx: _Context, i: int, ability: Ability, count: Amount | None, options: list[tuple[ManaOption, int]]
-) -> set[Mana]:
-    """CR 106.1, 700.5: each option's mana, times its amount on the board ("for each", devotion; a fact the
-    board does not give is taken as 0, and said)."""
-    state = ctx.state.states[i]
-    out: set[Mana] = set()
-    for option, ref_mask in options:
-        n = 1
-        for alt in _option_alternatives(ctx, i, option, state, ref_mask):
-            if count is not None:
-                color = alt.types[0] if len(alt.types) == 1 else None
-                got = amount_of(ctx.state, state, count, color)
-                if got is None:
-                    what = count.text.replace("~", state.face.name)
-                    ctx.warn(state.id, ability.text, f"the board does not say '{what}': taken as 0")
-                n = got or 0
-            if n:
-                out.add(alt.times(n))
-    return out
-
-
-def _cost_as_mana(ctx: _Context, state: PermanentState, ability: Ability, whose: Filter) -> set[Mana]:
-    """ "Add mana equal to enchanted permanent's mana cost" (CR 202.1, 107.4): each colored or Phyrexian
-    symbol one mana of its color (of one of its colors, chosen, for a hybrid), {C} and generic colorless,
-    X as 0 (CR 107.3); at most ``MAX_SPLITS`` alternatives, beyond (or for symbols of other kinds) nothing,
-    with a warning."""
-    targets = [s for s in ctx.state.states if s.matches(whose, state.permanent)]
-    if len(targets) != 1 or targets[0].face.mana_cost is None:
-        return set()  # CR 202.1b: no mana cost, no mana
-    cost = targets[0].face.mana_cost
-    results = {Mana.single("C", cost.generic) if cost.generic else Mana()}
-    for sym in cost.others:
-        if sym.kind is SymbolKind.VARIABLE:
-            continue
-        if sym.kind in (
-            SymbolKind.COLORED,
-            SymbolKind.HYBRID,
-            SymbolKind.PHYREXIAN,
-            SymbolKind.HYBRID_PHYREXIAN,
-        ):
-            choices = [Mana.single(c) for c in sym.colors]
-        elif sym.kind in (SymbolKind.COLORLESS, SymbolKind.COLORLESS_HYBRID):
-            choices = [Mana.single("C")] + [Mana.single(c) for c in sym.colors]
-        else:
-            ctx.warn(state.id, ability.text, f"the symbol {sym.text} is not read as mana here: nothing added")
-            return set()
-        results = {r + c for r in results for c in choices}
-        if len(results) > MAX_SPLITS:
-            ctx.warn(
-                state.id, ability.text, "too many ways to choose the hybrid symbols' colors: nothing added"
-            )
-            return set()
-    return {r for r in results if r}
-
-
-def _cost_values(ctx: _Context, state: PermanentState, ability: Ability) -> set[int]:
-    """CR 202.3: the mana values of the permanents its sacrifice or exile cost could take (Priest of
-    Yawgmoth, Food Chain); none when nothing could pay it (CR 118.3)."""
-    out: set[int] = set()
-    for part in ability.cost:
-        if part.kind in {"sacrifice", "exile"} and part.filter is not None:
-            for s in ctx.state.states:
-                if s.matches(part.filter, state.permanent):
-                    value = s.face.mana_value
-                    out.add(int(value) if isinstance(value, int) else 0)
-    return out
-
-
-def _colors_among(ctx: _Context, state: PermanentState, filters: tuple[Filter, ...] | None) -> set[str]:
-    """CR 105.2: the colors of the permanents any of ``filters`` names (None: of the permanent itself)."""
-    if filters is None:
-        return set(state.face.color_set)
-    return {
-        c
-        for s in ctx.state.states
-        if any(s.matches(f, state.permanent) for f in filters)
-        for c in s.face.color_set
-    }
-
-
-def _splits(
-    ctx: _Context, state: PermanentState, ability: Ability, types: tuple[str, ...], count: Amount
-) -> set[Mana]:
-    """ "X mana in any combination of ...": every split of X among ``types`` while there are at most
-    ``MAX_SPLITS`` of them; beyond, the one-type splits only (each the most of one type), with a warning."""
-    n = amount_of(ctx.state, state, count, None)
-    if n is None:
-        ctx.warn(
-            state.id,
-            ability.text,
-            f"the board does not say '{count.text.replace('~', state.face.name)}': taken as 0",
-        )
-        return set()
-    if n <= 0:
-        return set()
-    if comb(n + len(types) - 1, len(types) - 1) <= MAX_SPLITS:
-        return {Mana.of(c) for c in combinations_with_replacement(types, n)}
-    ctx.warn(
-        state.id,
-        ability.text,
-        f"{n} mana split among {len(types)} types: only one-type splits are considered",
-    )
-    return {Mana.single(t, n) for t in types}
-
-
-def _references(ability: Ability) -> list[Filter | None]:
+def _facts(ability: Ability, memo: bool) -> AbilityFacts:
+    """The ability's facts that depend on it alone (``production_memo``; ``memo=False``: none kept or used,
+    everything it adds computed from the board)."""
     assert ability.mana is not None
-    return [o.reference.filter if o.reference is not None else None for o in ability.mana.options]
+    return facts_of(ability, ability.mana) if memo else unread_facts(ability, ability.mana)
 
 
 def _reference_union(
-    ctx: _Context, i: int, flt: Filter, groups: dict[Filter, dict[str, int]], cp: list[int]
+    ctx: Context, i: int, flt: Filter, groups: dict[Filter, dict[str, int]], cp: list[int]
 ) -> int:
     state = ctx.state.states[i]
     if flt.other or flt.enchanted:  # rare: computed directly
@@ -415,7 +111,7 @@ def _or(masks: Iterable[int]) -> int:
     return out
 
 
-def _members(ctx: _Context, filters: Iterable[Filter]) -> dict[Filter, list[int]]:
+def _members(ctx: Context, filters: Iterable[Filter]) -> dict[Filter, list[int]]:
     """For each reference filter, the permanents its types name (controller is applied per player)."""
     states = ctx.state.states
     members: dict[Filter, list[int]] = {}
@@ -432,7 +128,7 @@ def _members(ctx: _Context, filters: Iterable[Filter]) -> dict[Filter, list[int]
     return members
 
 
-def _groups(members: dict[Filter, list[int]], ctx: _Context, cp: list[int]) -> dict[Filter, dict[str, int]]:
+def _groups(members: dict[Filter, list[int]], ctx: Context, cp: list[int]) -> dict[Filter, dict[str, int]]:
     """One union per (filter, controller): what the permanents each reference reads could produce."""
     states = ctx.state.states
     groups: dict[Filter, dict[str, int]] = {}
@@ -446,10 +142,10 @@ def _groups(members: dict[Filter, list[int]], ctx: _Context, cp: list[int]) -> d
     return groups
 
 
-def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
+def _could_produce(ctx: Context, memo: bool) -> tuple[list[int], dict[Filter, list[int]]]:
     """CR 106.7 least fixed point: see the module doc. The masks without references first, then rounds
     adding what the references ("a land you control could produce") reach, until nothing changes."""
-    static, refs = _static_masks(ctx)
+    static, refs = _static_masks(ctx, memo)
     cp = list(static)
     ref_filters = {f for _i, _a, fs in refs for f in fs if f is not None and not (f.other or f.enchanted)}
     members = _members(ctx, ref_filters)
@@ -467,10 +163,10 @@ def _could_produce(ctx: _Context) -> tuple[list[int], dict[Filter, list[int]]]:
         cp = new
 
 
-_Refs = list[tuple[int, Ability, list[Filter | None]]]
+_Refs = list[tuple[int, Ability, tuple[Filter | None, ...]]]
 
 
-def _static_masks(ctx: _Context) -> tuple[list[int], _Refs]:
+def _static_masks(ctx: Context, memo: bool) -> tuple[list[int], _Refs]:
     """CR 106.7: each permanent's types from its abilities read alone (replacements applied, CR 106.12,
     and its own triggered mana abilities, 106.12a), and the abilities whose mana refers to other
     permanents' ("one mana of any type a land you control could produce")."""
@@ -482,22 +178,26 @@ def _static_masks(ctx: _Context) -> tuple[list[int], _Refs]:
         for ability in s.abilities:
             if ability.mana is None or ability.problem is not None:
                 continue
-            filters = _references(ability)
+            facts = _facts(ability, memo)
+            filters = facts.references
             if any(f is not None for f in filters):
                 refs.append((i, ability, filters))
-            for alt in _base_alternatives(ctx, i, ability, [0] * len(filters)):
-                for out in _replaced(alt, ctx.repls[i]) if ability.has_tap else {alt}:
-                    static[i] |= _mask(out)
+            if facts.plain is not None and not (ability.has_tap and ctx.repls[i]):
+                static[i] |= facts.mask  # reads nothing on the board and nothing replaces it (CR 106.12)
+                continue
+            for alt in base_alternatives(ctx, i, ability, [0] * len(filters)):
+                for out in replace_all(alt, ctx.repls[i]) if ability.has_tap else {alt}:
+                    static[i] |= mask_of(out)
         # the permanent's own triggered mana abilities (an aura's "adds an additional {G}")
         for src, trig in ctx.state.triggers:
             if src == i and not trig.same_type:
                 for option in trig.options:
-                    for alt in _option_alternatives(ctx, i, option, s, 0):
-                        static[i] |= _mask(alt)
+                    for alt in option_alternatives(ctx, i, option, s, 0):
+                        static[i] |= mask_of(alt)
     return static, refs
 
 
-def _referenced_mask(ctx: _Context, i: int, ability: Ability, masks: list[int]) -> int:
+def _referenced_mask(ctx: Context, i: int, ability: Ability, masks: list[int]) -> int:
     """CR 106.7: the types a referring ability adds given what its references reach (``masks``, one per
     option; "any color" keeps the colors only), through the permanent's replacements when tapped
     (CR 106.12)."""
@@ -528,7 +228,7 @@ def _triggers_on(trig: ManaTrigger, produced: Mana, source: PermanentState) -> b
     return produced.count(trig.needs) > 0
 
 
-def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
+def _with_triggers(ctx: Context, i: int, alts: set[Mana]) -> set[Mana]:
     """CR 106.12a: triggered mana abilities add to a production that produced mana."""
     out = set()
     states = ctx.state.states
@@ -554,7 +254,7 @@ def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
                     nxt.update(cur + Mana.single(t) for t in alt.types)
                 else:
                     extras = [
-                        e for o in trig.options for e in _option_alternatives(ctx, src, o, states[src], 0)
+                        e for o in trig.options for e in option_alternatives(ctx, src, o, states[src], 0)
                     ]
                     if trig.count is not None:  # "an additional {G} for each Elf on the battlefield"
                         n = amount_of(ctx.state, states[src], trig.count, None)
@@ -569,11 +269,15 @@ def _with_triggers(ctx: _Context, i: int, alts: set[Mana]) -> set[Mana]:
     return out
 
 
-def analyze_board(board: Board) -> BoardAnalysis:
-    """Read the board, compute could-produce (CR 106.7) and what every ability produces (CR 106.12)."""
+def analyze_board(board: Board, *, memo: bool = True) -> BoardAnalysis:
+    """Read the board, compute could-produce (CR 106.7) and what every ability produces (CR 106.12).
+
+    ``memo``: use the kept facts of abilities that read nothing but themselves (``production_memo``) for
+    permanents no replacement or triggered mana ability reaches; False computes everything anew (the
+    property tests compare the two)."""
     state = read_board(board)
-    ctx = _Context(state)
-    cp, members = _could_produce(ctx)
+    ctx = Context(state)
+    cp, members = _could_produce(ctx, memo)
     produces: dict[tuple[str, int], Alternatives | None] = {}
     groups = _groups(members, ctx, cp)
     for i, s in enumerate(state.states):
@@ -585,15 +289,19 @@ def analyze_board(board: Board) -> BoardAnalysis:
             if ability.mana is None:
                 produces[key] = ()
                 continue
-            masks = [
-                _reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in _references(ability)
-            ]
-            alts = _base_alternatives(ctx, i, ability, masks)
-            if ability.has_tap and ability.is_mana_ability:
+            facts = _facts(ability, memo)
+            tapped_for_mana = ability.has_tap and ability.is_mana_ability
+            if facts.plain is not None and not (tapped_for_mana and (ctx.repls[i] or ctx.trigs[i])):
+                produces[key] = facts.pruned  # nothing on the board reaches it (CR 106.12a, 106.12b)
+                continue
+            refs = facts.references
+            masks = [_reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in refs]
+            alts = base_alternatives(ctx, i, ability, masks)
+            if tapped_for_mana:
                 replaced: set[Mana] = set()
                 for alt in alts:
-                    replaced |= _replaced(alt, ctx.repls[i])
+                    replaced |= replace_all(alt, ctx.repls[i])
                 alts = _with_triggers(ctx, i, replaced)
-            produces[key] = _prune(alts)
+            produces[key] = prune(alts)
     could = {s.id: mask_types(cp[i]) for i, s in enumerate(state.states)}
     return BoardAnalysis(state, could, produces, state.warnings + tuple(ctx.warnings))
