@@ -1,0 +1,128 @@
+"""A card's own casting sentences read: its alternative costs written in its text (CR 118.9, 601.2b) and
+its permissions to be cast from another zone (CR 601.3).
+
+"You may pay 1 life and exile a blue card from your hand rather than pay this spell's mana cost." is a Way
+of method alternative; "You may cast ~ from your graveyard using its blitz ability." an ``OwnPermission``.
+A sentence about casting this card that no template reads is returned as not read, so the answer can warn
+(nothing silent).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from app.rules.casting.permissions import OwnPermission
+from app.rules.casting.way_values import Way, WayKind
+from app.rules.text.cast_sentences import (
+    Sentence,
+    _condition,
+    _original,
+    _Unreadable,
+    cost_phrase,
+    sentences,
+)
+from app.rules.text.templates import Template
+from app.rules.text.ways_templates import (
+    _MAX_SENTENCE,
+    _OWN_TEMPLATES,
+    ALL_ZONES,
+    OWN_ALTERNATIVE,
+    OWN_ALTERNATIVE_FIRST,
+    OWN_WITHOUT_PAYING,
+    OWN_ZONE_ADDITIONAL,
+    OWN_ZONE_PAYING,
+    OWN_ZONE_USING,
+    WAYS,
+)
+from app.rules.values.costs import ManaCost
+
+# Sentences that speak of casting this card: when no template reads them, the answer says so.
+_OWN_CASTING: Final = re.compile(
+    r"rather than pay (?:this spell's|~'s) mana cost|\bcast ~ from\b|cast ~ without"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OwnText:
+    """A card's own casting sentences: alternative costs (Ways, method "alternative", ``which`` from 1),
+    permissions from other zones, and sentences about casting it that were not read."""
+
+    alternatives: tuple[Way, ...] = ()
+    permissions: tuple[OwnPermission, ...] = ()
+    not_read: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=8192)
+def read_own(name: str, oracle_text: str) -> OwnText:
+    """A card's own alternative costs and zone permissions (see the module)."""
+    alternatives: list[Way] = []
+    permissions: list[OwnPermission] = []
+    not_read: list[str] = []
+    for s in sentences(name, oracle_text):
+        if len(s.low) > _MAX_SENTENCE:
+            if _OWN_CASTING.search(s.low[:_MAX_SENTENCE]):
+                not_read.append(s.text)
+            continue
+        found = WAYS.match(s.low)
+        if found is None or found[0].name not in _OWN_TEMPLATES:
+            if _OWN_CASTING.search(s.low):
+                not_read.append(s.text)
+            continue
+        template, m = found
+        try:
+            _own(template, s, m, alternatives, permissions)
+        except _Unreadable:
+            not_read.append(s.text)
+    return OwnText(tuple(alternatives), tuple(permissions), tuple(not_read))
+
+
+def _own(
+    template: Template,
+    s: Sentence,
+    m: re.Match[str],
+    alternatives: list[Way],
+    permissions: list[OwnPermission],
+) -> None:
+    if template in (OWN_ALTERNATIVE, OWN_ALTERNATIVE_FIRST):
+        mana, others = cost_phrase(_original(s, m, "cost"))
+        cond = _condition(s, m, "cond", "cond2")
+        alternatives.append(
+            Way(
+                "alternative",
+                "118.9",
+                WayKind.ALTERNATIVE,
+                ALL_ZONES,
+                mana,
+                others,
+                cond,
+                s.text,
+                which=len(alternatives) + 1,
+            )
+        )
+    elif template is OWN_WITHOUT_PAYING:
+        cond = _condition(s, m, "cond")
+        n = len(alternatives) + 1
+        way = Way("alternative", "118.9", WayKind.WITHOUT_MANA, ALL_ZONES, None, (), cond, s.text, which=n)
+        alternatives.append(way)
+    elif template is OWN_ZONE_USING:
+        permissions.append(OwnPermission(m["zone"], "601.3", s.text, keyword=m["kw"].strip()))
+    elif template is OWN_ZONE_PAYING:
+        mana, others = cost_phrase(_original(s, m, "cost"))
+        permissions.append(
+            OwnPermission(
+                m["zone"], "601.3", s.text, cost=mana, other_costs=others, condition=_condition(s, m, "cond")
+            )
+        )
+    elif template is OWN_ZONE_ADDITIONAL:
+        mana, others = cost_phrase(_original(s, m, "cost"))
+        if mana != ManaCost.zero():
+            raise _Unreadable("mana added to the costs is not read")
+        permissions.append(OwnPermission(m["zone"], "601.3", s.text, other_costs=others))
+    else:
+        cond = _condition(s, m, "cond1", "cond")
+        permissions.append(OwnPermission(m["zone"], "601.3", s.text, condition=cond))
+        if m["both"]:
+            permissions.append(OwnPermission("exile", "601.3", s.text, condition=cond))
