@@ -36,6 +36,7 @@ from app.rules.mana.sources import PaymentInputs, bare_payment_inputs
 from app.rules.values.board import Board
 from app.schemas.board import BoardIn
 from app.services.boards import CardSource, Loc, build_board
+from app.services.name_memo import NAMES
 
 MAX_BOARDS: Final = 256
 """Boards kept per process (about 30 KB each for a 10-permanent board and its analyses)."""
@@ -125,7 +126,9 @@ class BoardMemo:
         """The built board for ``board_in`` (``boards.build_board``, whose errors it raises)."""
 
         def build() -> BuiltBoard:
-            board = build_board(board_in, catalogue=catalogue, loc=loc, extra_players=extra_players)
+            board = build_board(
+                board_in, catalogue=catalogue, loc=loc, extra_players=extra_players, data_version=data_version
+            )
             return BuiltBoard(board)
 
         if len(board_in.permanents) > MAX_PERMANENTS:
@@ -158,6 +161,7 @@ class BoardMemo:
         return built
 
     def clear(self) -> None:
+        NAMES.clear()  # the catalogue changed under the same data_version (tests): names resolve anew
         with self._lock:
             self._boards.clear()
             self._permanents = 0
