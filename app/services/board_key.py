@@ -1,0 +1,102 @@
+"""The board memo's key: a validated board as a tuple of its plain values, with about how many characters
+its canonical JSON takes (issue 30).
+
+The memo used to key a board by ``model_dump_json()`` of the validated model: exact, but it serialized
+the whole board on every request, hit or miss (6 % of a varied ``spells/cost``), and pydantic warned on
+each card given by name as it went through the card union. The key is now the validated values
+themselves: two boards with the same key serialize alike (the same model classes, the same values in
+the same fields), so a hit is the board the request sends. Dict order counts, as in the JSON it replaces
+(two orders of the same players only cost a miss).
+
+A permanent, most of a board, takes the fast path: its scalar fields read at once by one ``attrgetter``,
+the four others (the card, choices, ``played_as``, counters) one by one; ``KEYED_FIELDS`` names them all
+and a test checks it against ``PermanentIn``. Anything else (players, effects, inline cards, choices)
+goes through ``_plain``, which walks any model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from operator import attrgetter
+from typing import Any, Final
+
+from pydantic import BaseModel
+
+from app.schemas.board import BoardIn, PermanentIn
+
+SCALAR_FIELDS: Final = (
+    "id",
+    "controller",
+    "tapped",
+    "controlled_since_turn_began",
+    "face",
+    "x",
+    "attached_to",
+    "class_level",
+    "attacking",
+    "blocking",
+    "power",
+    "toughness",
+    "token",
+    "level",
+)
+KEYED_FIELDS: Final = (*SCALAR_FIELDS, "card", "chosen", "played_as", "counters")
+"""Every field of ``PermanentIn`` (tests/services/test_board_key.py holds them equal)."""
+
+_scalars = attrgetter(*SCALAR_FIELDS)
+
+PERMANENT_CHARS: Final = 300
+"""About the canonical JSON of a permanent's fields besides its card and lists (its keys and defaults)."""
+_SCALAR_CHARS: Final = 6
+
+
+def board_key(board_in: BoardIn) -> tuple[Hashable, int]:
+    """``board_in`` as a hashable value equal only for boards serializing alike, and about the number of
+    characters of its canonical JSON (what the memo bounds)."""
+    size = [0]
+    parts: list[Hashable] = []
+    for name, value in board_in.__dict__.items():
+        if name == "permanents":
+            parts.append(tuple([_permanent_key(p, size) for p in value]))
+        else:
+            parts.append(_plain(value, size))
+    return tuple(parts), size[0]
+
+
+def _permanent_key(p: PermanentIn, size: list[int]) -> Hashable:
+    card = p.card
+    chosen = p.chosen
+    played = p.played_as
+    counters = p.counters
+    if type(card) is str:
+        size[0] += PERMANENT_CHARS + len(card)
+        card_key: Hashable = card
+    else:
+        size[0] += PERMANENT_CHARS
+        card_key = _plain(card, size)
+    return (
+        _scalars(p),
+        card_key,
+        None if chosen is None else _plain(chosen, size),
+        _plain(played, size) if played else (),
+        None if counters is None else _plain(counters, size),
+    )
+
+
+def _plain(value: Any, size: list[int]) -> Hashable:
+    """A validated value as a hashable one: a model as its class and its fields' values in order, a list
+    as a tuple, a dict as its items; ``size`` grows by about the characters of its JSON."""
+    if isinstance(value, str):
+        size[0] += len(value) + 3
+        return value
+    if isinstance(value, BaseModel):
+        size[0] += 2
+        return (type(value), tuple([_plain(v, size) for v in value.__dict__.values()]))
+    if isinstance(value, list):
+        size[0] += 2
+        return (list, tuple([_plain(v, size) for v in value]))
+    if isinstance(value, dict):
+        size[0] += 2 + sum([len(k) + 4 for k in value])
+        return (dict, tuple([(k, _plain(v, size)) for k, v in value.items()]))
+    size[0] += _SCALAR_CHARS
+    return value  # type: ignore[no-any-return]  # None, a bool, an int: hashable, typed by its field
