@@ -10,8 +10,8 @@ the same fields), so a hit is the board the request sends. Dict order counts, as
 
 A permanent, most of a board, takes the fast path: its scalar fields read at once by one ``attrgetter``,
 the four others (the card, choices, ``played_as``, counters) one by one; ``KEYED_FIELDS`` names them all
-and a test checks it against ``PermanentIn``. Anything else (players, effects, inline cards, choices)
-goes through ``_plain``, which walks any model.
+and a test checks it against ``PermanentIn`` (``BOARD_FIELDS`` against ``BoardIn``). Anything else
+(players, effects, inline cards, choices) goes through ``_plain``, which walks any model.
 """
 
 from __future__ import annotations
@@ -44,23 +44,29 @@ KEYED_FIELDS: Final = (*SCALAR_FIELDS, "card", "chosen", "played_as", "counters"
 """Every field of ``PermanentIn`` (tests/services/test_board_key.py holds them equal)."""
 
 _scalars = attrgetter(*SCALAR_FIELDS)
+BOARD_SCALAR_FIELDS: Final = ("active_player", "step", "day_night")
+BOARD_FIELDS: Final = (*BOARD_SCALAR_FIELDS, "permanents", "players", "effects", "mana_pool")
+"""Every field of ``BoardIn``, likewise."""
+_board_scalars = attrgetter(*BOARD_SCALAR_FIELDS)
 
 PERMANENT_CHARS: Final = 300
 """About the canonical JSON of a permanent's fields besides its card and lists (its keys and defaults)."""
 _SCALAR_CHARS: Final = 6
+BOARD_CHARS: Final = 110
+"""About the canonical JSON of a board's own fields when empty."""
 
 
 def board_key(board_in: BoardIn) -> tuple[Hashable, int]:
     """``board_in`` as a hashable value equal only for boards serializing alike, and about the number of
     characters of its canonical JSON (what the memo bounds)."""
-    size = [0]
-    parts: list[Hashable] = []
-    for name, value in board_in.__dict__.items():
-        if name == "permanents":
-            parts.append(tuple([_permanent_key(p, size) for p in value]))
-        else:
-            parts.append(_plain(value, size))
-    return tuple(parts), size[0]
+    size = [BOARD_CHARS]
+    others = board_in.players, board_in.effects, board_in.mana_pool
+    return (
+        _board_scalars(board_in),
+        tuple([_permanent_key(p, size) for p in board_in.permanents]),
+        # empty ones (most boards) as (): an empty dict or list serializes alike however it came
+        tuple([_plain(v, size) if v else () for v in others]),
+    ), size[0]
 
 
 def _permanent_key(p: PermanentIn, size: list[int]) -> Hashable:

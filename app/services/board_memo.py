@@ -17,10 +17,11 @@ read by its users; the answers are the same as without the memo (``tests/service
 
 Bounded: ``MAX_BOARDS`` boards holding ``MAX_KEPT_PERMANENTS`` permanents and ``MAX_KEPT_CHARS``
 characters of canonical JSON in all, as ``board_key`` reckons them (inline cards carry up to 5,000
-characters of text a face, so a count of permanents alone does not bound the bytes), least recently used first out, and boards of more than
-``MAX_PERMANENTS`` permanents are built per request, as before (their own work dwarfs the reading, and
-they would hold the most memory). A request stopped at its deadline while deriving a value (the analysis)
-keeps nothing of it: ``_once`` stores a value only once it is whole.
+characters of text a face, so a count of permanents alone does not bound the bytes), least recently
+used first out, and boards of more than ``MAX_PERMANENTS`` permanents are built per request, as before
+(their own work dwarfs the reading, and they would hold the most memory). A request stopped at its
+deadline while deriving a value (the analysis) keeps nothing of it: ``_once`` stores a value only once it
+is whole.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.schemas.board import BoardIn, PermanentIn
-from app.services.board_key import KEYED_FIELDS, board_key
+from app.services.board_key import BOARD_FIELDS, KEYED_FIELDS, board_key
 from tests.strategies import board_bodies
 
 FIELD_VALUES: dict[str, list[Any]] = {
@@ -46,8 +46,9 @@ FIELD_VALUES: dict[str, list[Any]] = {
 }
 
 
-def test_every_field_of_a_permanent_is_in_the_key() -> None:
+def test_every_field_of_a_board_and_a_permanent_is_in_the_key() -> None:
     assert sorted(KEYED_FIELDS) == sorted(PermanentIn.model_fields)
+    assert sorted(BOARD_FIELDS) == sorted(BoardIn.model_fields)
 
 
 @st.composite
