@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.schemas.board import BoardIn, PermanentIn
-from app.services.board_key import BOARD_FIELDS, KEYED_FIELDS, board_key
+from app.schemas.board import BoardIn, ChosenIn, PermanentIn
+from app.services.board_key import BOARD_FIELDS, CHOSEN_FIELDS, KEYED_FIELDS, board_key
 from tests.strategies import board_bodies
 
 FIELD_VALUES: dict[str, list[Any]] = {
@@ -49,6 +49,7 @@ FIELD_VALUES: dict[str, list[Any]] = {
 def test_every_field_of_a_board_and_a_permanent_is_in_the_key() -> None:
     assert sorted(KEYED_FIELDS) == sorted(PermanentIn.model_fields)
     assert sorted(BOARD_FIELDS) == sorted(BoardIn.model_fields)
+    assert sorted(CHOSEN_FIELDS) == sorted(ChosenIn.model_fields)
 
 
 @st.composite
