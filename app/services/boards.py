@@ -6,7 +6,8 @@ cards give three ``errors`` entries, each with the JSON path of the permanent it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import fields
 from typing import Any, Protocol
 
 from app.errors import AmbiguousCard, AppError, InputError, InvalidChoice, MalformedCost, UnknownCard
@@ -308,7 +309,7 @@ def _plain_permanent(p_in: PermanentIn, card: Card) -> Permanent:
     """``_permanent`` of a permanent with no choices and its front face up: nothing to validate, so
     nothing can raise (most permanents of a board)."""
     counters = p_in.counters
-    return Permanent(
+    values = (
         p_in.id,
         card,
         p_in.controller,
@@ -329,6 +330,34 @@ def _plain_permanent(p_in: PermanentIn, card: Card) -> Permanent:
         p_in.power,
         p_in.toughness,
     )
+    if _SETTERS is None:
+        return Permanent(*values)
+    permanent = Permanent.__new__(Permanent)
+    for set_field, value in zip(_SETTERS, values, strict=True):
+        set_field(permanent, value)
+    return permanent
+
+
+def _field_setters() -> tuple[Callable[[Permanent, object], None], ...] | None:
+    """``Permanent``'s field setters in field order, or None when it is not a plain slots dataclass.
+
+    Issue 30: a frozen dataclass's ``__init__`` sets each of its 19 fields through
+    ``object.__setattr__`` (about 5 us a permanent, pure or mypyc-compiled alike, which keeps the
+    dataclass machinery's ``__init__``); the fields' own descriptors set them in about half that. The
+    value made is the same frozen ``Permanent`` (equal, same hash; ``tests/services/test_boards_fast.py``).
+    Anything the constructor would do besides setting fields (a ``__post_init__``) turns this off."""
+    if hasattr(Permanent, "__post_init__"):
+        return None
+    setters: list[Callable[[Permanent, object], None]] = []
+    for f in fields(Permanent):
+        setter = getattr(Permanent.__dict__.get(f.name), "__set__", None)
+        if setter is None:
+            return None
+        setters.append(setter)
+    return tuple(setters)
+
+
+_SETTERS = _field_setters()
 
 
 _NOTHING_GIVEN: frozenset[str] = frozenset()
