@@ -1,4 +1,4 @@
-"""Boards read from requests, kept by their canonical JSON with what the rules derive from them.
+"""Boards read from requests, kept by their values as validated with what the rules derive from them.
 
 Issue 14: of a ``payments/plan`` answer's service time, reading the board (resolving its cards, building
 the rules ``Board``) and analysing its mana (CR 106.7's "could produce", ``production.analyze_board``)
@@ -8,25 +8,27 @@ against the same battlefield, a ``payments/plan`` after a ``spells/cost``, the s
 page. So the board is built once per distinct board, and each derived value (the mana analysis, the cost
 effects of ``casting.prepare_board``) once per board, then shared.
 
-What is kept is exactly what the request says, never a guess: the key is the board's canonical JSON (the
-validated model serialized, so key order and spacing do not matter), the players the request adds, and
-the catalogue's ``data_version`` (a re-imported catalogue resolves names anew). A board that fails to
+What is kept is exactly what the request says, never a guess: the key is the board as validated (its
+plain values, ``board_key``: spacing does not matter, and two boards with one key serialize alike), the
+players the request adds, and the catalogue's ``data_version`` (a re-imported catalogue resolves names
+anew). A board that fails to
 read raises as before and is not kept. Every value kept is frozen or, for the analysis's mappings, only
 read by its users; the answers are the same as without the memo (``tests/services/test_board_memo.py``).
 
 Bounded: ``MAX_BOARDS`` boards holding ``MAX_KEPT_PERMANENTS`` permanents and ``MAX_KEPT_CHARS``
-characters of canonical JSON in all (inline cards carry up to 5,000 characters of text a face, so a count
-of permanents alone does not bound the bytes), least recently used first out, and boards of more than
-``MAX_PERMANENTS`` permanents are built per request, as before (their own work dwarfs the reading, and
-they would hold the most memory). A request stopped at its deadline while deriving a value (the analysis)
-keeps nothing of it: ``_once`` stores a value only once it is whole.
+characters of canonical JSON in all, as ``board_key`` reckons them (inline cards carry up to 5,000
+characters of text a face, so a count of permanents alone does not bound the bytes), least recently
+used first out, and boards of more than ``MAX_PERMANENTS`` permanents are built per request, as before
+(their own work dwarfs the reading, and they would hold the most memory). A request stopped at its
+deadline while deriving a value (the analysis) keeps nothing of it: ``_once`` stores a value only once it
+is whole.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final, TypeVar
 
 from app.rules.casting.engine import PreparedBoard, prepare_board
@@ -36,7 +38,9 @@ from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.sources import PaymentInputs, bare_payment_inputs
 from app.rules.values.board import Board
 from app.schemas.board import BoardIn
+from app.services.board_key import board_key
 from app.services.boards import CardSource, Loc, build_board
+from app.services.name_memo import NAMES
 
 MAX_BOARDS: Final = 256
 """Boards kept per process (about 30 KB each for a 10-permanent board and its analyses)."""
@@ -51,6 +55,7 @@ MAX_KEPT_CHARS: Final = 8_000_000
 boards hold)."""
 
 T = TypeVar("T")
+_Key = tuple[str, tuple[str, ...], Hashable]
 
 
 class BuiltBoard:
@@ -96,7 +101,7 @@ class BuiltBoard:
 
 
 class BoardMemo:
-    """A thread-safe bounded LRU of ``BuiltBoard`` by (data_version, added players, canonical JSON)."""
+    """A thread-safe bounded LRU of ``BuiltBoard`` by (data_version, added players, ``board_key``)."""
 
     def __init__(
         self,
@@ -109,7 +114,8 @@ class BoardMemo:
         self.max_chars = max_chars
         self._chars = 0
         self._lock = threading.Lock()
-        self._boards: OrderedDict[tuple[str, tuple[str, ...], str], BuiltBoard] = OrderedDict()
+        # (data_version, added players, board_key) -> the board and its characters (about its JSON's)
+        self._boards: OrderedDict[_Key, tuple[BuiltBoard, int]] = OrderedDict()
         self._permanents = 0
         self.hits = 0
         self.misses = 0
@@ -126,39 +132,43 @@ class BoardMemo:
         """The built board for ``board_in`` (``boards.build_board``, whose errors it raises)."""
 
         def build() -> BuiltBoard:
-            board = build_board(board_in, catalogue=catalogue, loc=loc, extra_players=extra_players)
+            board = build_board(
+                board_in, catalogue=catalogue, loc=loc, extra_players=extra_players, data_version=data_version
+            )
             return BuiltBoard(board)
 
         if len(board_in.permanents) > MAX_PERMANENTS:
             return build()
-        key = (data_version, tuple(extra_players), board_in.model_dump_json())
-        if len(key[2]) * 10 > self.max_chars:
+        board, chars = board_key(board_in)
+        if chars * 10 > self.max_chars:
             return build()  # one board would take a tenth of the memo: read per request
+        key = (data_version, tuple(extra_players), board)
         with self._lock:
-            built = self._boards.get(key)
-            if built is not None:
+            kept = self._boards.get(key)
+            if kept is not None:
                 self._boards.move_to_end(key)
                 self.hits += 1
-                return built
+                return kept[0]
         built = build()
         with self._lock:
             self.misses += 1
             if key not in self._boards:
-                self._boards[key] = built
+                self._boards[key] = (built, chars)
                 self._permanents += len(built.board.permanents)
-                self._chars += len(key[2])
+                self._chars += chars
             self._boards.move_to_end(key)
             while (
                 len(self._boards) > self.maxsize
                 or self._permanents > self.max_permanents
                 or self._chars > self.max_chars
             ):
-                (_v, _p, text), out = self._boards.popitem(last=False)
+                _key, (out, out_chars) = self._boards.popitem(last=False)
                 self._permanents -= len(out.board.permanents)
-                self._chars -= len(text)
+                self._chars -= out_chars
         return built
 
     def clear(self) -> None:
+        NAMES.clear()  # the catalogue changed under the same data_version (tests): names resolve anew
         with self._lock:
             self._boards.clear()
             self._permanents = 0

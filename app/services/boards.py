@@ -6,7 +6,8 @@ cards give three ``errors`` entries, each with the JSON path of the permanent it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import fields
 from typing import Any, Protocol
 
 from app.errors import AmbiguousCard, AppError, InputError, InvalidChoice, MalformedCost, UnknownCard
@@ -19,6 +20,7 @@ from app.rules.values.types import canonical_creature_type, is_card_type_word, i
 from app.schemas.board import BoardIn, InlineCardIn, OracleIdRef, PermanentIn, PlayerIn, ScryfallCardIn
 from app.services.card_formats import BadCardRecord, card_from_inline
 from app.services.characters import validate_character
+from app.services.name_memo import NAMES
 
 Loc = tuple[str | int, ...]
 
@@ -75,41 +77,54 @@ def build_board(
     catalogue: CardSource,
     loc: Loc = ("body", "board"),
     extra_players: Sequence[str] = (),
+    data_version: str | None = None,
 ) -> Board:
     """The rules ``Board`` for ``board_in``; raises one ``AppError`` listing every problem found.
 
     Players (API.md): the active player, ``extra_players`` (the caster or payer of the request) and
     every controller are players, with 20 life unless given. Cards named in zones, commanders and
-    ``chosen.imprinted`` resolve as permanents' cards do, each problem at its JSON path.
+    ``chosen.imprinted`` resolve as permanents' cards do, each problem at its JSON path. With the
+    catalogue's ``data_version``, names resolve through the process's ``NameMemo``.
     """
     problems = _Problems()
-    cards = _CardReader(catalogue, problems)
+    cards = _CardReader(catalogue, problems, data_version)
     permanents: list[Permanent] = []
     first_index: dict[str, int] = {}
+    known = cards.memo
     for i, p_in in enumerate(board_in.permanents):
         deadline.check()  # one permanent's card (an inline one's text read): a safe point between two
-        here: Loc = (*loc, "permanents", i)
         if p_in.id in first_index:
             problems.add(
                 InputError,
-                (*here, "id"),
+                (*loc, "permanents", i, "id"),
                 f"id {p_in.id!r} is already used by permanents[{first_index[p_in.id]}]",
             )
             continue
         first_index[p_in.id] = i
-        card = cards.read(p_in.card, (*here, "card"), f"permanent {p_in.id!r}")
+        # The common case first, with no path or message built: a name an earlier board resolved.
+        ref = p_in.card
+        card = known.get(ref) if type(ref) is str else None
+        if card is None:
+            card = cards.read(ref, (*loc, "permanents", i, "card"), f"permanent {p_in.id!r}")
         imprinted = None
-        if p_in.chosen is not None and p_in.chosen.imprinted is not None:
+        chosen = p_in.chosen
+        if chosen is not None and chosen.imprinted is not None:
             imprinted = cards.read(
-                p_in.chosen.imprinted, (*here, "chosen", "imprinted"), f"permanent {p_in.id!r} imprinted"
+                chosen.imprinted,
+                (*loc, "permanents", i, "chosen", "imprinted"),
+                f"permanent {p_in.id!r} imprinted",
             )
             if imprinted is None:
                 continue
         if card is None:
             continue
+        if chosen is None and p_in.face is None:
+            permanents.append(_plain_permanent(p_in, card))
+            continue
         try:
             permanents.append(_permanent(p_in, card, imprinted))
         except InvalidChoiceError as exc:
+            here: Loc = (*loc, "permanents", i)
             problems.add(InvalidChoice, (*here, *_choice_loc(exc.field)), f"permanent {p_in.id!r}: {exc}")
     effects: list[Permanent] = []
     for i, e_in in enumerate(board_in.effects):
@@ -155,10 +170,14 @@ def build_board(
 class _CardReader:
     """Resolves the cards a board names, each distinct name once (boards repeat names: eight Forests)."""
 
-    def __init__(self, catalogue: CardSource, problems: _Problems) -> None:
+    def __init__(self, catalogue: CardSource, problems: _Problems, data_version: str | None = None) -> None:
         self.catalogue = catalogue
         self.problems = problems
+        self.data_version = data_version
         self.by_name: dict[str, Card] = {}
+        memo = NAMES.names(data_version) if data_version is not None else None
+        # The names earlier boards of this catalogue version resolved: read here, written by ``read`` only.
+        self.memo: dict[str, Card] = {} if memo is None else memo
 
     def read(self, ref: CardRefValue, loc: Loc, what: str) -> Card | None:
         """The card, or None after recording the problem at ``loc``."""
@@ -167,6 +186,8 @@ class _CardReader:
                 card = self.by_name.get(ref)
                 if card is None:
                     card = self.by_name.setdefault(ref, self.catalogue.by_name(ref))
+                    if self.data_version is not None:
+                        NAMES.put(self.data_version, ref, card)
                 return card
             return resolve_card(ref, catalogue=self.catalogue)
         except (UnknownCard, AmbiguousCard) as exc:
@@ -275,15 +296,87 @@ def _permanent(p_in: PermanentIn, card: Card, imprinted: Card | None = None) -> 
         counters=tuple(sorted((p_in.counters or {}).items())),
         class_level=p_in.class_level if p_in.class_level is not None else 1,
         level=p_in.level if p_in.level is not None else 0,
-        given=frozenset(
-            [f for f in ("counters", "class_level", "level", "token") if getattr(p_in, f) is not None]
-            + (["combat"] if p_in.attacking is not None or p_in.blocking is not None else [])
-        ),
+        given=_given(p_in),
         attacking=bool(p_in.attacking),
         blocking=bool(p_in.blocking),
         token=bool(p_in.token),
         power=p_in.power,
         toughness=p_in.toughness,
+    )
+
+
+def _plain_permanent(p_in: PermanentIn, card: Card) -> Permanent:
+    """``_permanent`` of a permanent with no choices and its front face up: nothing to validate, so
+    nothing can raise (most permanents of a board)."""
+    counters = p_in.counters
+    values = (
+        p_in.id,
+        card,
+        p_in.controller,
+        p_in.tapped,
+        p_in.controlled_since_turn_began,
+        None,
+        _NO_CHOICES,
+        p_in.x,
+        tuple(p_in.played_as) if p_in.played_as else (),
+        p_in.attached_to,
+        () if not counters else tuple(sorted(counters.items())),
+        p_in.class_level if p_in.class_level is not None else 1,
+        p_in.level if p_in.level is not None else 0,
+        _given(p_in),
+        bool(p_in.attacking),
+        bool(p_in.blocking),
+        bool(p_in.token),
+        p_in.power,
+        p_in.toughness,
+    )
+    if _SETTERS is None:
+        return Permanent(*values)
+    permanent = Permanent.__new__(Permanent)
+    for set_field, value in zip(_SETTERS, values, strict=True):
+        set_field(permanent, value)
+    return permanent
+
+
+def _field_setters() -> tuple[Callable[[Permanent, object], None], ...] | None:
+    """``Permanent``'s field setters in field order, or None when it is not a plain slots dataclass.
+
+    Issue 30: a frozen dataclass's ``__init__`` sets each of its 19 fields through
+    ``object.__setattr__`` (about 5 us a permanent, pure or mypyc-compiled alike, which keeps the
+    dataclass machinery's ``__init__``); the fields' own descriptors set them in about half that. The
+    value made is the same frozen ``Permanent`` (equal, same hash; ``tests/services/test_boards_fast.py``).
+    Anything the constructor would do besides setting fields (a ``__post_init__``) turns this off."""
+    if hasattr(Permanent, "__post_init__"):
+        return None
+    setters: list[Callable[[Permanent, object], None]] = []
+    for f in fields(Permanent):
+        setter = getattr(Permanent.__dict__.get(f.name), "__set__", None)
+        if setter is None:
+            return None
+        setters.append(setter)
+    return tuple(setters)
+
+
+_SETTERS = _field_setters()
+
+
+_NOTHING_GIVEN: frozenset[str] = frozenset()
+
+
+def _given(p_in: PermanentIn) -> frozenset[str]:
+    """Which of its facts the request stated (``Permanent.given``); most state none."""
+    if (
+        p_in.counters is None
+        and p_in.class_level is None
+        and p_in.level is None
+        and p_in.token is None
+        and p_in.attacking is None
+        and p_in.blocking is None
+    ):
+        return _NOTHING_GIVEN
+    return frozenset(
+        [f for f in ("counters", "class_level", "level", "token") if getattr(p_in, f) is not None]
+        + (["combat"] if p_in.attacking is not None or p_in.blocking is not None else [])
     )
 
 
