@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
@@ -34,8 +35,33 @@ from tests.sessions import bind_app_to_session
 TEST_DATABASE_URL = os.environ.get("MANACALC_TEST_DATABASE_URL")
 
 
+DB_FREE_ONCE = os.environ.get("MANACALC_TEST_DB_FREE_ONCE") == "1"
+"""CI's PostgreSQL pass (``.ci/run``) sets it: a test that never reaches the database under test ran on the
+SQLite pass already, byte for byte the same, so the PostgreSQL pass skips it (``db_free``)."""
+
+_RULES_TESTS = Path(__file__).resolve().parent / "rules"
+# The fixtures that give a test a database of its own of each kind; their "sqlite" case never reaches
+# the database under test.
+_OWN_DATABASE_FIXTURES = ("fresh_database_url", "fresh_engine")
+
+
+def db_free(item: pytest.Item) -> bool:
+    """A test that never reaches the database under test: the pure rules core (``tests/rules``, which
+    ``tests/test_layering.py`` keeps free of ``app.db``), a test marked ``db_free`` (a server on a SQLite
+    file of its own, a browser, a scan of the sources), or the SQLite case of a fixture giving each kind."""
+    if "db_free" in item.keywords or _RULES_TESTS in Path(str(item.path)).resolve().parents:
+        return True
+    params = getattr(item, "callspec", None)
+    return params is not None and any(params.params.get(f) == "sqlite" for f in _OWN_DATABASE_FIXTURES)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if TEST_DATABASE_URL and make_url(TEST_DATABASE_URL).get_backend_name() == "postgresql":
+        if DB_FREE_ONCE:
+            once = pytest.mark.skip(reason="never reaches the database: ran on the SQLite pass")
+            for item in items:
+                if db_free(item):
+                    item.add_marker(once)
         return
     skip = pytest.mark.skip(reason="needs PostgreSQL: set MANACALC_TEST_DATABASE_URL")
     for item in items:

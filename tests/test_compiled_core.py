@@ -15,6 +15,8 @@ import pytest
 
 from app.services import catalogue_snapshot as snap
 
+pytestmark = pytest.mark.db_free  # never reaches the database under test
+
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = ROOT / "build" / "compiled-core"
 DUMP = ROOT / "tests" / "compiled_core_dump.py"

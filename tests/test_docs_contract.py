@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tests.live_server import REPO
+
+pytestmark = pytest.mark.db_free  # never reaches the database under test
 
 
 def test_docs_api_lists_every_operation_of_the_document() -> None:

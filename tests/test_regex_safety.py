@@ -29,9 +29,13 @@ from itertools import product
 from multiprocessing.connection import Connection
 from typing import Any
 
+import pytest
+
 import app
 from app.rules.text import characters
 from app.rules.text.templates import REGISTRIES
+
+pytestmark = pytest.mark.db_free  # never reaches the database under test
 
 PUMP_LENGTH = 2_000
 SHORT_PUMP = 60

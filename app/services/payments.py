@@ -102,7 +102,7 @@ def _named_symbols(cost: ManaCost, paid: ManaCost, payments: Sequence[SymbolPaym
     answer still names the symbol of the cost that was paid, {W} paid with {C}, not a {1} the cost does not
     have. A converted symbol goes to a payment of its own color where there is one."""
     symbols = [p.symbol for p in payments]
-    if paid == cost:
+    if paid is cost:  # no symbol was converted (``as_any_color`` not applied)
         return symbols
     converted = Counter(str(sym) for sym in cost.others) - Counter(str(sym) for sym in paid.others)
     free = [i for i, p in enumerate(payments) if p.target is None and p.symbol == "{1}"]

@@ -17,6 +17,8 @@ import pytest
 
 from tests.live_server import REPO, LiveServer, live_server
 
+pytestmark = pytest.mark.db_free  # never reaches the database under test
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
     "--headless",

@@ -15,8 +15,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from app.services.api_keys import KEY_CACHE_TTL_S, hash_key
 from tests.live_server import live_server, server_env
+
+pytestmark = pytest.mark.db_free  # never reaches the database under test
 
 SLACK_S = 0.5  # a request's own time on a busy two-core machine
 

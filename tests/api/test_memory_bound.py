@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.db_free  # never reaches the database under test
+
 PEAK_MB = 400
 REQUESTS = 1_000
 

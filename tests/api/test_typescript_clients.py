@@ -38,7 +38,7 @@ if not (BIN / "tsc").exists() or NODE is None:
         "the TypeScript tools are not installed (cd tools/clients && npm ci)", allow_module_level=True
     )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.db_free]  # a server on its own SQLite file
 
 TSCONFIG = {
     "compilerOptions": {
