@@ -4,6 +4,7 @@ done on the event loop."""
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 import time
@@ -93,12 +94,8 @@ def test_the_direct_lane_lists_100_of_many_errors_too(client: TestClient) -> Non
     assert len(problem["errors"]) == MAX_LISTED_ERRORS
 
 
-def test_healthz_answers_while_a_body_of_90000_errors_is_validated(client: TestClient) -> None:
-    """Before: the errors were built on the event loop and /healthz waited for all of it (2.2 s on a
-    two-core machine, as long as the request). Now pydantic's one pass is the longest hold."""
-    body = json.dumps(keyword_errors(8), separators=(",", ":"))
-    client.get("/healthz")
-    client.post("/v1/boards/analyze", content=body, headers=JSON)  # warm
+def _healthz_while_posting(client: TestClient, body: str) -> tuple[float, float]:
+    """The longest /healthz answer while ``body`` is posted, and how long the post took."""
     done = threading.Event()
     worst = [0.0]
 
@@ -109,13 +106,39 @@ def test_healthz_answers_while_a_body_of_90000_errors_is_validated(client: TestC
             worst[0] = max(worst[0], time.perf_counter() - started)
             time.sleep(0.01)
 
+    # A served worker freezes what it holds after start-up (app/services/card_index.py: gc.freeze), so a
+    # full collection scans little; this process holds every earlier test's objects. Frozen as a worker
+    # is, the probe measures the lane's own holds, which is what the test is about.
+    gc.collect()
+    gc.freeze()
     prober = threading.Thread(target=probe)
-    prober.start()
-    time.sleep(0.05)
-    started = time.perf_counter()
-    response = client.post("/v1/boards/analyze", content=body, headers=JSON)
-    took = time.perf_counter() - started
-    done.set()
-    prober.join()
+    try:
+        prober.start()
+        time.sleep(0.05)
+        started = time.perf_counter()
+        response = client.post("/v1/boards/analyze", content=body, headers=JSON)
+        took = time.perf_counter() - started
+    finally:
+        done.set()
+        prober.join()
+        gc.unfreeze()
     assert response.status_code == 422
-    assert worst[0] < 0.6 * took, (worst[0], took)
+    return worst[0], took
+
+
+def test_healthz_answers_while_a_body_of_90000_errors_is_validated(client: TestClient) -> None:
+    """Before: the errors were built on the event loop and /healthz waited for all of it (2.2 s on a
+    two-core machine, as long as the request). Now pydantic's one pass is the longest hold.
+    Up to three tries: one CI run saw a single 0.46 s pause of both threads (0.59 s request) that the
+    same code never showed alone (44-66 ms of 150-190 ms); a lane holding the loop for the whole
+    validation, as before, fails every try."""
+    body = json.dumps(keyword_errors(8), separators=(",", ":"))
+    client.get("/healthz")
+    client.post("/v1/boards/analyze", content=body, headers=JSON)  # warm
+    tries = []
+    for _ in range(3):
+        worst, took = _healthz_while_posting(client, body)
+        tries.append((worst, took))
+        if worst < 0.6 * took:
+            return
+    raise AssertionError(f"/healthz waited most of the request in every try (worst, took): {tries}")
