@@ -26,6 +26,8 @@ from app.api import examples
 from tests.clients import Expr, calls
 from tests.live_server import LiveServer, live_server
 
+pytestmark = pytest.mark.db_free  # a server on its own SQLite file (tests/live_server.py)
+
 PACKAGE = "manacalc_sdk_under_test"
 
 

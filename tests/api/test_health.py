@@ -68,6 +68,7 @@ def test_start_up_refuses_an_unmigrated_database(tmp_path: Path, settings: Setti
         pass
 
 
+@pytest.mark.db_free  # a SQLite file of its own
 def test_start_up_migrates_then_serves(tmp_path: Path, settings: Settings) -> None:
     from app.main import create_app
 

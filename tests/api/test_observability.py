@@ -308,6 +308,7 @@ def serving_two_workers(tmp_path: Path) -> Iterator[tuple[str, Path, str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.db_free  # two workers on a SQLite file of their own
 def test_metrics_add_up_every_workers_requests(tmp_path: Path) -> None:
     sent = 0
     with serving_two_workers(tmp_path) as (base, temp, metrics_url):

@@ -161,6 +161,7 @@ def _post(url: str) -> int:
 
 
 @needs_redis
+@pytest.mark.db_free  # two workers on a SQLite file of their own (and the real Redis)
 def test_two_worker_processes_admit_one_limit_in_all(tmp_path: Path) -> None:
     """``manacalc serve --workers 2`` with Redis: the sum both workers admit is the one burst (plus what
     refills meanwhile at 1 a second), where each worker alone would have admitted a burst of its own."""
