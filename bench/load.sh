@@ -18,7 +18,7 @@
 # The compute bodies are the same on every request, as the issue measures them; a board asked about
 # again is read once (app/services/board_memo.py). VARIED=1 adds rows where every request carries a
 # board of its own (a permanent id that changes each time), which measures the same work with the board
-# read every time.
+# read every time, and a 25-permanent `payments/plan` board varied the same way (issue 30).
 #
 # Goals (issue 14): spells/cost >= 0.5 and payments/plan >= 0.4 of the bare twin at 1 worker;
 # >= 1,000 scenario reads/s on PostgreSQL with 2 workers; <= 300 MB per worker; ready in <= 5 s.
@@ -90,6 +90,23 @@ cat >"$TMP/plan.json" <<'EOF'
   {"id": "sol", "card": "Sol Ring"}, {"id": "orchard", "card": "Exotic Orchard"},
   {"id": "island", "card": "Island", "controller": "opponent"}, {"id": "elves", "card": "Llanowar Elves"}]}}
 EOF
+# Issue 30's larger board: 25 permanents of the common kinds (basics, shocks, a filter of any color, Sol Ring,
+# a Signet-like rock, mana creatures, an Altar with a creature to sacrifice, a Drum, a Vivid land's counters).
+cat >"$TMP/plan25.json" <<'EOF'
+{"player": "you", "cost": "{3}{G}{U}{W}", "board": {"permanents": [
+  {"id": "f1", "card": "Forest"}, {"id": "f2", "card": "Forest"}, {"id": "f3", "card": "Forest"},
+  {"id": "i1", "card": "Island"}, {"id": "i2", "card": "Island"}, {"id": "p1", "card": "Plains"},
+  {"id": "s1", "card": "Swamp"}, {"id": "m1", "card": "Mountain"}, {"id": "pool", "card": "Reflecting Pool"},
+  {"id": "orchard", "card": "Exotic Orchard"}, {"id": "brass", "card": "City of Brass"},
+  {"id": "breeding", "card": "Breeding Pool"}, {"id": "tomb", "card": "Overgrown Tomb"},
+  {"id": "garden", "card": "Temple Garden"}, {"id": "sol", "card": "Sol Ring"},
+  {"id": "signet", "card": "Arcane Signet"}, {"id": "lotus", "card": "Gilded Lotus"},
+  {"id": "talisman", "card": "Talisman of Progress"}, {"id": "elves", "card": "Llanowar Elves"},
+  {"id": "birds", "card": "Birds of Paradise"}, {"id": "altar", "card": "Ashnod's Altar"},
+  {"id": "bears", "card": "Grizzly Bears"}, {"id": "drum", "card": "Springleaf Drum"},
+  {"id": "vivid", "card": "Vivid Grove", "counters": {"charge": 2}},
+  {"id": "island", "card": "Island", "controller": "opponent"}]}}
+EOF
 SCENARIO='{"name": "bench-load", "board": {"permanents": [
   {"id": "horn", "card": "Herald'"'"'s Horn", "chosen": {"creature_type": "Cleric"}},
   {"id": "sphere", "card": "Sphere of Resistance", "controller": "opponent"},
@@ -139,6 +156,7 @@ lua_for "$TMP/cost.json" "$TMP/cost.lua" 0
 lua_for "$TMP/plan.json" "$TMP/plan.lua" 0
 lua_for "$TMP/cost.json" "$TMP/cost-varied.lua" 1
 lua_for "$TMP/plan.json" "$TMP/plan-varied.lua" 1
+lua_for "$TMP/plan25.json" "$TMP/plan25-varied.lua" 1
 lua_tail >"$TMP/get.lua"
 
 free_port() {
@@ -215,6 +233,7 @@ for workers in $WORKERS; do
         cases+=(
             "spells/cost varied|http://127.0.0.1:$ours/v1/spells/cost|http://127.0.0.1:$bare/bare/cost|cost-varied.lua"
             "payments/plan varied|http://127.0.0.1:$ours/v1/payments/plan|http://127.0.0.1:$bare/bare/plan|plan-varied.lua"
+            "payments/plan varied 25|http://127.0.0.1:$ours/v1/payments/plan|http://127.0.0.1:$bare/bare/plan|plan25-varied.lua"
         )
     fi
     for spec in "${cases[@]}"; do  # warm both sides (first look-ups, pools, the scenario key's cache)

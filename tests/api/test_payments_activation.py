@@ -240,3 +240,32 @@ def test_station_and_max_speed_abilities_exist_past_their_threshold(client: Test
     cat = [perm("c", "Endrider Catalyzer")]
     assert pay(client, cat, "{R}")["payable"] is False
     assert pay(client, cat, "{R}{R}", players={"you": {"speed": 4}})["payable"] is True
+
+
+def test_lands_pay_before_anything_is_sacrificed_or_spent(client: TestClient) -> None:
+    """CR 118.3 lets Ashnod's Altar ("Sacrifice a creature: Add {C}{C}."), Lotus Petal ("{T}, Sacrifice
+    Lotus Petal: Add one mana of any color.") and a Vivid land's counter pay; a plan uses them only where
+    the lands and rocks that cost nothing else do not pay."""
+    board = [
+        perm("f1", "Forest"),
+        perm("f2", "Forest"),
+        perm("i1", "Island"),
+        perm("sol", "Sol Ring"),
+        perm("altar", "Ashnod's Altar"),
+        perm("bears", "Grizzly Bears"),
+        perm("petal", "Lotus Petal"),
+        perm("vivid", "Vivid Grove", counters={"charge": 2}),
+    ]
+
+    def spent(body: dict[str, Any]) -> list[str]:
+        return [
+            s["permanent"]
+            for s in body["plan"]
+            if s["sacrifices"] or s["removes"] or s["permanent"] in ("altar", "petal")
+        ]
+
+    body = pay(client, board, "{3}{G}{U}")  # two Forests, the Island and the Ring make five
+    assert body["payable"] is True and spent(body) == [], body["plan"]
+    # past what the board makes without them, the Altar and the Petal pay (the Altar with the Bears)
+    most = pay(client, board, "{7}{G}{U}")
+    assert most["payable"] is True and set(spent(most)) >= {"altar", "petal"}, most["plan"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import chain, product
+from typing import Final
 
 from app.rules.mana.payment_graph import (
     ANY,
@@ -20,10 +21,20 @@ from app.rules.mana.payment_graph import (
 )
 from app.rules.mana.payment_options import Option
 from app.rules.mana.payment_search import Found, Prepared
-from app.rules.mana.payment_values import LEAVES, ManaSource, PaymentPlan, PlanStep, SymbolPayment
+from app.rules.mana.payment_values import (
+    LEAVES,
+    TAP,
+    Consumed,
+    ManaSource,
+    PaymentPlan,
+    PlanStep,
+    SymbolPayment,
+)
 from app.rules.values.costs import ManaCost
 
 _Act = tuple[int, Option]
+CONSUMING_RANK: Final = 1 << 12
+"""Above any flexibility rank (16 x 5 types + 15 units): consuming sources are assigned last."""
 _Units = dict[tuple[int, bool, int, int], list[tuple[int, int]]]
 _Slots = dict[Key, list[tuple[str, int | None]]]
 _Mono = tuple[str, int | None, int, int]
@@ -59,11 +70,29 @@ def _units(prepared: Prepared, free: list[_Act], ordered: list[_Act]) -> _Units:
     for step, (g, opt) in enumerate(free + ordered):
         pos = 0 if step < len(free) else step - len(free) + 1
         # Tie-break rank: fewest producible types first; among equals, mana of a source adding several
-        # (it is tapped for all of them) before a source adding one.
-        rank = 16 * prepared.flex[g] - min(len(opt.units), 15)
+        # (it is tapped for all of them) before a source adding one. Last of all, mana whose activation
+        # takes something besides the permanent's own tap (a creature sacrificed to an Altar, a Lotus Petal,
+        # a Vivid land's counter, a creature tapped for convoke): a plan spends a land's mana before it
+        # sacrifices or taps what a player would rather keep, and an activation nobody then spends from is
+        # dropped (``build_plan``).
+        rank = (
+            16 * prepared.flex[g]
+            - min(len(opt.units), 15)
+            + (CONSUMING_RANK if _consumes(prepared, opt) else 0)
+        )
         for ui, u in enumerate(opt.units):
             units.setdefault((u, opt.unit_snow(ui), pos, rank), []).append((step, ui))
     return units
+
+
+def _consumes(prepared: Prepared, opt: Option) -> bool:
+    """Whether the activation takes a resource besides its own permanent's tap (CR 118.3): another
+    permanent tapped or sacrificed, itself sacrificed, a counter, a card; a cluster's parts each count."""
+    if opt.parts:
+        return any(_consumes(prepared, part) for part in opt.parts)
+    source = prepared.sources[opt.source]
+    own = TAP + source.permanent
+    return any(token != own for token in opt.tokens) or source.consumes != Consumed()
 
 
 def _slots(cost: ManaCost, n_free: int, ordered: list[_Act]) -> tuple[_Slots, list[_Mono]]:
