@@ -2,21 +2,12 @@
 
 The request id is accepted from the client when it looks sane (so ids can be followed across services),
 else generated; it is echoed in the response and carried by every log line written during the request.
-
-A served process writes its lines from a thread of their own (``configure_logging(background=True)``):
-the event loop only queues each record. Written on the loop, every line was a ``write`` to standard
-error, and a reader that falls behind (a full pipe to a log collector) would stop every request until it
-caught up; formatting took its share of each request's time too (issue 30).
 """
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import json
 import logging
-import logging.handlers
-import queue
 import re
 import sys
 import time
@@ -104,93 +95,25 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(doc, default=str, ensure_ascii=False)
 
 
-QUEUED_LINES = 10_000
-"""Lines waiting for the writer thread at most; past it lines are dropped (and their number written), so
-a log reader that stops reading costs memory of a bounded size and never stops the service."""
-_PLAIN_ARGS = (str, int, float, bool, type(None))
-
-
-class _Handoff(logging.handlers.QueueHandler):
-    """Hands records to the writer thread as they are: formatted there, off the event loop.
-
-    ``QueueHandler.prepare`` formats every record in the caller's thread (so that it can cross to another
-    process); within one process only a message whose arguments could still change (not plain values)
-    is fixed before it is queued."""
-
-    def __init__(self, q: queue.Queue[logging.LogRecord]) -> None:
-        super().__init__(q)
-        self.dropped = 0
-
-    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
-        args = record.args
-        if args and not (isinstance(args, tuple) and all(isinstance(a, _PLAIN_ARGS) for a in args)):
-            record.msg = record.getMessage()
-            record.args = None
-        return record
-
-    def enqueue(self, record: logging.LogRecord) -> None:
-        try:
-            if self.dropped:
-                self.queue.put_nowait(self._dropped_record())
-                self.dropped = 0
-            self.queue.put_nowait(record)
-        except queue.Full:
-            self.dropped += 1
-
-    def _dropped_record(self) -> logging.LogRecord:
-        return logging.makeLogRecord(
-            {
-                "name": "manacalc.logs",
-                "levelno": logging.WARNING,
-                "levelname": "WARNING",
-                "msg": "%d log lines dropped: the log's reader fell behind",
-                "args": (self.dropped,),
-                "request_id": "-",
-            }
-        )
-
-
-class _Writer(logging.handlers.QueueListener):
-    def enqueue_sentinel(self) -> None:
-        # Blocking, unlike QueueListener's: the queue may be full, and the thread is emptying it.
-        self.queue.put(self._sentinel, timeout=5)  # type: ignore[attr-defined]
-
-
-def configure_logging(level: str = "INFO", *, json_lines: bool = False, background: bool = False) -> None:
-    """Set up the root logger once per process (calling again replaces our handler, never duplicates it);
-    ``background``: lines written by a thread of their own (a served process, see the module)."""
+def configure_logging(level: str = "INFO", *, json_lines: bool = False) -> None:
+    """Set up the root logger once per process (calling again replaces our handler, never duplicates it)."""
     _install_record_factory()
     root = logging.getLogger()
-    for old in list(root.handlers):
-        if getattr(old, "_manacalc", False):
-            root.removeHandler(old)
-            _stop_writer(old)
-    stream = logging.StreamHandler(sys.stderr)
-    stream.setFormatter(JsonFormatter() if json_lines else PlainFormatter())
-    handler: logging.Handler = stream
-    if background:
-        lines: queue.Queue[logging.LogRecord] = queue.Queue(QUEUED_LINES)
-        handler = _Handoff(lines)
-        writer = _Writer(lines, stream)
-        writer.start()
-        handler._manacalc_writer = writer  # type: ignore[attr-defined]
-        atexit.register(_stop_writer, handler)  # the last lines (uvicorn's "Finished") are written
+    for handler in list(root.handlers):
+        if getattr(handler, "_manacalc", False):
+            root.removeHandler(handler)
+    handler = logging.StreamHandler(sys.stderr)
     handler._manacalc = True  # type: ignore[attr-defined]
+    if json_lines:
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(PlainFormatter())
     root.addHandler(handler)
     root.setLevel(level)
     # uvicorn's own access log would duplicate ours, which carries the request id and duration.
     logging.getLogger("uvicorn.access").disabled = True
     # Alembic narrates every context it opens (each /readyz); migrations are summarised by our own lines.
     logging.getLogger("alembic").setLevel(max(logging.WARNING, root.level))
-
-
-def _stop_writer(handler: logging.Handler) -> None:
-    """Write what ``handler``'s writer thread still holds and stop it (nothing for a plain handler)."""
-    writer: _Writer | None = getattr(handler, "_manacalc_writer", None)
-    if writer is not None and writer._thread is not None:
-        # A full queue: the reader of the log is stuck, and its lines are lost, not the process.
-        with contextlib.suppress(queue.Full):
-            writer.stop()
 
 
 def bind_request(rid: str, scope: Scope, receive: Receive) -> tuple[Token[str | None], Any]:

@@ -225,10 +225,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def apply_process_settings(settings: Settings) -> None:
-    """What a served process sets once for all its apps: logging (``app.logs``, written by a thread of its
-    own, off the event loop) and the GIL switch interval (``/healthz`` within 100 ms while workers
-    compute). Idempotent."""
-    configure_logging(settings.log_level, json_lines=settings.log_json, background=True)
+    """What a served process sets once for all its apps: logging (``app.logs``) and the GIL switch interval
+    (``/healthz`` within 100 ms while workers compute). Idempotent."""
+    configure_logging(settings.log_level, json_lines=settings.log_json)
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
 
 
