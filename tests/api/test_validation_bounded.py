@@ -4,7 +4,6 @@ done on the event loop."""
 
 from __future__ import annotations
 
-import gc
 import json
 import threading
 import time
@@ -106,11 +105,6 @@ def _healthz_while_posting(client: TestClient, body: str) -> tuple[float, float]
             worst[0] = max(worst[0], time.perf_counter() - started)
             time.sleep(0.01)
 
-    # A served worker freezes what it holds after start-up (app/services/card_index.py: gc.freeze), so a
-    # full collection scans little; this process holds every earlier test's objects. Frozen as a worker
-    # is, the probe measures the lane's own holds, which is what the test is about.
-    gc.collect()
-    gc.freeze()
     prober = threading.Thread(target=probe)
     try:
         prober.start()
@@ -121,7 +115,6 @@ def _healthz_while_posting(client: TestClient, body: str) -> tuple[float, float]
     finally:
         done.set()
         prober.join()
-        gc.unfreeze()
     assert response.status_code == 422
     return worst[0], took
 
