@@ -169,6 +169,21 @@ class Reduction:
     amount: ManaCost
     amount_note: str | None
 
+    def __init__(
+        self,
+        index: int,
+        effect: CostEffect,
+        source: Permanent | None,
+        amount: ManaCost,
+        amount_note: str | None,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "effect", effect)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "amount_note", amount_note)
+
 
 def _run(
     start: _State, order: Sequence[Reduction], picks: Sequence[int]

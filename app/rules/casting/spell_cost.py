@@ -58,6 +58,25 @@ class WayTotal:
     rule: str = "601.2f"
     other_costs: tuple[OtherCost, ...] = ()
 
+    def __init__(
+        self,
+        method: str,
+        optional_costs: tuple[OptionalChoice, ...],
+        total_cost: ManaCost,
+        which: int | None = None,
+        granted_by: str | None = None,
+        rule: str = "601.2f",
+        other_costs: tuple[OtherCost, ...] = (),
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "optional_costs", optional_costs)
+        object.__setattr__(self, "total_cost", total_cost)
+        object.__setattr__(self, "which", which)
+        object.__setattr__(self, "granted_by", granted_by)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "other_costs", other_costs)
+
 
 @dataclass(frozen=True, slots=True)
 class SpellToCast:
@@ -102,6 +121,27 @@ class CostStep:
     applied: bool = True
     note: str | None = None
 
+    def __init__(
+        self,
+        kind: StepKind,
+        result: ManaCost,
+        rule: str,
+        source: str | None = None,
+        card: str | None = None,
+        amount: ManaCost | None = None,
+        applied: bool = True,
+        note: str | None = None,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "result", result)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "applied", applied)
+        object.__setattr__(self, "note", note)
+
 
 @dataclass(frozen=True, slots=True)
 class CostWarning:
@@ -139,6 +179,47 @@ class CostResult:
     which: int | None = None
     granted_by: str | None = None
     way_rule: str = "601.2f"
+
+    def __init__(
+        self,
+        card: Card,
+        face: Face,
+        cast_as: Card | None,
+        mana_cost: ManaCost | None,
+        mana_value: int | float | None,
+        mana_value_on_stack: int | float | None,
+        total_cost: ManaCost,
+        steps: tuple[CostStep, ...],
+        warnings: tuple[CostWarning, ...],
+        x_for_etb: int,
+        choices: tuple[str, ...],
+        method: str = "normal",
+        other_costs: tuple[OtherCost, ...] = (),
+        ways: tuple[WayTotal, ...] = (),
+        granted: tuple[str, ...] = (),
+        which: int | None = None,
+        granted_by: str | None = None,
+        way_rule: str = "601.2f",
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "face", face)
+        object.__setattr__(self, "cast_as", cast_as)
+        object.__setattr__(self, "mana_cost", mana_cost)
+        object.__setattr__(self, "mana_value", mana_value)
+        object.__setattr__(self, "mana_value_on_stack", mana_value_on_stack)
+        object.__setattr__(self, "total_cost", total_cost)
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "warnings", warnings)
+        object.__setattr__(self, "x_for_etb", x_for_etb)
+        object.__setattr__(self, "choices", choices)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "other_costs", other_costs)
+        object.__setattr__(self, "ways", ways)
+        object.__setattr__(self, "granted", granted)
+        object.__setattr__(self, "which", which)
+        object.__setattr__(self, "granted_by", granted_by)
+        object.__setattr__(self, "way_rule", way_rule)
 
 
 @dataclass(slots=True)
@@ -183,6 +264,19 @@ class CastCharacteristics:
     cast_as: Card | None
     mana_cost: ManaCost | None
     mv_cost: ManaCost | None
+
+    def __init__(
+        self,
+        face: Face,
+        cast_as: Card | None,
+        mana_cost: ManaCost | None,
+        mv_cost: ManaCost | None,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "face", face)
+        object.__setattr__(self, "cast_as", cast_as)
+        object.__setattr__(self, "mana_cost", mana_cost)
+        object.__setattr__(self, "mv_cost", mv_cost)
 
 
 @dataclass(frozen=True, slots=True)

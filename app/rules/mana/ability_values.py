@@ -113,6 +113,27 @@ class PermanentState:
     haste: bool
     lost_own_abilities: bool
 
+    def __init__(
+        self,
+        permanent: Permanent,
+        face: Face,
+        types: tuple[str, ...],
+        subtypes: tuple[str, ...],
+        supertypes: tuple[str, ...],
+        abilities: tuple[Ability, ...],
+        haste: bool,
+        lost_own_abilities: bool,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "permanent", permanent)
+        object.__setattr__(self, "face", face)
+        object.__setattr__(self, "types", types)
+        object.__setattr__(self, "subtypes", subtypes)
+        object.__setattr__(self, "supertypes", supertypes)
+        object.__setattr__(self, "abilities", abilities)
+        object.__setattr__(self, "haste", haste)
+        object.__setattr__(self, "lost_own_abilities", lost_own_abilities)
+
     @property
     def id(self) -> str:
         return self.permanent.id

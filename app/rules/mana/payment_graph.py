@@ -107,6 +107,21 @@ class Paid:
     step: int | None  # -1: pool; None: life
     unit: int
 
+    def __init__(
+        self,
+        symbol: str,
+        target: int | None,
+        mana: str | None,
+        step: int | None,
+        unit: int,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "symbol", symbol)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "mana", mana)
+        object.__setattr__(self, "step", step)
+        object.__setattr__(self, "unit", unit)
+
 
 def supply_order(k: Key) -> tuple[int, bool, int, int]:
     """Supplies least flexible first (fewest types, non-snow before snow): the flow's tie-break, so the

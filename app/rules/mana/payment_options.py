@@ -33,6 +33,31 @@ class Option:
     parts: tuple[Option, ...] = ()  # a cluster's option: the activations it combines, in order
     snows: tuple[bool, ...] = ()  # a combined option's units: each one's snow (``snow``: any of them)
 
+    def __init__(
+        self,
+        units: tuple[int, ...],
+        snow: bool,
+        cost: ManaCost | None,
+        life: int,
+        source: int,
+        by_type: tuple[tuple[str, int], ...],
+        fixed: tuple[str, ...] | None,
+        tokens: frozenset[str] = frozenset(),
+        parts: tuple[Option, ...] = (),
+        snows: tuple[bool, ...] = (),
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "snow", snow)
+        object.__setattr__(self, "cost", cost)
+        object.__setattr__(self, "life", life)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "by_type", by_type)
+        object.__setattr__(self, "fixed", fixed)
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "parts", parts)
+        object.__setattr__(self, "snows", snows)
+
     def unit_snow(self, i: int) -> bool:
         return self.snows[i] if self.snows else self.snow
 

@@ -24,6 +24,23 @@ class Consumed:
     exiles: tuple[str, ...] = ()
     discards: tuple[str, ...] = ()
 
+    def __init__(
+        self,
+        sacrifices: tuple[str, ...] = (),
+        taps: tuple[str, ...] = (),
+        returns: tuple[str, ...] = (),
+        removes: tuple[tuple[str, int], ...] = (),
+        exiles: tuple[str, ...] = (),
+        discards: tuple[str, ...] = (),
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "sacrifices", sacrifices)
+        object.__setattr__(self, "taps", taps)
+        object.__setattr__(self, "returns", returns)
+        object.__setattr__(self, "removes", removes)
+        object.__setattr__(self, "exiles", exiles)
+        object.__setattr__(self, "discards", discards)
+
 
 TAP: Final = "tap:"
 LEAVES: Final = "leaves:"
@@ -60,6 +77,33 @@ class ManaSource:
     activation: int = 0
     consumes: Consumed = Consumed()
 
+    def __init__(
+        self,
+        permanent: str,
+        ability: int,
+        outputs: tuple[tuple[str, ...], ...],
+        activation_cost: ManaCost | None = None,
+        life_cost: int = 0,
+        snow: bool = False,
+        uses_permanent: bool = True,
+        spell_only: bool = False,
+        tokens: frozenset[str] = frozenset(),
+        activation: int = 0,
+        consumes: Consumed = Consumed(),
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "permanent", permanent)
+        object.__setattr__(self, "ability", ability)
+        object.__setattr__(self, "outputs", outputs)
+        object.__setattr__(self, "activation_cost", activation_cost)
+        object.__setattr__(self, "life_cost", life_cost)
+        object.__setattr__(self, "snow", snow)
+        object.__setattr__(self, "uses_permanent", uses_permanent)
+        object.__setattr__(self, "spell_only", spell_only)
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "activation", activation)
+        object.__setattr__(self, "consumes", consumes)
+
     @property
     def all_tokens(self) -> frozenset[str]:
         return self.tokens | {TAP + self.permanent} if self.uses_permanent else self.tokens
@@ -76,6 +120,23 @@ class PlanStep:
     life_paid: int = 0
     consumes: Consumed = Consumed()
 
+    def __init__(
+        self,
+        permanent: str,
+        ability: int,
+        adds: tuple[str, ...],
+        activation_cost: ManaCost | None = None,
+        life_paid: int = 0,
+        consumes: Consumed = Consumed(),
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "permanent", permanent)
+        object.__setattr__(self, "ability", ability)
+        object.__setattr__(self, "adds", adds)
+        object.__setattr__(self, "activation_cost", activation_cost)
+        object.__setattr__(self, "life_paid", life_paid)
+        object.__setattr__(self, "consumes", consumes)
+
 
 @dataclass(frozen=True, slots=True)
 class SymbolPayment:
@@ -91,6 +152,13 @@ class SymbolPayment:
     mana: str | None
     step: int | None
 
+    def __init__(self, symbol: str, target: int | None, mana: str | None, step: int | None) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "symbol", symbol)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "mana", mana)
+        object.__setattr__(self, "step", step)
+
 
 @dataclass(frozen=True, slots=True)
 class PaymentPlan:
@@ -101,6 +169,21 @@ class PaymentPlan:
     payments: tuple[SymbolPayment, ...]
     life_paid: int
     from_pool: tuple[str, ...]
+
+    def __init__(
+        self,
+        cost: ManaCost,
+        steps: tuple[PlanStep, ...],
+        payments: tuple[SymbolPayment, ...],
+        life_paid: int,
+        from_pool: tuple[str, ...],
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "cost", cost)
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "payments", payments)
+        object.__setattr__(self, "life_paid", life_paid)
+        object.__setattr__(self, "from_pool", from_pool)
 
 
 class UnpayableError(IllegalError):

@@ -98,6 +98,41 @@ class Filter:
     """ "black permanents": a color the permanent has (CR 105.2); set only by activation conditions
     ("Activate only if you control two or more black permanents"), checked by ``PermanentState.matches``."""
 
+    def __init__(
+        self,
+        types: tuple[str, ...] = (),
+        subtypes: tuple[str, ...] = (),
+        supertypes: tuple[str, ...] = (),
+        not_supertypes: tuple[str, ...] = (),
+        not_types: tuple[str, ...] = (),
+        controller: str = "any",
+        enchanted: bool = False,
+        other: bool = False,
+        all_subtypes: tuple[str, ...] = (),
+        keyword: str | None = None,
+        min_power: int | None = None,
+        named: str | None = None,
+        counter: str | None = None,
+        itself: bool = False,
+        color: str | None = None,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "types", types)
+        object.__setattr__(self, "subtypes", subtypes)
+        object.__setattr__(self, "supertypes", supertypes)
+        object.__setattr__(self, "not_supertypes", not_supertypes)
+        object.__setattr__(self, "not_types", not_types)
+        object.__setattr__(self, "controller", controller)
+        object.__setattr__(self, "enchanted", enchanted)
+        object.__setattr__(self, "other", other)
+        object.__setattr__(self, "all_subtypes", all_subtypes)
+        object.__setattr__(self, "keyword", keyword)
+        object.__setattr__(self, "min_power", min_power)
+        object.__setattr__(self, "named", named)
+        object.__setattr__(self, "counter", counter)
+        object.__setattr__(self, "itself", itself)
+        object.__setattr__(self, "color", color)
+
     def matches_types(
         self,
         types: tuple[str, ...],
