@@ -6,6 +6,7 @@ cards give three ``errors`` entries, each with the JSON path of the permanent it
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any, Protocol
@@ -345,8 +346,10 @@ def _field_setters() -> tuple[Callable[[Permanent, object], None], ...] | None:
     ``object.__setattr__`` (about 5 us a permanent, pure or mypyc-compiled alike, which keeps the
     dataclass machinery's ``__init__``); the fields' own descriptors set them in about half that. The
     value made is the same frozen ``Permanent`` (equal, same hash; ``tests/services/test_boards_fast.py``).
-    Anything the constructor would do besides setting fields (a ``__post_init__``) turns this off."""
-    if hasattr(Permanent, "__post_init__"):
+    Anything the constructor would do besides setting fields (a ``__post_init__``) turns this off, and so
+    does a compiled core: there ``Permanent.__init__`` is written out and compiled by mypyc, and faster
+    than the setters."""
+    if hasattr(Permanent, "__post_init__") or not inspect.isfunction(Permanent.__init__):
         return None
     setters: list[Callable[[Permanent, object], None]] = []
     for f in fields(Permanent):

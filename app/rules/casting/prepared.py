@@ -28,6 +28,11 @@ class _Source:
     permanent: Permanent
     effect: CostEffect | MinimumTotal
 
+    def __init__(self, permanent: Permanent, effect: CostEffect | MinimumTotal) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "permanent", permanent)
+        object.__setattr__(self, "effect", effect)
+
 
 @dataclass(frozen=True, slots=True)
 class PreparedBoard:
@@ -39,6 +44,23 @@ class PreparedBoard:
     grants: tuple[tuple[Permanent, KeywordGrant], ...] = ()
     permissions: tuple[tuple[Permanent, Permission], ...] = ()  # granted ways to cast (CR 601.2b, 613)
     keyword_costs: tuple[tuple[Permanent, KeywordCostChange], ...] = ()  # "Buyback costs cost {2} less."
+
+    def __init__(
+        self,
+        board: Board,
+        sources: tuple[_Source, ...],
+        warnings: tuple[CostWarning, ...],
+        grants: tuple[tuple[Permanent, KeywordGrant], ...] = (),
+        permissions: tuple[tuple[Permanent, Permission], ...] = (),
+        keyword_costs: tuple[tuple[Permanent, KeywordCostChange], ...] = (),
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "sources", sources)
+        object.__setattr__(self, "warnings", warnings)
+        object.__setattr__(self, "grants", grants)
+        object.__setattr__(self, "permissions", permissions)
+        object.__setattr__(self, "keyword_costs", keyword_costs)
 
 
 _BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects, GrantedText | None]] = {}

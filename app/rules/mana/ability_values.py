@@ -37,6 +37,11 @@ class Reason:
     rule: str
     text: str
 
+    def __init__(self, rule: str, text: str) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "text", text)
+
 
 @dataclass(frozen=True, slots=True)
 class Warning:
@@ -45,6 +50,12 @@ class Warning:
     permanent: str
     text: str
     reason: str
+
+    def __init__(self, permanent: str, text: str, reason: str) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "permanent", permanent)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "reason", reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +216,23 @@ class BoardState:
     warnings: tuple[Warning, ...]
     prohibitions: tuple[tuple[int, Prohibition], ...] = ()
     """CR 602.5: what each permanent (by board index) forbids to activate."""
+
+    def __init__(
+        self,
+        board: Board,
+        states: tuple[PermanentState, ...],
+        replacements: tuple[tuple[int, ProductionReplacement], ...],
+        triggers: tuple[tuple[int, ManaTrigger], ...],
+        warnings: tuple[Warning, ...],
+        prohibitions: tuple[tuple[int, Prohibition], ...] = (),
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "states", states)
+        object.__setattr__(self, "replacements", replacements)
+        object.__setattr__(self, "triggers", triggers)
+        object.__setattr__(self, "warnings", warnings)
+        object.__setattr__(self, "prohibitions", prohibitions)
 
     def count(self, source: PermanentState, flt: Filter) -> int:
         """How many permanents ``flt``, written on ``source``, names."""

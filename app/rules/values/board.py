@@ -58,6 +58,49 @@ class Permanent:
     power: int | None = None  # its power now (CR 208.3), when the request states it
     toughness: int | None = None  # its toughness now (CR 208.3), when the request states it
 
+    def __init__(
+        self,
+        id: str,
+        card: Card,
+        controller: str = "you",
+        tapped: bool = False,
+        controlled_since_turn_began: bool = True,
+        face: str | None = None,
+        chosen: Choices = Choices(),
+        x: int = 0,
+        played_as: tuple[str, ...] = (),
+        attached_to: str | None = None,
+        counters: tuple[tuple[str, int], ...] = (),
+        class_level: int = 1,
+        level: int = 0,
+        given: frozenset[str] = frozenset(),
+        attacking: bool = False,
+        blocking: bool = False,
+        token: bool = False,
+        power: int | None = None,
+        toughness: int | None = None,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "controller", controller)
+        object.__setattr__(self, "tapped", tapped)
+        object.__setattr__(self, "controlled_since_turn_began", controlled_since_turn_began)
+        object.__setattr__(self, "face", face)
+        object.__setattr__(self, "chosen", chosen)
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "played_as", played_as)
+        object.__setattr__(self, "attached_to", attached_to)
+        object.__setattr__(self, "counters", counters)
+        object.__setattr__(self, "class_level", class_level)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "given", given)
+        object.__setattr__(self, "attacking", attacking)
+        object.__setattr__(self, "blocking", blocking)
+        object.__setattr__(self, "token", token)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "toughness", toughness)
+
     def counter(self, kind: str) -> int:
         """How many ``kind`` counters it has (CR 122.1); 0 when none or when counters were not given."""
         for name, count in self.counters:
@@ -180,6 +223,33 @@ class Player:
     counters: tuple[tuple[str, int], ...] = ()  # counters on the player by kind (CR 122.1: poison, ...)
     speed: int = 0  # CR 702.179b: a player has no speed (0 here) until an effect sets it
 
+    def __init__(
+        self,
+        name: str,
+        life: int = 20,
+        commander: tuple[Card, ...] = (),
+        graveyard: tuple[Card, ...] = (),
+        exile: tuple[Card, ...] = (),
+        hand: tuple[Card, ...] = (),
+        hand_size: int | None = None,
+        this_turn: ThisTurn = ThisTurn(),
+        given: frozenset[str] = frozenset(),
+        counters: tuple[tuple[str, int], ...] = (),
+        speed: int = 0,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "life", life)
+        object.__setattr__(self, "commander", commander)
+        object.__setattr__(self, "graveyard", graveyard)
+        object.__setattr__(self, "exile", exile)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_size", hand_size)
+        object.__setattr__(self, "this_turn", this_turn)
+        object.__setattr__(self, "given", given)
+        object.__setattr__(self, "counters", counters)
+        object.__setattr__(self, "speed", speed)
+
     def counter(self, kind: str) -> int:
         """How many ``kind`` counters the player has (CR 122.1); 0 when none or not given."""
         return next((n for name, n in self.counters if name == kind), 0)
@@ -207,6 +277,25 @@ class Board:
     step: str | None = None  # the current step or phase (CR 500.1: "end" for the end step), None: not said
     effects: tuple[Permanent, ...] = ()  # lasting effects of resolved spells and abilities (CR 611.2):
     # Past in Flames, Yawgmoth's Will, a Snapcaster Mage's trigger (its target as chosen.card_name)
+
+    def __init__(
+        self,
+        permanents: tuple[Permanent, ...] = (),
+        players: tuple[Player, ...] = (Player("you"),),
+        active_player: str = "you",
+        mana_pool: tuple[tuple[str, ManaCost], ...] = (),
+        day_night: str | None = None,
+        step: str | None = None,
+        effects: tuple[Permanent, ...] = (),
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "permanents", permanents)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "active_player", active_player)
+        object.__setattr__(self, "mana_pool", mana_pool)
+        object.__setattr__(self, "day_night", day_night)
+        object.__setattr__(self, "step", step)
+        object.__setattr__(self, "effects", effects)
 
     def player(self, name: str) -> Player:
         for p in self.players:

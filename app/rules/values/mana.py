@@ -31,6 +31,10 @@ class Mana:
 
     counts: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
 
+    def __init__(self, counts: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "counts", counts)
+
     @staticmethod
     def of(types: Iterable[str]) -> Mana:
         """``Mana.of("GG")`` or ``Mana.of(("G", "G"))``: one mana per type named."""
