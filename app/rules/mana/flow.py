@@ -79,8 +79,7 @@ class Transport:
         """A quick start: most constrained demands first, each from its first (least flexible) supply."""
         total = 0
         live = [j for j in sorted(demands) if self.rem_d[j] > 0]
-        order = sorted(live, key=lambda j: (sum(self.rem_s[i] for i in self.radj[j] if i in supplies), j))
-        for j in order:
+        for j in _least_supplied_first(live, self.rem_s, self.radj, supplies):
             for i in self.radj[j]:
                 if self.rem_d[j] == 0:
                     break
@@ -119,6 +118,13 @@ class Transport:
             j = back
 
 
+def _least_supplied_first(
+    live: list[int], rem_s: Sequence[int], radj: Sequence[Sequence[int]], supplies: Collection[int]
+) -> list[int]:
+    """The greedy start's order of demands: least supply that may reach them first, then by index."""
+    return sorted(live, key=lambda j: (sum(rem_s[i] for i in radj[j] if i in supplies), j))
+
+
 def max_transport(
     supply: Sequence[int],
     demand: Sequence[int],
@@ -141,3 +147,48 @@ def max_transport(
         late_used = net.augment([late], demands)
         total += late_used
     return total, late_used, net.flow
+
+
+def same_flow_with_less(
+    supply: Sequence[int],
+    less: Sequence[int],
+    demand: Sequence[int],
+    adj: Sequence[Sequence[int]],
+    *,
+    late: int,
+) -> bool:
+    """Whether ``max_transport(less, demand, adj, late=late)`` gives the very flow ``max_transport(supply,
+    demand, adj, late=late)`` gave (same ``flow[i][j]`` for every pair), where ``less`` lowers some mana
+    supplies, each no lower than what its supply sends in that flow, and raises or keeps the ``late`` one,
+    and where that flow paid every demand. The caller guarantees those; this checks the one remaining
+    condition, the greedy start's order of demands.
+
+    Why it holds otherwise, step by step, both runs starting from the same (empty) flow:
+
+    * A supply's total outflow never decreases: ``_greedy`` only adds, and a push leaves the outflow of
+      every supply on its path unchanged except its root's, which grows. So a supply lowered to no less
+      than its final outflow never runs out earlier in a way that matters: in ``_greedy``, where the first
+      run gives ``x = min(rem_s, rem_d) > 0`` the supply still has ``x`` left in the second (its final
+      outflow covers it), and a supply the first run never gives to (a lowered one at 0 among them) is
+      only ever reached once the demand is full. Same order of demands, same greedy flow: hence the check.
+    * The searches from the mana supplies (``augment``, a breadth-first search from every supply with
+      capacity left, in index order) visit nodes in the lexicographic order of their shortest paths from
+      those roots (the root's index, then each edge's rank in ``adj``/``radj``), and end at the first
+      supply met next to a demand with room. Lowering supplies only removes roots (a supply left with no
+      capacity never again roots a push: its outflow is already final), so every node's order key can
+      only grow, while the path the first run pushed on (its root kept: its outflow grew) keeps its key.
+      So the second run meets the same end first, by the same path, and pushes the same amount (bounded
+      by the root's capacity only when the first run's was the bound, which the root then still has).
+    * The life supply (``late``) goes after every mana supply (CR 119.4). Its greedy start sorts the
+      demands it reaches all alike (each by the same capacity, then by index), and a push it makes is
+      bounded by its capacity only as the last one, when that push fills the last demand (the flow paid
+      every demand): more life changes no step.
+    """
+    n = len(supply)
+    mana = {i for i in range(n) if i != late}
+    radj: list[list[int]] = [[] for _ in demand]
+    for i, js in enumerate(adj):
+        for j in js:
+            radj[j].append(i)
+    live = [j for j in range(len(demand)) if demand[j] > 0]
+    return _least_supplied_first(live, supply, radj, mana) == _least_supplied_first(live, less, radj, mana)

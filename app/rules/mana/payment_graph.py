@@ -146,15 +146,29 @@ def transport_graph(sup_keys: Sequence[Key], dem_keys: Sequence[Key], relax: int
     return adj
 
 
+@dataclass(frozen=True, slots=True)
+class Matching:
+    """An assignment (``match``) and the flow problem it came from: the unit keys in supply order, each
+    supply's capacity (the life supply last), the slots' counts and the edges, so a caller can ask whether
+    the same problem with fewer units would give the same flow (``flow.same_flow_with_less``)."""
+
+    paid: list[Paid]
+    unit_keys: list[tuple[int, bool, int, int]]
+    supply: list[int]
+    demand: list[int]
+    adj: list[list[int]]
+
+
 def match(
     units: dict[tuple[int, bool, int, int], list[tuple[int, int]]],
     slots: dict[Key, list[tuple[str, int | None]]],
     life_units: int,
     *,
     ordered_relax: int,
-) -> list[Paid] | None:
+) -> Matching | None:
     """Pay every slot with a concrete unit (or 2 life, CR 107.4f, after every mana: 119.4); None if
-    impossible. ``units`` are keyed with a tie-break rank last, tried first (least flexible first)."""
+    impossible. ``units`` are keyed with a tie-break rank last, tried first (least flexible first).
+    Each unit key's queue hands out its first units, in order, as many as its supply sends."""
     unit_keys = sorted(units, key=lambda k: (k[3], k[2], k[0].bit_count(), k[1], k[0]))
     dem_keys = sorted(slots, key=demand_order)
     sup_keys: list[Key] = [(k[0], k[1], k[2]) for k in unit_keys]
@@ -179,7 +193,7 @@ def match(
                 smask = sup_keys[i][0] & dem_keys[j][0] & ANY
                 mana = types_of(smask)[0]
                 out.append(Paid(text, target, mana, step, ui))
-    return out
+    return Matching(out, unit_keys, sup, dem, adj)
 
 
 def feasible(sup: dict[Key, int], dem: dict[Key, int], life_units: int, relax: int) -> int | None:

@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from itertools import chain, product
 from typing import Final
 
+from app.rules.mana.flow import same_flow_with_less
 from app.rules.mana.payment_graph import (
     ANY,
     BIT,
     LIFE_PER_SYMBOL,
     SPELL_POS,
     Key,
+    Matching,
     Paid,
     match,
     slot_mask,
@@ -40,25 +42,91 @@ _Slots = dict[Key, list[tuple[str, int | None]]]
 _Mono = tuple[str, int | None, int, int]
 
 
-def build_plan(prepared: Prepared, cost: ManaCost, found: Found) -> PaymentPlan:
+def build_plan(
+    prepared: Prepared, cost: ManaCost, found: Found, *, always_reassign: bool = False
+) -> PaymentPlan:
     """The plan of a paying configuration: every symbol assigned a unit (CR 601.2h), then any activation
     whose mana nobody spends dropped with its own cost and the rest assigned again, until every one left
-    is spent from (a plan never activates a source for nothing)."""
+    is spent from (a plan never activates a source for nothing).
+
+    The assignment again is skipped when it provably gives the same one (``_same_without``): the records
+    are re-indexed instead. ``always_reassign`` keeps the assignment again every time (the reference the
+    tests hold the shortcut to)."""
     free = [(g, prepared.groups[g][0]) for g in prepared.base] + found.free
     free.sort(key=lambda c: c[0])
     ordered = list(found.ordered)
     while True:
-        result = _assign(prepared, cost, free, ordered, found.monos)
+        done = _assign(prepared, cost, free, ordered, found.monos)
+        result = done.matching.paid
         used_steps = {u.step for u in result if u.step is not None}
         acts = free + ordered
         unused = [i for i in range(len(acts)) if i not in used_steps]
         if not unused:
+            break
+        only_free = unused[-1] < len(free)  # ordered ones' costs are slots: their drop can free others
+        if not always_reassign and only_free and _same_without(prepared, free, ordered, done, unused):
+            result = _reindexed(result, unused, len(acts))
+            gone = set(unused)
+            free = [a for i, a in enumerate(free) if i not in gone]
             break
         # An activation whose mana nobody spends is dropped (its own cost with it), then re-solve.
         keep = set(range(len(acts))) - set(unused)
         free = [a for i, a in enumerate(acts[: len(free)]) if i in keep]
         ordered = [a for i, a in enumerate(ordered) if i + len(acts) - len(ordered) in keep]
     return _render(prepared, cost, free + ordered, result)
+
+
+def _same_without(
+    prepared: Prepared, free: list[_Act], ordered: list[_Act], done: _Assigned, unused: list[int]
+) -> bool:
+    """Whether assigning again without the unused activations ``unused``, all free ones (no activation cost
+    of theirs is among the slots, CR 602.2b), would give the same records as ``done``, re-indexed.
+
+    The slots do not change (only ordered activations' costs are slots, and their positions ``k + 1``
+    stay). The units lose exactly the dropped activations' ones, and none of those was used: in ``match``
+    each unit key's queue hands out its first units in order, as many as that supply sends, so a dropped
+    unit sat behind every unit handed out, and the queues without them hand out the same units. What is
+    left is whether the flow is the same with each supply lowered to what is not dropped (never below what
+    it sends), and the life supply raised by the dropped activations' life costs (CR 119.4: spent only
+    after every mana): ``flow.same_flow_with_less`` argues it step by step, and checks the one condition
+    that can fail, the greedy start's order of slots (a dropped unit can tip which of two slots is the
+    less supplied, and the two then take a shared unit the other way round). Last, the {2/X} choices
+    (CR 107.4e) tried before the one that paid failed with more units, so they fail with fewer; but with
+    more life one of them could now pay, so a dropped life cost needs the paying choice to be the first
+    tried."""
+    gone = set(unused)
+    if not done.first_choice and any(free[i][1].life for i in unused):
+        return False
+    matching = done.matching
+    life = prepared.life - sum(opt.life for i, (_g, opt) in enumerate(free + ordered) if i not in gone)
+    less = [sum(1 for step, _ui in done.units[k] if step not in gone) for k in matching.unit_keys]
+    less.append(life // LIFE_PER_SYMBOL)
+    late = len(matching.unit_keys)
+    return same_flow_with_less(matching.supply, less, matching.demand, matching.adj, late=late)
+
+
+def _reindexed(paid: list[Paid], unused: list[int], n_acts: int) -> list[Paid]:
+    """The records with the free activations ``unused`` gone: a step (an index into free + ordered, CR 605.3a
+    order kept) moves down by the dropped ones before it, and a target (``n_free + k``, the k-th ordered
+    activation's cost) by all of them, since every dropped one is free."""
+    gone = set(unused)
+    at: list[int] = []
+    kept = 0
+    for i in range(n_acts):
+        at.append(kept)
+        if i not in gone:
+            kept += 1
+    shift = len(unused)
+    return [
+        Paid(
+            p.symbol,
+            None if p.target is None else p.target - shift,
+            p.mana,
+            p.step if p.step is None or p.step < 0 else at[p.step],
+            p.unit,
+        )
+        for p in paid
+    ]
 
 
 def _units(prepared: Prepared, free: list[_Act], ordered: list[_Act]) -> _Units:
@@ -115,18 +183,29 @@ def _slots(cost: ManaCost, n_free: int, ordered: list[_Act]) -> tuple[_Slots, li
     return slots, monos
 
 
+@dataclass(slots=True)
+class _Assigned:
+    """An assignment (one record per slot), the units it was made from, and whether the {2/X} choice that
+    paid was the first tried."""
+
+    matching: Matching
+    units: _Units
+    first_choice: bool
+
+
 def _assign(
     prepared: Prepared, cost: ManaCost, free: list[_Act], ordered: list[_Act], monos_hint: tuple[int, ...]
-) -> list[Paid]:
-    """Assign every slot a unit, least flexible units first; returns one record per slot. A {2/X} symbol
-    is one slot of X or two of any type (CR 107.4e): the search's choice is tried first."""
+) -> _Assigned:
+    """Assign every slot a unit, least flexible units first. A {2/X} symbol is one slot of X or two of any
+    type (CR 107.4e): the search's choice is tried first."""
     units = _units(prepared, free, ordered)
     life = prepared.life - sum(opt.life for _g, opt in free + ordered)
     slots, monos = _slots(cost, len(free), ordered)
     mono_classes = sorted({(m[2], m[3]) for m in monos})
     count = Counter((m[2], m[3]) for m in monos)
     hint = [monos_hint] if len(monos_hint) == len(mono_classes) else []
-    for choice in chain(hint, product(*(range(count[k], -1, -1) for k in mono_classes))):
+    choices = chain(hint, product(*(range(count[k], -1, -1) for k in mono_classes)))
+    for tried, choice in enumerate(choices):
         s2 = {k: list(v) for k, v in slots.items()}
         colored_left = dict(zip(mono_classes, choice, strict=True))
         for text, target, cmask, pos in monos:
@@ -137,7 +216,7 @@ def _assign(
                 s2.setdefault((ANY, False, pos), []).extend([(text, target), (text, target)])
         result = match(units, s2, life // LIFE_PER_SYMBOL, ordered_relax=len(ordered) + 1)
         if result is not None:
-            return result
+            return _Assigned(result, units, tried == 0)
     raise AssertionError("a configuration found paying must assign")  # pragma: no cover
 
 
@@ -174,8 +253,10 @@ def _steps(prepared: Prepared, acts: list[_Act], paid: list[Paid]) -> _Steps:
             if part.by_type and len(part.units) == 1:
                 src_idx = dict(part.by_type)[types[0]]
             src = prepared.sources[src_idx]
-            want = Counter(types)
-            adds = next(o for o in src.outputs if Counter(o) == want)
+            # The alternative adding these types in any order (equal as multisets: sorted, equal lists;
+            # a Counter per alternative was a tenth of a plan's time).
+            want = sorted(types)
+            adds = next(o for o in src.outputs if len(o) == len(want) and sorted(o) == want)
             for ui in span:
                 out.where[(act, ui)] = len(out.steps)
             if part.costed and act not in out.cost_step:
