@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
+from app.api.corked_writes import cork_answers
 from app.errors import PROBLEM_MEDIA_TYPE, HeaderTooLarge, problem_body
 
 if TYPE_CHECKING:
@@ -370,4 +371,5 @@ class ManacalcHttpToolsProtocol(HttpToolsProtocol):
         if self.max_requests and len(self.tasks) >= self.max_requests:
             logger.warning("%d requests in progress: answering 503", len(self.tasks))
             app = _busy_app
+        cork_answers(cycle)  # the answer's head and body in one write (app.api.corked_writes)
         super()._start_asgi_task(cycle, app)
