@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Sequence
 
@@ -126,7 +125,7 @@ def compute(
             ways = ways_to_cast(
                 prepared, caster, spell, characters=character_index(), known=result, refused=refused
             )
-            result = dataclasses.replace(result, ways=ways, warnings=(*result.warnings, *refused))
+            result = result.with_ways(ways, tuple(refused))
         return result
     except RulesError as exc:
         field = getattr(exc, "field", None)

@@ -221,6 +221,30 @@ class CostResult:
         object.__setattr__(self, "granted_by", granted_by)
         object.__setattr__(self, "way_rule", way_rule)
 
+    def with_ways(self, ways: tuple[WayTotal, ...], refused: tuple[CostWarning, ...]) -> CostResult:
+        """This result with the ways the card offers and the warnings of those refused (CR 601.2f): what
+        ``dataclasses.replace`` would make, built directly (replace is interpreted, field by field)."""
+        return CostResult(
+            self.card,
+            self.face,
+            self.cast_as,
+            self.mana_cost,
+            self.mana_value,
+            self.mana_value_on_stack,
+            self.total_cost,
+            self.steps,
+            (*self.warnings, *refused),
+            self.x_for_etb,
+            self.choices,
+            self.method,
+            self.other_costs,
+            ways,
+            self.granted,
+            self.which,
+            self.granted_by,
+            self.way_rule,
+        )
+
 
 @dataclass(slots=True)
 class SpellContext:
