@@ -23,13 +23,13 @@ import time
 from json.encoder import encode_basestring
 from typing import Any
 
+from app import logs as _logs
 from app.logs import (
     JsonFormatter,
     PlainFormatter,
     access_logger,
     current_request_id,
     escape_control,
-    plain_record_factory,
 )
 
 ACCESS_MESSAGE = "%s %s %s %.2fms"
@@ -65,7 +65,7 @@ def _our_handler() -> logging.StreamHandler[Any] | None:
         or logger.disabled
         or not logger.propagate
         or type(logger) is not _Logger
-        or logging.getLogRecordFactory() is not plain_record_factory()
+        or logging.getLogRecordFactory() is not _logs.plain_factory
     ):
         return None
     parent = logger.parent
@@ -117,8 +117,7 @@ def write_access_line(method: str, raw_path: str, status: int, elapsed_s: float,
     message = ACCESS_MESSAGE % (method, path, status, duration_ms)
     level = logging.getLevelName(logging.INFO)
     formatter = handler.formatter
-    handler.acquire()
-    try:
+    with handler.lock:  # type: ignore[union-attr]  # a StreamHandler always has one
         try:
             if type(formatter) is PlainFormatter:
                 # LogRecord's msecs; "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
@@ -134,8 +133,6 @@ def write_access_line(method: str, raw_path: str, status: int, elapsed_s: float,
             raise
         except Exception:
             handler.handleError(_record(method, path, status, duration_ms, origin))
-    finally:
-        handler.release()
 
 
 def _record(method: str, path: str, status: int, duration_ms: float, origin: str) -> logging.LogRecord:

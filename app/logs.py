@@ -37,12 +37,15 @@ def current_request() -> tuple[Scope, Receive] | None:
     return _request.get()
 
 
-_plain_factory: Any = None  # ours, when it wraps LogRecord itself (see plain_record_factory)
+# Our record factory when it wraps LogRecord itself, else None: a record made by it holds exactly
+# LogRecord's attributes and request_id. The access line's fast path (app.access_log) requires it; a factory
+# another library installs may add attributes a JSON line would show.
+plain_factory: Any = None
 
 
 def _install_record_factory() -> None:
     """Every log record, from any logger, carries ``request_id`` (``-`` outside a request)."""
-    global _plain_factory
+    global plain_factory
     previous = logging.getLogRecordFactory()
     if getattr(previous, "_manacalc", False):
         return
@@ -55,14 +58,7 @@ def _install_record_factory() -> None:
     factory._manacalc = True  # type: ignore[attr-defined]
     logging.setLogRecordFactory(factory)
     if previous is logging.LogRecord:
-        _plain_factory = factory
-
-
-def plain_record_factory() -> Any:
-    """Our record factory if it is the only one (it wraps ``LogRecord`` itself), else None: a record made
-    by it holds exactly LogRecord's attributes and ``request_id`` (the access line's fast path relies on
-    it; a factory another library installs may add attributes a JSON line would show)."""
-    return _plain_factory
+        plain_factory = factory
 
 
 class PlainFormatter(logging.Formatter):
