@@ -37,8 +37,15 @@ def current_request() -> tuple[Scope, Receive] | None:
     return _request.get()
 
 
+# Our record factory when it wraps LogRecord itself, else None: a record made by it holds exactly
+# LogRecord's attributes and request_id. The access line's fast path (app.access_log) requires it; a factory
+# another library installs may add attributes a JSON line would show.
+plain_factory: Any = None
+
+
 def _install_record_factory() -> None:
     """Every log record, from any logger, carries ``request_id`` (``-`` outside a request)."""
+    global plain_factory
     previous = logging.getLogRecordFactory()
     if getattr(previous, "_manacalc", False):
         return
@@ -50,6 +57,8 @@ def _install_record_factory() -> None:
 
     factory._manacalc = True  # type: ignore[attr-defined]
     logging.setLogRecordFactory(factory)
+    if previous is logging.LogRecord:
+        plain_factory = factory
 
 
 class PlainFormatter(logging.Formatter):
@@ -67,11 +76,16 @@ class PlainFormatter(logging.Formatter):
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
         if datefmt is not None:
             return super().formatTime(record, datefmt)
-        second = int(record.created)
+        return self.time_text(record.created, record.msecs)
+
+    def time_text(self, created: float, msecs: float) -> str:
+        """``%(asctime)s`` of a record made at ``created`` (``LogRecord.msecs`` beside it), under the
+        handler's lock (the per-second text is shared); ``app.access_log`` writes its time with it too."""
+        second = int(created)
         if second != self._second:
-            self._text = time.strftime(self.default_time_format, self.converter(record.created))
+            self._text = time.strftime(self.default_time_format, self.converter(created))
             self._second = second
-        return (self.default_msec_format or "%s,%03d") % (self._text, record.msecs)
+        return (self.default_msec_format or "%s,%03d") % (self._text, msecs)
 
 
 class JsonFormatter(logging.Formatter):

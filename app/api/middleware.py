@@ -7,7 +7,8 @@ wrapper:
 - the request id (accepted from ``X-Request-ID`` when sane, else generated), echoed in the answer and
   bound to every log line written meanwhile;
 - one access-log line per request, control characters escaped (issue 15: a ``%0A`` in a path forged a
-  line in the plain-text log);
+  line in the plain-text log), written by ``app.access_log`` (past ``logging``'s machinery when nothing
+  could tell the difference, issue 30);
 - Prometheus counts and latency by method, route template and status;
 - the rate limit (before the body is read; ``app.api.rate_limit``);
 - the body guard: 413 above ``max_body_bytes`` (declared or streamed), 415 for a body that is not JSON
@@ -33,6 +34,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.access_log import write_access_line
 from app.api.direct import INLINE_BODY_BYTES, DirectRead, DirectRoute, refuse_invalid, serve, serve_read
 from app.api.limits import (
     MAX_JSON_DEPTH,
@@ -57,7 +59,7 @@ from app.errors import (
     app_error_body,
     internal_error_response,
 )
-from app.logs import SANE_REQUEST_ID, access_logger, bind_request, escape_control, unbind_request
+from app.logs import SANE_REQUEST_ID, bind_request, escape_control, unbind_request
 
 logger = logging.getLogger("manacalc.errors")
 
@@ -145,22 +147,7 @@ class ServiceMiddleware:
                 self._children[labels] = children
             children[0].inc()
             children[1].observe(elapsed)
-            if access_logger.isEnabledFor(logging.INFO):
-                # makeRecord + handle: Logger.info would also walk the stack for a caller no line shows.
-                duration_ms = round(elapsed * 1000, 2)
-                path = escape_control(scope.get("path", ""))
-                fields = {"method": method, "path": path, "status": status, "duration_ms": duration_ms}
-                record = access_logger.makeRecord(
-                    access_logger.name,
-                    logging.INFO,
-                    __file__,
-                    0,
-                    "%s %s %s %.2fms",
-                    (method, path, status, duration_ms),
-                    None,
-                    extra=fields,
-                )
-                access_logger.handle(record)
+            write_access_line(method, scope.get("path", ""), status, elapsed, __file__)
             unbind_request(tokens)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
