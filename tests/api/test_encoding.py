@@ -49,6 +49,14 @@ def test_a_big_answer_says_it_varies_even_when_not_compressed() -> None:
         assert "content-encoding" not in response.headers
 
 
+def test_an_answer_that_already_varies_adds_accept_encoding_once_as_the_middleware_does() -> None:
+    body = b"v" * GZIP_MINIMUM_SIZE
+    response = encode(Response(body, headers={"Vary": "Origin"}), _scope(None))
+    assert response.headers.getlist("vary") == ["Origin, Accept-Encoding"]
+    fresh = encode(Response(body), _scope(None))
+    assert fresh.raw_headers == [*Response(body).raw_headers, (b"vary", b"Accept-Encoding")]
+
+
 def test_an_encoded_answer_is_not_encoded_twice() -> None:
     body = gzip.compress(b"z" * 5000)
     response = encode(Response(body, headers={"Content-Encoding": "gzip"}), _scope(b"gzip"))
