@@ -76,8 +76,9 @@ def test_every_field_is_set_to_its_argument_or_default(cls: type[Any]) -> None:
             assert value is given[f.name], f.name
         elif f.default is not dataclasses.MISSING:
             assert value == f.default, f.name
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        setattr(made, fields[0].name, None)
+    if cls.__dataclass_params__.frozen:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(made, fields[0].name, None)
 
 
 def test_mana_cost_keeps_its_checks_and_its_key() -> None:

@@ -35,6 +35,11 @@ class CastAs:
     card: Card
     via: str
 
+    def __init__(self, card: Card, via: str) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "via", via)
+
 
 @dataclass(frozen=True, slots=True)
 class OptionalChoice:
@@ -44,6 +49,12 @@ class OptionalChoice:
     keyword: str
     which: int = 1
     times: int = 1
+
+    def __init__(self, keyword: str, which: int = 1, times: int = 1) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "keyword", keyword)
+        object.__setattr__(self, "which", which)
+        object.__setattr__(self, "times", times)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +118,49 @@ class SpellToCast:
     targets_given: bool = False  # the request stated ``targets``; not stated and empty: a count warns
     commander_casts_given: bool = False  # the request stated ``commander_casts``; not stated: 0, warned
 
+    def __init__(
+        self,
+        card: Card,
+        face: str | None = None,
+        x: int = 0,
+        y: int = 0,
+        z: int = 0,
+        alternative_cost: ManaCost | None = None,
+        additional_costs: tuple[ManaCost, ...] = (),
+        cast_from: str = "hand",
+        commander_casts: int = 0,
+        cast_as: CastAs | None = None,
+        flavor_text: str | None = None,
+        art_characters: tuple[str, ...] = (),
+        targets: tuple[str, ...] = (),
+        method: str | None = None,
+        optional_costs: tuple[OptionalChoice, ...] = (),
+        which: int | None = None,
+        granted_by: str | None = None,
+        targets_given: bool = False,
+        commander_casts_given: bool = False,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "face", face)
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "z", z)
+        object.__setattr__(self, "alternative_cost", alternative_cost)
+        object.__setattr__(self, "additional_costs", additional_costs)
+        object.__setattr__(self, "cast_from", cast_from)
+        object.__setattr__(self, "commander_casts", commander_casts)
+        object.__setattr__(self, "cast_as", cast_as)
+        object.__setattr__(self, "flavor_text", flavor_text)
+        object.__setattr__(self, "art_characters", art_characters)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "optional_costs", optional_costs)
+        object.__setattr__(self, "which", which)
+        object.__setattr__(self, "granted_by", granted_by)
+        object.__setattr__(self, "targets_given", targets_given)
+        object.__setattr__(self, "commander_casts_given", commander_casts_given)
+
 
 @dataclass(frozen=True, slots=True)
 class CostStep:
@@ -151,6 +205,13 @@ class CostWarning:
     card: str
     text: str
     message: str
+
+    def __init__(self, source: str | None, card: str, text: str, message: str) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "message", message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +318,27 @@ class SpellContext:
     warnings: list[CostWarning]
     judged: dict[tuple[CostEffect | MinimumTotal, str | None], Judged] | None = None  # see ways_to_cast
 
+    def __init__(
+        self,
+        board: Board,
+        caster: str,
+        spell: SpellToCast,
+        face: Face,
+        mv_on_stack: int | float | None,
+        characters: CharacterIndex,
+        warnings: list[CostWarning],
+        judged: dict[tuple[CostEffect | MinimumTotal, str | None], Judged] | None = None,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "caster", caster)
+        object.__setattr__(self, "spell", spell)
+        object.__setattr__(self, "face", face)
+        object.__setattr__(self, "mv_on_stack", mv_on_stack)
+        object.__setattr__(self, "characters", characters)
+        object.__setattr__(self, "warnings", warnings)
+        object.__setattr__(self, "judged", judged)
+
 
 # What cost_increases found for one effect of one source: (covered, why, amount, amount note)
 Judged = tuple[bool, str | None, ManaCost | None, str | None]
@@ -311,3 +393,10 @@ class Variables:
     y: int
     z: int
     chooses_x: bool
+
+    def __init__(self, x: int, y: int, z: int, chooses_x: bool) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "z", z)
+        object.__setattr__(self, "chooses_x", chooses_x)

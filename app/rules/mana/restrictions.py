@@ -91,6 +91,21 @@ class Casting:
     commander: bool | None = None
     x: int = 0
 
+    def __init__(
+        self,
+        cast_from: str = "hand",
+        method: str | None = None,
+        kicked: bool = False,
+        commander: bool | None = None,
+        x: int = 0,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "cast_from", cast_from)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "kicked", kicked)
+        object.__setattr__(self, "commander", commander)
+        object.__setattr__(self, "x", x)
+
     @property
     def face_down(self) -> bool:
         """CR 702.37c, 702.168a: cast face down (morph, megamorph, disguise)."""

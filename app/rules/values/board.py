@@ -21,6 +21,25 @@ class Choices:
     colors: tuple[str, ...] = ()
     imprinted: Card | None = None
 
+    def __init__(
+        self,
+        creature_type: str | None = None,
+        character: str | None = None,
+        color: str | None = None,
+        card_name: str | None = None,
+        card_type: str | None = None,
+        colors: tuple[str, ...] = (),
+        imprinted: Card | None = None,
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "creature_type", creature_type)
+        object.__setattr__(self, "character", character)
+        object.__setattr__(self, "color", color)
+        object.__setattr__(self, "card_name", card_name)
+        object.__setattr__(self, "card_type", card_type)
+        object.__setattr__(self, "colors", colors)
+        object.__setattr__(self, "imprinted", imprinted)
+
 
 @dataclass(frozen=True, slots=True)
 class Permanent:
@@ -188,6 +207,55 @@ class ThisTurn:
     face_down_creature_spells_cast: int = 0  # face-down spells are creature spells (CR 708.2a)
     noncombat_damage_taken: int = 0  # noncombat damage dealt to this player this turn (CR 120.1, 510)
     given: frozenset[str] = frozenset()
+
+    def __init__(
+        self,
+        spells_cast: int = 0,
+        creature_spells_cast: int = 0,
+        noncreature_spells_cast: int = 0,
+        instant_sorcery_spells_cast: int = 0,
+        kicked_spells_cast: int = 0,
+        life_lost: int = 0,
+        lands_played: int = 0,
+        creatures_died: int = 0,
+        life_gained: int = 0,
+        cards_drawn: int = 0,
+        creatures_attacked: int = 0,
+        permanents_sacrificed: int = 0,
+        artifacts_sacrificed: int = 0,
+        crimes_committed: int = 0,
+        creatures_left_battlefield: int = 0,
+        cards_discarded: int = 0,
+        creature_cards_to_graveyard: int = 0,
+        artifact_spells_cast: int = 0,
+        legendary_creature_spells_cast: int = 0,
+        face_down_creature_spells_cast: int = 0,
+        noncombat_damage_taken: int = 0,
+        given: frozenset[str] = frozenset(),
+    ) -> None:
+        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        object.__setattr__(self, "spells_cast", spells_cast)
+        object.__setattr__(self, "creature_spells_cast", creature_spells_cast)
+        object.__setattr__(self, "noncreature_spells_cast", noncreature_spells_cast)
+        object.__setattr__(self, "instant_sorcery_spells_cast", instant_sorcery_spells_cast)
+        object.__setattr__(self, "kicked_spells_cast", kicked_spells_cast)
+        object.__setattr__(self, "life_lost", life_lost)
+        object.__setattr__(self, "lands_played", lands_played)
+        object.__setattr__(self, "creatures_died", creatures_died)
+        object.__setattr__(self, "life_gained", life_gained)
+        object.__setattr__(self, "cards_drawn", cards_drawn)
+        object.__setattr__(self, "creatures_attacked", creatures_attacked)
+        object.__setattr__(self, "permanents_sacrificed", permanents_sacrificed)
+        object.__setattr__(self, "artifacts_sacrificed", artifacts_sacrificed)
+        object.__setattr__(self, "crimes_committed", crimes_committed)
+        object.__setattr__(self, "creatures_left_battlefield", creatures_left_battlefield)
+        object.__setattr__(self, "cards_discarded", cards_discarded)
+        object.__setattr__(self, "creature_cards_to_graveyard", creature_cards_to_graveyard)
+        object.__setattr__(self, "artifact_spells_cast", artifact_spells_cast)
+        object.__setattr__(self, "legendary_creature_spells_cast", legendary_creature_spells_cast)
+        object.__setattr__(self, "face_down_creature_spells_cast", face_down_creature_spells_cast)
+        object.__setattr__(self, "noncombat_damage_taken", noncombat_damage_taken)
+        object.__setattr__(self, "given", given)
 
     def count(self, fact: str) -> int:
         if fact not in THIS_TURN_FACTS:
