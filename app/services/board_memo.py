@@ -50,6 +50,17 @@ MAX_KEPT_PERMANENTS: Final = 2_000
 """Permanents of all kept boards together: a board and its analyses take 3 KB (ten basic lands) to 15 KB
 (mana doublers, any-color sources) a permanent, so at most about 30 MB a worker (goal: 300 MB in all)."""
 
+MAX_SEEN: Final = 4 * MAX_BOARDS
+"""Boards seen once and not kept, remembered by their key's hash so that a second sighting keeps the board.
+
+Issue 30: kept from its first sighting, every board not seen before lived in the memo until 256 newer
+ones pushed it out. With a board of its own on every request (a site sending new permanent ids each
+time), each request's board and analyses (about a thousand objects) survived it, so the cyclic
+collector went through them generation after generation: about 50 us of a varied ``payments/plan``'s
+500, and pauses of 25-50 ms. A board asked about once is now freed by reference counting with its
+request; one asked about again is kept from then on, as before (the second reading costs what a miss
+did). A hash seen by chance for another board only keeps that board a sighting early."""
+
 MAX_KEPT_CHARS: Final = 8_000_000
 """Characters of the kept boards' canonical JSON, all together (the keys, and the order of the texts the
 boards hold)."""
@@ -108,14 +119,19 @@ class BoardMemo:
         maxsize: int = MAX_BOARDS,
         max_permanents: int = MAX_KEPT_PERMANENTS,
         max_chars: int = MAX_KEPT_CHARS,
+        *,
+        keep_first_sighting: bool = False,
     ) -> None:
         self.maxsize = maxsize
         self.max_permanents = max_permanents
         self.max_chars = max_chars
+        self.keep_first_sighting = keep_first_sighting
         self._chars = 0
         self._lock = threading.Lock()
         # (data_version, added players, board_key) -> the board and its characters (about its JSON's)
         self._boards: OrderedDict[_Key, tuple[BuiltBoard, int]] = OrderedDict()
+        # The hashes of keys seen once and not kept: plain ints, which the cyclic collector never visits.
+        self._seen: OrderedDict[int, None] = OrderedDict()
         self._permanents = 0
         self.hits = 0
         self.misses = 0
@@ -143,15 +159,25 @@ class BoardMemo:
         if chars * 10 > self.max_chars:
             return build()  # one board would take a tenth of the memo: read per request
         key = (data_version, tuple(extra_players), board)
+        seen = hash(key)
         with self._lock:
             kept = self._boards.get(key)
             if kept is not None:
                 self._boards.move_to_end(key)
                 self.hits += 1
                 return kept[0]
+            first_sighting = not self.keep_first_sighting and seen not in self._seen
         built = build()
         with self._lock:
             self.misses += 1
+            if first_sighting:
+                # Kept from its second sighting only: a board asked about once is built, used and freed
+                # with its request (``MAX_SEEN``).
+                self._seen[seen] = None
+                while len(self._seen) > MAX_SEEN:
+                    self._seen.popitem(last=False)
+                return built
+            self._seen.pop(seen, None)
             if key not in self._boards:
                 self._boards[key] = (built, chars)
                 self._permanents += len(built.board.permanents)
@@ -171,6 +197,7 @@ class BoardMemo:
         NAMES.clear()  # the catalogue changed under the same data_version (tests): names resolve anew
         with self._lock:
             self._boards.clear()
+            self._seen.clear()
             self._permanents = 0
             self._chars = 0
             self.hits = self.misses = 0
