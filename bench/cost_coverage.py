@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.rules.casting.cost_registry import cost_effects  # noqa: E402
-from app.rules.casting.ways import ways_of  # noqa: E402
+from app.rules.text.face_ways import ways_of  # noqa: E402
 from app.rules.text.templates import REGISTRIES  # noqa: E402
 from app.rules.values.cards import Card, Face  # noqa: E402
 from bench._catalogue import catalogue_cards  # noqa: E402

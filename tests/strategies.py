@@ -19,7 +19,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from app.rules.casting.engine import SpellToCast
+from app.rules.casting.spell_cost import SpellToCast
 from app.rules.values.board import Board, Permanent, Player
 from app.rules.values.cards import Card
 from app.services.card_formats import card_from_scryfall

@@ -6,7 +6,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.rules.casting.party import party
-from app.rules.mana.abilities import check_activation
+from app.rules.mana.activation_checks import check_activation
 from app.rules.mana.production import BoardAnalysis
 from app.rules.values.board import Board
 from app.schemas.analysis import (

@@ -31,7 +31,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final, TypeVar
 
-from app.rules.casting.engine import PreparedBoard, prepare_board
+from app.rules.casting.prepared import PreparedBoard, prepare_board
 from app.rules.mana import production_memo
 from app.rules.mana.payment import PaymentSources
 from app.rules.mana.production import BoardAnalysis, analyze_board

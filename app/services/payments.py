@@ -9,10 +9,11 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import from_rules_error
-from app.rules.casting.engine import SpellToCast
+from app.rules.casting.spell_cost import SpellToCast
 from app.rules.errors import RulesError
-from app.rules.mana.abilities import Warning
-from app.rules.mana.payment import PaymentSources, PlanStep, SymbolPayment, UnpayableError
+from app.rules.mana.ability_values import Warning
+from app.rules.mana.payment import PaymentSources
+from app.rules.mana.payment_values import PlanStep, SymbolPayment, UnpayableError
 from app.rules.mana.restrictions import Casting
 from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, as_any_color, payment_inputs
 from app.rules.values.board import Board

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from app.rules.casting.engine import total_cost
 from app.rules.errors import RulesError
-from app.rules.mana.payment import UnpayableError, plan_payment
+from app.rules.mana.payment import plan_payment
+from app.rules.mana.payment_values import UnpayableError
 from app.rules.mana.sources import payment_inputs
 from app.rules.values.board import Permanent
 from app.rules.values.costs import ManaCost

@@ -17,7 +17,8 @@ from app.rules.deadline import Deadline, DeadlineExceeded, running
 from app.rules.decks.castability import DeckMana, cast_probability
 from app.rules.decks.decklist import parse_decklist
 from app.rules.errors import RulesError
-from app.rules.mana.payment import ManaSource, plan_payment
+from app.rules.mana.payment import plan_payment
+from app.rules.mana.payment_values import ManaSource
 from app.rules.mana.production import analyze_board
 from app.rules.values.board import Board, Permanent, Player
 from app.rules.values.cards import Card, Face

@@ -103,12 +103,12 @@ def test_production_keeps_the_names_that_moved(part: str, names: tuple[str, ...]
 
 
 WAYS_PARTS = {
-    "app.rules.casting.ways": (
-        "app.rules.casting.way_values",
-        "app.rules.casting.cast_keywords",
-        "app.rules.casting.keyword_lines",
-        "app.rules.casting.additional_costs",
-        "app.rules.casting.sacrifice_ways",
+    "app.rules.text.face_ways": (
+        "app.rules.effects.ways",
+        "app.rules.effects.keywords",
+        "app.rules.text.keyword_lines",
+        "app.rules.text.additional_costs",
+        "app.rules.text.sacrifice_ways",
     ),
     "app.rules.text.ways_text": (
         "app.rules.text.ways_templates",
@@ -134,7 +134,7 @@ def test_ways_modules_give_every_public_name_of_their_parts(old: str, part: str)
 
 
 def test_ways_modules_keep_their_all_and_the_names_imported_from_them() -> None:
-    ways = importlib.import_module("app.rules.casting.ways")
+    ways = importlib.import_module("app.rules.text.face_ways")
     ways_text = importlib.import_module("app.rules.text.ways_text")
     assert ways.__all__ == [
         "ANY_NUMBER_COST",
@@ -162,7 +162,7 @@ def test_ways_modules_keep_their_all_and_the_names_imported_from_them() -> None:
         "spell_kind",
     ]
     # imported from the old module outside its __all__ before the split
-    assert ways.number_word is importlib.import_module("app.rules.casting.way_values").number_word
+    assert ways.number_word is importlib.import_module("app.rules.effects.ways").number_word
 
 
 def test_ways_registry_keeps_its_order() -> None:

@@ -14,8 +14,9 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import UnknownCard
-from app.rules.casting.engine import prepare_board
-from app.rules.mana.payment import UnpayableError, plan_payment
+from app.rules.casting.prepared import prepare_board
+from app.rules.mana.payment import plan_payment
+from app.rules.mana.payment_values import UnpayableError
 from app.rules.mana.production import analyze_board
 from app.rules.mana.sources import payment_inputs
 from app.rules.values.costs import ManaCost

@@ -14,7 +14,10 @@ from typing import Final
 from app.rules.casting.conditions import filter_covers, judge
 from app.rules.casting.cost_registry import cost_effects
 from app.rules.casting.counts import amount_of
-from app.rules.casting.effects import (
+from app.rules.casting.prepared import PreparedBoard
+from app.rules.casting.reductions import Reduction, pay_units, reduce_cost
+from app.rules.casting.spell_cost import CostRun, CostStep, CostWarning, SpellContext, SpellToCast, StepKind
+from app.rules.effects.cost_effects import (
     CostEffect,
     Count,
     CountKind,
@@ -24,10 +27,8 @@ from app.rules.casting.effects import (
     SpellFilter,
     Who,
 )
-from app.rules.casting.prepared import PreparedBoard
-from app.rules.casting.reductions import Reduction, pay_units, reduce_cost
-from app.rules.casting.spell_cost import CostRun, CostStep, CostWarning, SpellContext, SpellToCast, StepKind
-from app.rules.casting.ways import OtherCost, ways_of
+from app.rules.effects.other_costs import OtherCost
+from app.rules.text.face_ways import ways_of
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost

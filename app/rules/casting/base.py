@@ -17,8 +17,12 @@ from app.rules.casting.spell_cost import (
     StepKind,
     Variables,
 )
-from app.rules.casting.ways import OtherCost, Way, WayKind, keyword_rule, modal_keyword, ways_of
+from app.rules.effects.keywords import keyword_rule
+from app.rules.effects.other_costs import OtherCost
+from app.rules.effects.ways import Way, WayKind
 from app.rules.errors import IllegalError, InvalidChoiceError
+from app.rules.text.additional_costs import modal_keyword
+from app.rules.text.face_ways import ways_of
 from app.rules.values.board import Board
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost

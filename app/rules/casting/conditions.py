@@ -10,7 +10,9 @@ from dataclasses import replace
 from typing import Final
 
 from app.rules.casting.counts import board_count, is_commander, player_names, relative
-from app.rules.casting.effects import (
+from app.rules.casting.spell_cost import CostWarning, SpellContext
+from app.rules.casting.unstated import warn_count_facts, warn_this_turn, warn_unknown_fact
+from app.rules.effects.cost_effects import (
     Condition,
     ConditionKind,
     CostEffect,
@@ -19,8 +21,6 @@ from app.rules.casting.effects import (
     SpellFilter,
     Who,
 )
-from app.rules.casting.spell_cost import CostWarning, SpellContext
-from app.rules.casting.unstated import warn_count_facts, warn_this_turn, warn_unknown_fact
 from app.rules.text.characters import matches
 from app.rules.values.board import Board, Choices, Permanent
 from app.rules.values.cards import Face

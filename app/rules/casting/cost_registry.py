@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.casting.effects import NO_EFFECTS, CardEffects, CostEffect, Direction, SpellFilter, Who
+from app.rules.effects.cost_effects import NO_EFFECTS, CardEffects, CostEffect, Direction, SpellFilter, Who
 from app.rules.errors import IllegalError
 from app.rules.text.oracle_costs import may_change_costs, read_cost_effects
 from app.rules.values.board import Board

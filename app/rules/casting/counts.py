@@ -9,14 +9,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
-from app.rules.casting.effects import (
+from app.rules.casting.party import PARTY_ROLES, party, party_roles
+from app.rules.casting.spell_cost import SpellContext
+from app.rules.effects.cost_effects import (
     CostEffect,
     Count,
     CountKind,
     Who,
 )
-from app.rules.casting.party import PARTY_ROLES, party, party_roles
-from app.rules.casting.spell_cost import SpellContext
 from app.rules.values.board import Board, Choices, Permanent
 from app.rules.values.cards import Card
 from app.rules.values.costs import ManaCost

@@ -39,10 +39,6 @@ from app.rules.casting.base import (
     mandatory_costs,
     optional_costs,
 )
-from app.rules.casting.effects import (
-    CostEffect,
-    MinimumTotal,
-)
 from app.rules.casting.offered import FACE_DOWN, chosen_way, has_aftermath, offered_ways, way_characteristics
 from app.rules.casting.prepared import PreparedBoard, prepare_board
 from app.rules.casting.spell_cost import (
@@ -60,9 +56,15 @@ from app.rules.casting.spell_cost import (
     Variables,
     WayTotal,
 )
-from app.rules.casting.ways import CardWays, Way, modal_keyword, ways_of
+from app.rules.effects.cost_effects import (
+    CostEffect,
+    MinimumTotal,
+)
+from app.rules.effects.ways import CardWays, Way
 from app.rules.errors import IllegalError, InvalidChoiceError
+from app.rules.text.additional_costs import modal_keyword
 from app.rules.text.characters import CharacterIndex
+from app.rules.text.face_ways import ways_of
 from app.rules.values.board import Board, Permanent
 from app.rules.values.costs import ManaCost
 

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from typing import Final, NoReturn
 
-from app.rules.casting.effects import (
-    FACE_DOWN_NAME,
-)
-from app.rules.casting.permissions import Permission, PermissionKind
 from app.rules.casting.prepared import PreparedBoard
 from app.rules.casting.spell_cost import CastCharacteristics, CostRun, CostWarning, SpellToCast
-from app.rules.casting.ways import CardWays, Way, WayKind, keyword_rule, ways_of, with_sacrifice
+from app.rules.effects.cost_effects import (
+    FACE_DOWN_NAME,
+)
+from app.rules.effects.keywords import keyword_rule
+from app.rules.effects.permissions import Permission, PermissionKind
+from app.rules.effects.ways import CardWays, Way, WayKind
 from app.rules.errors import IllegalError, InvalidChoiceError
-from app.rules.text.ways_text import spell_kind
+from app.rules.text.face_ways import ways_of
+from app.rules.text.sacrifice_ways import with_sacrifice
+from app.rules.text.spell_kinds import spell_kind
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost

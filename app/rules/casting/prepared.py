@@ -10,15 +10,15 @@ from typing import Final
 
 from app.rules import deadline
 from app.rules.casting.cost_registry import cost_effects
-from app.rules.casting.effects import (
+from app.rules.casting.spell_cost import CostWarning
+from app.rules.effects.cost_effects import (
     CardEffects,
     CostEffect,
     KeywordGrant,
     MinimumTotal,
 )
-from app.rules.casting.permissions import GrantedText, KeywordCostChange, Permission
-from app.rules.casting.spell_cost import CostWarning
-from app.rules.text.ways_text import read_granted
+from app.rules.effects.permissions import GrantedText, KeywordCostChange, Permission
+from app.rules.text.granted_text import read_granted
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from app.rules import deadline
-from app.rules.casting.effects import (
+from app.rules.casting.spell_cost import CostStep, StepKind
+from app.rules.effects.cost_effects import (
     CostEffect,
 )
-from app.rules.casting.spell_cost import CostStep, StepKind
 from app.rules.values.board import Permanent
 from app.rules.values.costs import ManaCost
 from app.rules.values.symbols import COLORS, ManaSymbol, SymbolKind

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from app.rules.casting.effects import (
+from app.rules.effects.cost_effects import (
     CostEffect,
     MinimumTotal,
 )
-from app.rules.casting.ways import OtherCost
+from app.rules.effects.other_costs import OtherCost
 from app.rules.text.characters import CharacterIndex
 from app.rules.values.board import Board
 from app.rules.values.cards import Card, Face

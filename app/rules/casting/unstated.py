@@ -8,12 +8,12 @@ from collections.abc import Callable
 from typing import Final
 
 from app.rules.casting.counts import relative
-from app.rules.casting.effects import (
+from app.rules.casting.spell_cost import CostWarning, SpellContext
+from app.rules.effects.cost_effects import (
     Count,
     CountKind,
     Who,
 )
-from app.rules.casting.spell_cost import CostWarning, SpellContext
 from app.rules.values.board import Choices, Permanent
 
 _GRAVEYARD_KINDS: Final = (

@@ -14,10 +14,7 @@ from app.rules.mana.ability_values import (
     BoardState,
     PermanentState,
 )
-from app.rules.text.oracle_mana import (
-    Amount,
-    Condition,
-)
+from app.rules.text.mana_amounts import Amount, Condition
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card
 from app.rules.values.symbols import COLORS

@@ -12,15 +12,10 @@ from typing import Final
 
 from app.rules.mana.prohibitions import Prohibition
 from app.rules.text.activation import Need
-from app.rules.text.oracle_mana import (
-    Condition,
-    CostPart,
-    Filter,
-    ManaEffect,
-    ManaTrigger,
-    ProductionReplacement,
-    cost_text,
-)
+from app.rules.text.mana_activated import CostPart, cost_text
+from app.rules.text.mana_amounts import Condition, ManaEffect
+from app.rules.text.mana_filters import Filter
+from app.rules.text.mana_static import ManaTrigger, ProductionReplacement
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost

@@ -36,16 +36,10 @@ from app.rules.mana.ability_values import (
 from app.rules.mana.activation_checks import existence_gate
 from app.rules.mana.prohibitions import Prohibition, read_named_land_changes, read_prohibitions
 from app.rules.text.activation import read_need
-from app.rules.text.oracle_mana import (
-    LAND_TYPES,
-    ActivatedText,
-    FaceMana,
-    Grant,
-    TypeChange,
-    parse_activated,
-    read_face,
-    read_text,
-)
+from app.rules.text.mana_activated import ActivatedText, parse_activated
+from app.rules.text.mana_filters import LAND_TYPES
+from app.rules.text.mana_static import Grant, TypeChange
+from app.rules.text.oracle_mana import FaceMana, read_face, read_text
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Face
 from app.rules.values.names import fold_name

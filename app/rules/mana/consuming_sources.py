@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.mana.abilities import Ability, PermanentState, Warning, candidates
-from app.rules.mana.payment import CARD, LEAVES, TAP, Consumed, ManaSource
+from app.rules.mana.ability_values import Ability, PermanentState, Warning
+from app.rules.mana.activation_checks import candidates
+from app.rules.mana.payment_values import CARD, LEAVES, TAP, Consumed, ManaSource
 from app.rules.mana.production import BoardAnalysis
 from app.rules.text.activation import Need
 from app.rules.values.board import Player

@@ -25,14 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from app.rules import deadline
-from app.rules.mana.abilities import (
-    Ability,
-    BoardState,
-    PermanentState,
-    Warning,
-    amount_of,
-    read_board,
-)
+from app.rules.mana.ability_conditions import amount_of
+from app.rules.mana.ability_values import Ability, BoardState, PermanentState, Warning
+from app.rules.mana.board_reading import read_board
 from app.rules.mana.production_base import base_alternatives, option_alternatives
 from app.rules.mana.production_memo import AbilityFacts, facts_of, unread_facts
 from app.rules.mana.production_replacements import (
@@ -47,7 +42,8 @@ from app.rules.mana.production_replacements import (
     prune,
     replace_all,
 )
-from app.rules.text.oracle_mana import Filter, ManaTrigger
+from app.rules.text.mana_filters import Filter
+from app.rules.text.mana_static import ManaTrigger
 from app.rules.values.board import Board
 from app.rules.values.mana import Mana
 from app.rules.values.symbols import MANA_TYPES

@@ -7,16 +7,11 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from math import comb
 
-from app.rules.mana.abilities import (
-    Ability,
-    PermanentState,
-    amount_of,
-    commander_identity,
-    holds,
-    unstated_count,
-)
+from app.rules.mana.ability_conditions import amount_of, commander_identity, holds, unstated_count
+from app.rules.mana.ability_values import Ability, PermanentState
 from app.rules.mana.production_replacements import COLOR_MASK, MAX_SPLITS, Context, mask_types
-from app.rules.text.oracle_mana import Amount, Filter, ManaEffect, ManaOption
+from app.rules.text.mana_amounts import Amount, ManaEffect, ManaOption
+from app.rules.text.mana_filters import Filter
 from app.rules.values.mana import Mana
 from app.rules.values.symbols import COLORS, SymbolKind
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.mana.abilities import Ability
+from app.rules.mana.ability_values import Ability
 from app.rules.mana.production_replacements import Alternatives, mask_of, prune
-from app.rules.text.oracle_mana import Filter, ManaEffect
+from app.rules.text.mana_amounts import ManaEffect
+from app.rules.text.mana_filters import Filter
 from app.rules.values.mana import Mana
 
 MAX_ENTRIES: Final = 4096

@@ -6,8 +6,8 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Final
 
-from app.rules.mana.abilities import BoardState, Warning
-from app.rules.text.oracle_mana import ManaTrigger, ProductionReplacement
+from app.rules.mana.ability_values import BoardState, Warning
+from app.rules.text.mana_static import ManaTrigger, ProductionReplacement
 from app.rules.values.mana import Mana
 from app.rules.values.symbols import COLORS, MANA_TYPES
 

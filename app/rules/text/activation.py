@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from app.rules.text.oracle_mana import CostPart, Filter, parse_filter
+from app.rules.text.mana_activated import CostPart
+from app.rules.text.mana_filters import Filter, parse_filter
 from app.rules.text.templates import registry
 from app.rules.values.names import NUMBER_WORDS
 from app.rules.values.symbols import COLORS

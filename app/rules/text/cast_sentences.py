@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.casting.way_values import OtherCost, number_word
+from app.rules.effects.other_costs import OtherCost
+from app.rules.effects.ways import number_word
 from app.rules.errors import RulesError
 from app.rules.values.costs import ManaCost
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from app.rules.casting.effects import (
+from app.rules.effects.cost_effects import (
     Condition,
     ConditionKind,
     Count,
@@ -16,7 +16,7 @@ from app.rules.casting.effects import (
     Quality,
     Who,
 )
-from app.rules.casting.ways import ANY_NUMBER_COST
+from app.rules.text.additional_costs import ANY_NUMBER_COST
 from app.rules.text.cost_words import (
     _COLOR_WORDS,
     _PLAYER_COUNTER,

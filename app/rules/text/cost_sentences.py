@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 from typing import Final
 
-from app.rules.casting.effects import (
+from app.rules.effects.cost_effects import (
     Condition,
     ConditionKind,
     CostEffect,

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final
 
-from app.rules.casting.effects import (
+from app.rules.effects.cost_effects import (
     Condition,
     Quality,
     SpellFilter,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from app.rules.casting.effects import (
+from app.rules.effects.cost_effects import (
     Condition,
     ConditionKind,
     CostEffect,

@@ -15,14 +15,14 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Final, TypeAlias
 
-from app.rules.casting.permissions import (
+from app.rules.effects.other_costs import OtherCost
+from app.rules.effects.permissions import (
     GrantedText,
     KeywordCostChange,
     Permission,
     PermissionKind,
     SpellKind,
 )
-from app.rules.casting.way_values import OtherCost
 from app.rules.text.cast_sentences import (
     Sentence,
     _mana,

@@ -22,7 +22,7 @@ from functools import partial
 from typing import Final, Literal
 
 from app.rules.bounded_cache import text_cache
-from app.rules.casting.effects import (
+from app.rules.effects.cost_effects import (
     NO_EFFECTS,
     CardEffects,
     CostEffect,
@@ -31,7 +31,6 @@ from app.rules.casting.effects import (
     Effect,
     Unsupported,
 )
-from app.rules.casting.ways import is_way_reduction
 from app.rules.text.cost_conditions import _x_is
 from app.rules.text.cost_sentences import (
     _CAP,
@@ -56,6 +55,7 @@ from app.rules.text.cost_sentences import (
 from app.rules.text.cost_subjects import _spell_subject
 from app.rules.text.cost_turn import _this_turn_effect
 from app.rules.text.cost_words import _THIS_WAY_COUNTS, _NotUnderstood
+from app.rules.text.keyword_lines import is_way_reduction
 from app.rules.text.templates import registry
 from app.rules.values.costs import ManaCost
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from app.rules.casting.permissions import OwnPermission
-from app.rules.casting.way_values import Way, WayKind
+from app.rules.effects.permissions import OwnPermission
+from app.rules.effects.ways import Way, WayKind
 from app.rules.text.cast_sentences import (
     Sentence,
     _condition,

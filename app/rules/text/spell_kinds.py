@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from app.rules.casting.permissions import SpellKind
+from app.rules.effects.permissions import SpellKind
 from app.rules.text.cast_sentences import _Unreadable
 from app.rules.values.creature_types import CREATURE_TYPE_LIST
 

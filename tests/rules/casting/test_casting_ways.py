@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules.casting.ways import OtherCost, WayKind, ways_of
+from app.rules.effects.other_costs import OtherCost
+from app.rules.effects.ways import WayKind
+from app.rules.text.face_ways import ways_of
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.types import TypeLine

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.casting.engine import (
+from app.rules.casting.adjustments import cost_increases, cost_reductions, effects_on_total
+from app.rules.casting.base import additional_costs, base_cost, cast_characteristics, commander_tax
+from app.rules.casting.prepared import prepare_board
+from app.rules.casting.spell_cost import (
     CastCharacteristics,
     CostRun,
+    SpellContext,
     SpellToCast,
     StepKind,
     Variables,
-    additional_costs,
-    base_cost,
-    cast_characteristics,
-    commander_tax,
-    cost_increases,
-    cost_reductions,
-    effects_on_total,
-    prepare_board,
 )
-from app.rules.casting.spell_cost import SpellContext
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex
 from app.rules.values.board import Board, Permanent, Player

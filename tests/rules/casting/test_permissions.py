@@ -7,11 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.casting.engine import SpellToCast, prepare_board, total_cost, ways_to_cast
-from app.rules.casting.permissions import PermissionKind
-from app.rules.casting.ways import OtherCost, ways_of
+from app.rules.casting.engine import total_cost, ways_to_cast
+from app.rules.casting.prepared import prepare_board
+from app.rules.casting.spell_cost import SpellToCast
+from app.rules.effects.other_costs import OtherCost
+from app.rules.effects.permissions import PermissionKind
 from app.rules.errors import IllegalError
-from app.rules.text.ways_text import cost_phrase, read_granted, read_own, spell_kind
+from app.rules.text.cast_sentences import cost_phrase
+from app.rules.text.face_ways import ways_of
+from app.rules.text.granted_text import read_granted
+from app.rules.text.own_text import read_own
+from app.rules.text.spell_kinds import spell_kind
 from app.rules.values.board import Board, Permanent, Player
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost

@@ -3,7 +3,8 @@ on cards written here for the corners the real cards of the golden cases do not 
 
 from __future__ import annotations
 
-from app.rules.casting.engine import SpellToCast, total_cost
+from app.rules.casting.engine import total_cost
+from app.rules.casting.spell_cost import SpellToCast
 from app.rules.values.board import Board, Permanent, Player
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from app.rules.casting.engine import prepare_board
+from app.rules.casting.prepared import prepare_board
 from app.rules.values.board import Board, Player
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost

@@ -13,13 +13,8 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app.rules.decks.castability import (
-    CastabilityError,
-    DeckMana,
-    cast_probability,
-    sources_needed,
-    threshold,
-)
+from app.rules.decks.castability import DeckMana, cast_probability, sources_needed, threshold
+from app.rules.decks.castability_exact import CastabilityError
 from app.rules.errors import RulesError
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "karsten_2022.yaml"

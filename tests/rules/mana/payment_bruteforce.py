@@ -13,7 +13,7 @@ from collections import Counter
 from functools import cache
 from itertools import combinations_with_replacement
 
-from app.rules.mana.payment import ManaSource, PaymentPlan
+from app.rules.mana.payment_values import ManaSource, PaymentPlan
 from app.rules.values.costs import ManaCost
 from app.rules.values.symbols import MANA_TYPES, ManaSymbol, SymbolKind
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app.rules.mana.abilities import check_activation, read_board
+from app.rules.mana.activation_checks import check_activation
+from app.rules.mana.board_reading import read_board
 from app.rules.values.board import Board, Permanent, Player
 from app.rules.values.costs import ManaCost
 from tests.rules.mana.test_production import inline, perm

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.mana.abilities import own_abilities, read_board
+from app.rules.mana.board_reading import own_abilities, read_board
 from app.rules.mana.production import analyze_board
 from app.rules.values.board import Board, Choices, Permanent, Player
 from tests.strategies import MANA_SOURCES, card

@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 import yaml
 
-from app.rules.mana.abilities import check_activation
-from app.rules.mana.payment import PaymentSources, UnpayableError
+from app.rules.mana.activation_checks import check_activation
+from app.rules.mana.payment import PaymentSources
+from app.rules.mana.payment_values import UnpayableError
 from app.rules.mana.production import analyze_board
 from app.rules.mana.restrictions import Casting
 from app.rules.mana.sources import bare_payment_inputs, payment_inputs

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.rules.mana.abilities import check_activation
+from app.rules.mana.activation_checks import check_activation
 from app.rules.mana.payment import can_pay, shortfall
 from app.rules.mana.production import analyze_board
 from app.rules.mana.sources import payment_inputs

@@ -5,15 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.rules.errors import IllegalError, InvalidChoiceError
-from app.rules.mana.payment import (
-    ManaSource,
-    PaymentPlan,
-    UnpayableError,
-    can_pay,
-    plan_payment,
-    shortfall,
-    verify_payment,
-)
+from app.rules.mana.payment import can_pay, plan_payment, shortfall, verify_payment
+from app.rules.mana.payment_values import ManaSource, PaymentPlan, UnpayableError
 from app.rules.values.costs import ManaCost
 from app.rules.values.symbols import COLORS
 from tests.rules.mana.payment_bruteforce import brute_min_life, check_plan

@@ -10,15 +10,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.mana.payment import (
-    Consumed,
-    ManaSource,
-    UnpayableError,
-    can_pay,
-    plan_payment,
-    shortfall,
-    verify_payment,
-)
+from app.rules.mana.payment import can_pay, plan_payment, shortfall, verify_payment
+from app.rules.mana.payment_values import Consumed, ManaSource, UnpayableError
 from app.rules.values.costs import ManaCost
 from app.rules.values.symbols import COLORS, ManaSymbol, SymbolKind
 from tests.rules.mana.payment_bruteforce import (

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from app.rules.mana import payment_render
-from app.rules.mana.payment import ManaSource, PaymentPlan, PaymentSources
+from app.rules.mana.payment import PaymentSources
 from app.rules.mana.payment_render import build_plan
-from app.rules.mana.payment_values import check_cost
+from app.rules.mana.payment_values import ManaSource, PaymentPlan, check_cost
 from app.rules.values.costs import ManaCost
 from tests.rules.mana.payment_bruteforce import check_plan
 from tests.rules.mana.test_payment_properties import SYMBOLS, boards, permanent

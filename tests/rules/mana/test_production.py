@@ -310,7 +310,7 @@ def test_effects_on_mana_abilities() -> None:
 
 def test_activation_conditions_on_the_board() -> None:
     """CR 602.5b: Temple of the False God needs five lands; Mox Opal three artifacts."""
-    from app.rules.mana.abilities import check_activation
+    from app.rules.mana.activation_checks import check_activation
 
     def reasons(b: Board, pid: str) -> list[str]:
         a = analyze_board(b)

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules.mana import production_memo
-from app.rules.mana.payment import PaymentSources, UnpayableError
+from app.rules.mana.payment import PaymentSources
+from app.rules.mana.payment_values import UnpayableError
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.sources import bare_payment_inputs
 from app.rules.values.costs import ManaCost

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from app.rules.mana.production import MAX_SPLITS, analyze_board
-from app.rules.text.oracle_mana import parse_amount, parse_condition, parse_filter
+from app.rules.mana.production import analyze_board
+from app.rules.mana.production_replacements import MAX_SPLITS
+from app.rules.text.mana_amounts import parse_amount, parse_condition
+from app.rules.text.mana_filters import parse_filter
 from app.rules.values.board import Board, Permanent, Player, ThisTurn
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost

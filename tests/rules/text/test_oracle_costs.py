@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.casting.effects import ConditionKind, CostEffect, CountKind, Direction, MinimumTotal, Who
+from app.rules.effects.cost_effects import ConditionKind, CostEffect, CountKind, Direction, MinimumTotal, Who
 from app.rules.text.oracle_costs import read_cost_effects
 from app.rules.values.costs import ManaCost
 

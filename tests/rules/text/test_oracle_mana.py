@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.text.oracle_mana import parse_activated, parse_filter, read_text
+from app.rules.text.mana_activated import parse_activated
+from app.rules.text.mana_filters import parse_filter
+from app.rules.text.oracle_mana import read_text
 
 
 def _options(line: str) -> list[tuple[str, ...]]:
@@ -178,7 +180,7 @@ def test_pyromancers_goggles_is_a_mana_ability() -> None:
 
 
 def test_number_word_templates() -> None:
-    from app.rules.text.oracle_mana import parse_add
+    from app.rules.text.mana_add import parse_add
 
     six = parse_add("Add six {G}")
     assert six is not None and [o.fixed for o in six.options] == [("G",) * 6]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from app.rules.casting.keyword_lines import _cost, _other, _strip_reminder, _Unreadable
-from app.rules.casting.way_values import CardWays, NotRead, OptionalCost, OtherCost
+from app.rules.effects.other_costs import OtherCost
+from app.rules.effects.ways import CardWays, NotRead, OptionalCost
 from app.rules.errors import RulesError
+from app.rules.text.keyword_lines import _cost, _other, _strip_reminder, _Unreadable
 from app.rules.values.costs import ManaCost
 
 _ADDITIONAL: Final = "as an additional cost to cast this spell, "

@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from app.rules.casting.effects import CostEffect, Direction, SpellFilter
-from app.rules.casting.keyword_lines import _strip_reminder
-from app.rules.casting.way_values import OtherCost, Way, WayKind
+from app.rules.effects.cost_effects import CostEffect, Direction, SpellFilter
+from app.rules.effects.other_costs import OtherCost
+from app.rules.effects.ways import Way, WayKind
+from app.rules.text.keyword_lines import _strip_reminder
+from app.rules.text.spell_kinds import spell_kind
 from app.rules.values.board import Board
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
@@ -66,8 +68,6 @@ def with_sacrifice(board: Board, caster: str, face: Face, way: Way) -> Way:
     spell's face, whose mana cost offering reduces."""
     if way.keyword not in _SACRIFICE_KEYWORDS or way.sacrifice is not None or not way.other_costs:
         return way
-    from app.rules.text.spell_kinds import spell_kind  # the sentence readers import this module's values
-
     what = way.other_costs[-1].text.removeprefix("Sacrifice ")  # "a creature", "a Snake", "an artifact"
     try:
         kind = spell_kind(what.casefold())

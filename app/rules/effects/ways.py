@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from app.rules.casting.effects import CostEffect
+from app.rules.effects.cost_effects import CostEffect
+from app.rules.effects.other_costs import OtherCost
 
 if TYPE_CHECKING:
-    from app.rules.casting.permissions import OwnPermission
+    from app.rules.effects.permissions import OwnPermission
 from app.rules.values.costs import ManaCost
 from app.rules.values.names import NUMBER_WORDS
 
@@ -28,19 +29,6 @@ class WayKind(StrEnum):
     WITH_MANA_COST = "with_mana_cost"  # the mana cost, plus what the keyword adds (retrace, jump-start)
     FACE_DOWN = "face_down"  # {3} rather than the mana cost, as a face-down 2/2 (702.37c, 702.168a)
     WITHOUT_MANA = "without_mana"  # without paying its mana cost (plot, 702.170d; 118.9)
-
-
-@dataclass(frozen=True, slots=True)
-class OtherCost:
-    """A part of a cost that is not mana (CR 118.1): its text, and ``life`` when it is a life payment."""
-
-    text: str
-    life: int | None = None
-
-    def __init__(self, text: str, life: int | None = None) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
-        object.__setattr__(self, "text", text)
-        object.__setattr__(self, "life", life)
 
 
 @dataclass(frozen=True, slots=True)

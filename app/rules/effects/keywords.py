@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.casting.way_values import WayKind
+from app.rules.effects.ways import WayKind
 
 
 @dataclass(frozen=True, slots=True)

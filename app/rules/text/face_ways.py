@@ -18,25 +18,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-from app.rules.casting.additional_costs import ANY_NUMBER_COST, _mandatory, _modal_costs, modal_keyword
-from app.rules.casting.cast_keywords import keyword_rule, optional_keywords, way_keywords
-from app.rules.casting.keyword_lines import _lines, _read_line, is_way_reduction
-from app.rules.casting.sacrifice_ways import _offering, with_sacrifice
-from app.rules.casting.way_values import (
-    CardWays,
-    NotRead,
-    OptionalCost,
-    OtherCost,
-    Way,
-    WayKind,
-)
-from app.rules.casting.way_values import number_word as number_word
+from app.rules.effects.keywords import keyword_rule, optional_keywords, way_keywords
+from app.rules.effects.other_costs import OtherCost
+from app.rules.effects.permissions import OwnPermission
+from app.rules.effects.ways import CardWays, NotRead, OptionalCost, Way, WayKind
+from app.rules.effects.ways import number_word as number_word
+from app.rules.text.additional_costs import ANY_NUMBER_COST, _mandatory, _modal_costs, modal_keyword
+from app.rules.text.keyword_lines import _lines, _read_line, is_way_reduction
+from app.rules.text.own_text import read_own
+from app.rules.text.sacrifice_ways import _offering, with_sacrifice
 from app.rules.values.cards import Face
-
-if TYPE_CHECKING:
-    from app.rules.casting.permissions import OwnPermission
 
 
 @lru_cache(maxsize=8192)
@@ -79,8 +71,6 @@ def _read_text(text: str) -> CardWays:
 def _read_face(name: str, text: str) -> CardWays:
     """The keyword lines, then the casting sentences that are not keywords (``ways_text``): alternative
     costs written in the text (CR 118.9) and permissions to be cast from another zone (CR 601.3)."""
-    from app.rules.text.own_text import read_own  # the sentence reader builds this module's values
-
     keywords = _read_text(text)
     own = read_own(name, text)
     if not (own.alternatives or own.permissions or own.not_read):

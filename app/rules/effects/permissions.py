@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from app.rules.casting.ways import OtherCost
+from app.rules.effects.other_costs import OtherCost
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
 

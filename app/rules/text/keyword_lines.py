@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from app.rules.casting.cast_keywords import _KEYWORDS, _OptionalDef, _WayDef
-from app.rules.casting.effects import CostEffect, Count, CountKind, Direction, SpellFilter, Who
-from app.rules.casting.way_values import NotRead, OptionalCost, OtherCost, Way, number_word
+from app.rules.effects.cost_effects import CostEffect, Count, CountKind, Direction, SpellFilter, Who
+from app.rules.effects.keywords import _KEYWORDS, _OptionalDef, _WayDef
+from app.rules.effects.other_costs import OtherCost
+from app.rules.effects.ways import NotRead, OptionalCost, Way, number_word
 from app.rules.errors import RulesError
 from app.rules.values.costs import ManaCost
 
