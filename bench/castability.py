@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rules.decks import castability
+from app.rules.decks import castability_cache
 from app.rules.decks.castability import DeckMana, cast_probability
 
 F = frozenset
@@ -66,7 +66,7 @@ def baseline(deck: DeckMana, spells: list[Spell], commander: bool) -> None:
 
 
 def clear() -> None:
-    castability.cache_clear()
+    castability_cache.cache_clear()
 
 
 def timed(fn: object, *args: object, cold: bool) -> float:

@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.rules.casting.cost_registry import cost_effects  # noqa: E402
+from app.rules.text.card_registry import cost_effects  # noqa: E402
 from app.rules.text.face_ways import ways_of  # noqa: E402
 from app.rules.text.templates import REGISTRIES  # noqa: E402
 from app.rules.values.cards import Card, Face  # noqa: E402
@@ -109,7 +109,7 @@ def classify(card: Card, face: Face) -> list[tuple[str, str]]:
     sentences = cost_sentences(face)
     if not sentences:
         return []
-    found = cost_effects(face)
+    found = cost_effects(face.name, face.oracle_text)
     ways = ways_of(face)
     understood = [e.text for e in (*found.effects, *found.own)]
     understood += [w.text for w in ways.ways] + [o.text for o in ways.optional]

@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # MANACALC_BENCH_CORE: another build of the core to measure (bench/compiled.py passes the compiled one)
 sys.path.insert(0, os.environ.get("MANACALC_BENCH_CORE", str(ROOT)))
 
-from app.rules.casting.engine import total_cost, ways_to_cast
-from app.rules.casting.prepared import prepare_board
-from app.rules.casting.spell_cost import SpellToCast
+from app.rules.casting.engine import total_cost, ways_to_cast  # noqa: E402
+from app.rules.casting.prepared import prepare_board  # noqa: E402
+from app.rules.casting.spell_cost import SpellToCast  # noqa: E402
 from app.rules.text.characters import CharacterIndex  # noqa: E402
 from app.rules.values.board import Board, Choices, Permanent, Player  # noqa: E402
 from app.rules.values.cards import Card  # noqa: E402

@@ -6,7 +6,8 @@ Mountains, 4 Plains, Lightning Helix, Sacred Foundry as a candidate), in-process
 catalogue (the bundled one plus ``tests/deck_cards.py``).
 
 An honest first call: before every "cold" run the castability caches are emptied
-(``castability.cache_clear``), so each one costs what a deck never seen before costs; cards are looked up
+(``castability_cache.cache_clear``), so each one costs what a deck never seen before costs; cards are
+looked up
 through the catalogue's cache as in production (a site's decks share their cards). "warm" repeats the same
 deck (the caches hit). The baseline, measured in the same run, is board analysis
 (``app.services.analysis.analyze``: what each land could produce) of a board holding the deck's distinct
@@ -38,10 +39,10 @@ from app.config import Settings
 from app.db.migrate import upgrade_to_head
 from app.db.session import get_engine
 from app.main import run_startup_hooks
-from app.rules.decks import castability, faces
+from app.rules.decks import castability_cache, faces
 from app.schemas.analysis import AnalyzeRequest
 from app.schemas.decks import DeckAnalyzeRequest, DeckManabaseRequest
-from app.services import analysis, decks
+from app.services import analysis, deck_manabase, deck_reading, decks
 from app.services.board_memo import BOARDS
 from app.services.catalogue import Catalogue
 from tests.api.test_decks import BOROS, MODERN, commander_list
@@ -53,7 +54,7 @@ TARGETS_MS = {"60-card Modern": 100.0, "100-card Commander": 400.0, "advisor, 60
 def timed(work: Callable[[], object], *, cold: bool) -> tuple[float, float]:
     """(wall ms, this process's CPU ms) of one call."""
     if cold:
-        castability.cache_clear()
+        castability_cache.cache_clear()
         BOARDS.clear()
     started, cpu = time.perf_counter(), time.process_time()
     work()
@@ -67,7 +68,7 @@ def median(samples: list[tuple[float, float]]) -> tuple[float, float]:
 def lands_board(decklist: str, session: Session) -> AnalyzeRequest:
     """The baseline's request: one permanent per distinct main-deck land of the decklist."""
     catalogue = Catalogue(session)
-    deck = decks._read(DeckAnalyzeRequest(decklist=decklist), session)
+    deck = deck_reading.read(DeckAnalyzeRequest(decklist=decklist), session)
     names = [h.card.name for h in deck.lands if faces.is_land_card(h.card)]
     assert all(catalogue.by_name(n) for n in names)
     return AnalyzeRequest.model_validate(
@@ -108,7 +109,7 @@ def main(runs: int) -> None:
             (
                 "advisor, 60 cards, 2 colors",
                 BOROS,
-                lambda s: decks.advise(
+                lambda s: deck_manabase.advise(
                     request=DeckManabaseRequest(decklist=BOROS, candidates=["Sacred Foundry"]),
                     session=s,
                     settings=settings,

@@ -47,8 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.rules.errors import RulesError  # noqa: E402
-from app.rules.mana.ability_values import Ability, PermanentState
-from app.rules.mana.activation_checks import check_activation, existence_gate
+from app.rules.mana.ability_values import Ability, PermanentState  # noqa: E402
+from app.rules.mana.activation_checks import check_activation, existence_gate  # noqa: E402
 from app.rules.mana.payment import PaymentSources  # noqa: E402
 from app.rules.mana.production import analyze_board  # noqa: E402
 from app.rules.mana.restrictions import Casting  # noqa: E402

@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 # MANACALC_BENCH_CORE: another build of the core to measure (bench/compiled.py passes the compiled one)
 sys.path.insert(0, os.environ.get("MANACALC_BENCH_CORE", str(ROOT)))
 
-from app.rules.mana.payment import can_pay, plan_payment
-from app.rules.mana.payment_values import Consumed, ManaSource
+from app.rules.mana.payment import can_pay, plan_payment  # noqa: E402
+from app.rules.mana.payment_values import Consumed, ManaSource  # noqa: E402
 from app.rules.values.costs import ManaCost  # noqa: E402
 from app.rules.values.symbols import COLORS  # noqa: E402
 from tests.rules.mana.payment_bruteforce import TimeUp, brute_min_life  # noqa: E402

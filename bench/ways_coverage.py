@@ -43,12 +43,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.rules.casting.engine import total_cost, ways_to_cast
-from app.rules.casting.prepared import prepare_board
-from app.rules.casting.spell_cost import CostWarning, OptionalChoice, SpellToCast, WayTotal
+from app.rules.casting.engine import total_cost, ways_to_cast  # noqa: E402
+from app.rules.casting.prepared import prepare_board  # noqa: E402
+from app.rules.casting.spell_cost import CostWarning, OptionalChoice, SpellToCast, WayTotal  # noqa: E402
 from app.rules.errors import RulesError  # noqa: E402
 from app.rules.text.face_ways import ways_of  # noqa: E402
-from app.rules.text.granted_text import read_granted
+from app.rules.text.granted_text import read_granted  # noqa: E402
 from app.rules.values.board import Board, Permanent, Player  # noqa: E402
 from app.rules.values.cards import Card, Face  # noqa: E402
 from app.rules.values.costs import ManaCost  # noqa: E402

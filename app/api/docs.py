@@ -19,16 +19,10 @@ from fastapi.staticfiles import StaticFiles
 
 from app.api.caching import STATIC_CACHE_CONTROL, etag_of, matches
 from app.api.compute import light
-from app.api.openapi_shape import CARD_REF as CARD_REF
-from app.api.openapi_shape import COLOR_ENUM as COLOR_ENUM
-from app.api.openapi_shape import COMMON_PROBLEMS as COMMON_PROBLEMS
-from app.api.openapi_shape import HEADERS as HEADERS
-from app.api.openapi_shape import OPEN_NOTE as OPEN_NOTE
-from app.api.openapi_shape import PROBLEM_REF as PROBLEM_REF
-from app.api.openapi_shape import RESPONSE_EXAMPLES as RESPONSE_EXAMPLES
-from app.api.openapi_shape import VEGA_LITE_SPEC as VEGA_LITE_SPEC
-from app.api.openapi_shape import request_schemas as request_schemas
-from app.api.openapi_shape import shape_for_generators as shape_for_generators
+from app.api.openapi_shape import (
+    PROBLEM_REF,
+    shape_for_generators,
+)
 from app.errors import (
     PROBLEM_BASE,
     PROBLEM_MEDIA_TYPE,

@@ -14,13 +14,13 @@ from typing import Any, Protocol
 from app.errors import AmbiguousCard, AppError, InputError, InvalidChoice, MalformedCost, UnknownCard
 from app.rules import deadline
 from app.rules.errors import InvalidChoiceError, ManaCostSyntaxError, RulesError
+from app.rules.text.characters import validate_character
 from app.rules.values.board import THIS_TURN_FACTS, Board, Choices, Permanent, Player, ThisTurn
 from app.rules.values.cards import Card
 from app.rules.values.costs import ManaCost
 from app.rules.values.types import canonical_creature_type, is_card_type_word, is_creature_type
 from app.schemas.board import BoardIn, InlineCardIn, OracleIdRef, PermanentIn, PlayerIn, ScryfallCardIn
 from app.services.card_formats import BadCardRecord, card_from_inline
-from app.services.characters import validate_character
 from app.services.name_memo import NAMES
 
 Loc = tuple[str | int, ...]

@@ -234,7 +234,7 @@ def iter_cards(stream: IO[bytes], source_format: str) -> Iterator[_Item]:
 # -- progress ----------------------------------------------------------------------------------------------
 
 
-class _Progress:
+class Progress:
     """A one-line progress bar on a terminal; silent when the stream is not a TTY (logs, pipes)."""
 
     WIDTH = 30
@@ -289,7 +289,7 @@ def import_cards(
         raise CardFileError(f"{path}: no such file")
     started = time.perf_counter()
     report = ImportReport(path=str(path), source_format=detect_format(path))
-    bar = _Progress(progress, path.stat().st_size, f"importing {path.name}")
+    bar = Progress(progress, path.stat().st_size, f"importing {path.name}")
     batch: list[Card] = []
 
     def flush() -> None:

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from app import __version__
 from app.db.repositories import cards as repo
-from app.services.card_import import CardFileError, ImportReport, _Progress, import_cards
+from app.services.card_import import CardFileError, ImportReport, Progress, import_cards
 
 UPDATED_AT_KEY: Final = "catalogue.scryfall_updated_at"
 TIMEOUT_S: Final = 60.0
@@ -54,7 +54,7 @@ def _get(url: str) -> Any:
 
 def _download(response: Any, out: IO[bytes], progress: TextIO | None, label: str) -> int:
     total = int(response.headers.get("Content-Length") or 0)
-    bar = _Progress(progress, total, label)
+    bar = Progress(progress, total, label)
     done = 0
     while chunk := response.read(CHUNK):
         out.write(chunk)

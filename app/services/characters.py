@@ -1,8 +1,7 @@
 """The bundled character index for Vorthos, Steward of Myth (ruling:vorthos), loaded once per process.
 
 The data is ``app/data/characters.json`` (our own file); the matching itself is the pure
-``app.rules.text.characters``. Choosing a character is validated by ``validate_character``, re-exported here
-for the services that read boards and scenario choices.
+``app.rules.text.characters``, which also validates a chosen character (``validate_character``).
 """
 
 from __future__ import annotations
@@ -11,9 +10,9 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-from app.rules.text.characters import Character, CharacterIndex, validate_character
+from app.rules.text.characters import Character, CharacterIndex
 
-__all__ = ["DATA_FILE", "character_index", "load_character_index", "resolve_character", "validate_character"]
+__all__ = ["DATA_FILE", "character_index", "load_character_index", "resolve_character"]
 
 DATA_FILE = "data/characters.json"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from app.rules.decks import castability as model
 from app.rules.decks import deckstats, faces
+from app.rules.decks.castability_exact import HAND_SIZE
 from app.rules.values.cards import Card
 from app.schemas.decks import CastabilityOut, DeckWarningOut
 from app.services.deck_reading import Deck, Held, key, ref, sources
@@ -56,7 +57,7 @@ def _castability(
     if deck_size <= 0 or land_count > deck_size:
         warnings.append(DeckWarningOut(text=f"no castability: {land_count} lands in a deck of {deck_size}"))
         return out
-    if not model.HAND_SIZE <= deck_size <= model.MAX_DECK_SIZE:
+    if not HAND_SIZE <= deck_size <= model.MAX_DECK_SIZE:
         warnings.append(DeckWarningOut(text=f"no castability: a deck of {deck_size} cards"))
         return out
     if land_count == 0:

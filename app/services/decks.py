@@ -5,7 +5,7 @@ legality.
 The parts live in modules of their own, named for what they hold: reading and resolving the decklist
 (``deck_reading``), castability (``deck_castability``), legality (``deck_legality``) and the mana-base
 advisor (``deck_manabase``, ``POST /v1/decks/manabase``). This module keeps the names callers import from
-it (``analyze``, ``advise``; ``_read`` for the benchmarks).
+it (``analyze``, ``advise``).
 """
 
 from __future__ import annotations
@@ -18,14 +18,9 @@ from app.rules.values.symbols import COLORS
 from app.schemas.decks import DeckAnalyzeAnswer, DeckAnalyzeRequest
 from app.services.deck_castability import castability as deck_castability
 from app.services.deck_legality import legality_answer, legality_data
-from app.services.deck_manabase import BASICS as BASICS
-from app.services.deck_manabase import advise as advise
-from app.services.deck_reading import COMMANDER_DECK_SIZE as COMMANDER_DECK_SIZE
-from app.services.deck_reading import SUGGESTED_LINES as SUGGESTED_LINES
 from app.services.deck_reading import key, read
-from app.services.deck_reading import read as _read  # bench/decks.py reads a deck as analysis does
 
-__all__ = ["BASICS", "COMMANDER_DECK_SIZE", "SUGGESTED_LINES", "_read", "advise", "analyze"]
+__all__ = ["analyze"]
 
 
 def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings) -> DeckAnalyzeAnswer:

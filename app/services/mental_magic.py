@@ -17,8 +17,8 @@ from app.cursors import decode_cursor, encode_cursor
 from app.errors import AppError, BadRequest, InvalidChoice, RulesViolation, UnknownCard, from_rules_error
 from app.rules import deadline
 from app.rules.casting import mental_magic
-from app.rules.casting.cost_registry import is_richard
 from app.rules.errors import RulesError
+from app.rules.text.card_registry import is_richard
 from app.rules.values.cards import Card
 from app.rules.values.names import fold_name
 from app.schemas.board import BoardIn, CardName, CardRef, PermanentId

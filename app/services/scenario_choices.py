@@ -15,14 +15,14 @@ from app.db.base import utcnow
 from app.db.repositories import scenarios as repo
 from app.db.repositories.scenarios import PermanentFacts
 from app.errors import AmbiguousCard, Conflict, NotFound, RulesViolation, UnknownCard, from_rules_error
-from app.rules.casting.cost_registry import is_richard
 from app.rules.errors import RulesError
+from app.rules.text.card_registry import is_richard
+from app.rules.text.characters import validate_character
 from app.rules.values.names import fold_name
 from app.schemas.board import PermanentIn
 from app.schemas.scenarios import ChoiceIn
 from app.services.boards import resolve_card, validate_creature_type
 from app.services.catalogue import Catalogue
-from app.services.characters import validate_character
 from app.services.scenario_boards import MENTAL_MAGIC_RULE
 from app.services.scenario_versions import StoredScenario, not_found, parse_if_match, stale, stored
 

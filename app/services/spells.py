@@ -12,12 +12,12 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.errors import AmbiguousCard, AppError, TooLarge, UnknownCard, app_error_body, from_rules_error
-from app.rules.casting.cost_registry import RevealAnswer
-from app.rules.casting.cost_registry import heralds_horn_reveal as rules_heralds_horn_reveal
 from app.rules.casting.engine import total_cost, ways_to_cast
 from app.rules.casting.prepared import PreparedBoard, prepare_board
 from app.rules.casting.spell_cost import CastAs, CostResult, CostWarning, OptionalChoice, SpellToCast
 from app.rules.errors import RulesError
+from app.rules.text.card_registry import RevealAnswer
+from app.rules.text.card_registry import heralds_horn_reveal as rules_heralds_horn_reveal
 from app.rules.text.characters import CharacterIndex
 from app.rules.values.board import Board
 from app.rules.values.cards import Card

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules.errors import InvalidChoiceError, RulesError
-from app.rules.text.characters import FormKind, matches
+from app.rules.text.characters import FormKind, matches, validate_character
 from app.services import characters
 
 
@@ -28,7 +28,7 @@ def test_resolve_character_rejects_bad_input() -> None:
     with pytest.raises(InvalidChoiceError):
         characters.resolve_character("")
     with pytest.raises(InvalidChoiceError):
-        characters.validate_character("x" * 101)
+        validate_character("x" * 101)
 
 
 def test_every_entry_of_the_bundled_file_is_well_formed() -> None:

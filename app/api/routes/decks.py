@@ -20,6 +20,7 @@ from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.errors import TooLarge
 from app.schemas.decks import DeckAnalyzeAnswer, DeckAnalyzeRequest, DeckManabaseAnswer, DeckManabaseRequest
 from app.services import deck_chart
+from app.services import deck_manabase as manabase_service
 from app.services import decks as service
 
 router = APIRouter(prefix="/v1/decks", tags=["decks"])
@@ -135,7 +136,7 @@ async def deck_manabase(
     `spells` names) meets it, with the exact castability before and after; `unreachable` spells no swap
     brings there; an exact search bounded by `max_changes` (`complete: false` and `warnings` at its bound)."""
     return await compute(
-        lambda s: service.advise(request=body, session=s, settings=settings),
+        lambda s: manabase_service.advise(request=body, session=s, settings=settings),
         session,
         size=INLINE_WORK_LIMIT + 1,  # exact castability, twice: too much for the event loop
     )

@@ -62,7 +62,8 @@ from app.schemas.scenarios import (
 from app.schemas.spells import SpellCostOut
 from app.services import scenarios as service
 from app.services.api_keys import cached_key_id
-from app.services.scenarios import IdempotencyKeyReused, StoredScenario
+from app.services.scenario_versions import StoredScenario
+from app.services.scenarios import IdempotencyKeyReused
 
 router = APIRouter(prefix="/v1/scenarios", tags=["scenarios"])
 

@@ -12,7 +12,6 @@ from functools import lru_cache
 from typing import Final
 
 from app.rules.casting.conditions import filter_covers, judge
-from app.rules.casting.cost_registry import cost_effects
 from app.rules.casting.counts import amount_of
 from app.rules.casting.prepared import PreparedBoard
 from app.rules.casting.reductions import Reduction, pay_units, reduce_cost
@@ -28,7 +27,7 @@ from app.rules.effects.cost_effects import (
     Who,
 )
 from app.rules.effects.other_costs import OtherCost
-from app.rules.text.face_ways import ways_of
+from app.rules.text.reading import read_face
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
@@ -185,7 +184,7 @@ def keyword_cost_changes(
     """ "Buyback costs cost {2} less." (Memory Crystal): a reduction of the generic mana of that optional
     cost when it is paid (CR 118.7a, 601.2f): at most the generic mana that cost has, each time it is paid."""
     out: list[tuple[Permanent | None, CostEffect | MinimumTotal]] = []
-    own = ways_of(face)
+    own = read_face(face).ways
     for source, change in prepared.keyword_costs:
         for choice in spell.optional_costs:
             opt = own.optional_cost(choice.keyword)
@@ -220,7 +219,7 @@ def granted_keywords(
 
 def own_effects(face: Face, run: CostRun) -> list[tuple[Permanent | None, CostEffect | MinimumTotal]]:
     """The spell's own cost abilities (affinity, "this spell costs ... for each ..."), warning on the rest."""
-    own = cost_effects(face)
+    own = read_face(face).costs
     for u in own.own_unsupported:
         run.warnings.append(
             CostWarning(None, face.name, u.text, f"not understood, given no effect: {u.reason}")

@@ -22,7 +22,7 @@ from app.rules.effects.other_costs import OtherCost
 from app.rules.effects.ways import Way, WayKind
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.additional_costs import modal_keyword
-from app.rules.text.face_ways import ways_of
+from app.rules.text.reading import read_face
 from app.rules.values.board import Board
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
@@ -208,7 +208,7 @@ def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -
     """CR 601.2b, 601.2f, 118.8: each optional additional cost paid is added (kicker 702.33, multikicker
     702.33c, buyback 702.27, entwine 702.42, replicate 702.56, ...), read from the card's text; one that
     the card lacks, paid twice, or paid more than once when it is not repeatable, is illegal."""
-    own = ways_of(face)
+    own = read_face(face).ways
     seen: set[tuple[str, int]] = set()
     modal = modal_keyword(own)
     if modal is not None:
@@ -252,7 +252,7 @@ def mandatory_costs(face: Face, v: Variables, run: CostRun) -> None:
     cost to cast this spell, sacrifice a creature."): mana is added to the total, the rest goes to the other
     costs. When the text offers a choice ("sacrifice a creature or pay {3}{B}") the first is shown, with a
     warning naming the others (the caster chooses as the spell is cast, 601.2b)."""
-    for extra in ways_of(face).mandatory:
+    for extra in read_face(face).ways.mandatory:
         mana, others = extra.costs[0]
         amount = mana.with_variables(v.x, v.y, v.z)
         note = "; ".join(o.text for o in others) or f"pay {mana}"

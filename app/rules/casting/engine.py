@@ -39,21 +39,16 @@ from app.rules.casting.base import (
     mandatory_costs,
     optional_costs,
 )
-from app.rules.casting.offered import FACE_DOWN, chosen_way, has_aftermath, offered_ways, way_characteristics
+from app.rules.casting.offered import chosen_way, has_aftermath, offered_ways, way_characteristics
 from app.rules.casting.prepared import PreparedBoard, prepare_board
 from app.rules.casting.spell_cost import (
-    CastAs,
-    CastCharacteristics,
     CostResult,
     CostRun,
-    CostStep,
     CostWarning,
     Judged,
     OptionalChoice,
     SpellContext,
     SpellToCast,
-    StepKind,
-    Variables,
     WayTotal,
 )
 from app.rules.effects.cost_effects import (
@@ -64,7 +59,7 @@ from app.rules.effects.ways import CardWays, Way
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.additional_costs import modal_keyword
 from app.rules.text.characters import CharacterIndex
-from app.rules.text.face_ways import ways_of
+from app.rules.text.reading import read_face
 from app.rules.values.board import Board, Permanent
 from app.rules.values.costs import ManaCost
 
@@ -96,7 +91,7 @@ def ways_to_cast(
         return ()
     if has_aftermath(face) and spell.cast_from != "graveyard":
         return ()
-    options = _option_sets(ways_of(face))
+    options = _option_sets(read_face(face).ways)
     out: list[WayTotal] = []
     # Whether and by how much each board effect applies depends on the spell (its face, mana value, zone,
     # optional costs, X), not on the way: it is worked out once per such spell for all the ways (the
@@ -195,7 +190,7 @@ def total_cost(
     way = chosen_way(prepared, caster, spell, chars, run)
     chars = way_characteristics(chars, way, spell.card)
     v = base_cost(spell, chars, run, way)
-    for unread in ways_of(chars.face).not_read:  # nothing silent: a casting line not read is said
+    for unread in read_face(chars.face).ways.not_read:  # nothing silent: a casting line not read is said
         run.warnings.append(
             CostWarning(
                 None, chars.face.name, unread.text, f"not understood, given no effect: {unread.reason}"
@@ -258,34 +253,4 @@ def total_cost(
     )
 
 
-__all__ = [
-    "FACE_DOWN",
-    "CastAs",
-    "CastCharacteristics",
-    "CostResult",
-    "CostRun",
-    "CostStep",
-    "CostWarning",
-    "OptionalChoice",
-    "PreparedBoard",
-    "SpellToCast",
-    "StepKind",
-    "Variables",
-    "WayTotal",
-    "additional_costs",
-    "base_cost",
-    "cast_characteristics",
-    "chosen_way",
-    "commander_tax",
-    "cost_increases",
-    "cost_reductions",
-    "effects_on_total",
-    "granted_keywords",
-    "mandatory_costs",
-    "offered_ways",
-    "optional_costs",
-    "prepare_board",
-    "total_cost",
-    "way_characteristics",
-    "ways_to_cast",
-]
+__all__ = ["total_cost", "ways_to_cast"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.rules.casting.cost_registry import is_richard
 from app.rules.errors import IllegalError
+from app.rules.text.card_registry import is_richard
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card
 from app.rules.values.names import fold_name

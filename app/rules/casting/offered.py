@@ -18,7 +18,7 @@ from app.rules.effects.keywords import keyword_rule
 from app.rules.effects.permissions import Permission, PermissionKind
 from app.rules.effects.ways import CardWays, Way, WayKind
 from app.rules.errors import IllegalError, InvalidChoiceError
-from app.rules.text.face_ways import ways_of
+from app.rules.text.reading import read_face
 from app.rules.text.sacrifice_ways import with_sacrifice
 from app.rules.text.spell_kinds import spell_kind
 from app.rules.values.board import Board, Permanent
@@ -42,7 +42,7 @@ def way_mana(way: Way) -> ManaCost:
 
 
 def has_aftermath(face: Face) -> bool:
-    return any(w.keyword == "aftermath" for w in ways_of(face).ways)
+    return any(w.keyword == "aftermath" for w in read_face(face).ways.ways)
 
 
 _NEEDS_PERMISSION: Final = ("graveyard", "library")
@@ -81,7 +81,7 @@ def offered_ways(
     - the ways permanents grant: alternative costs (Omniscience, Leyline of Mutation), life for mana
       (Bolas's Citadel), escape and flashback (Underworld Breach, Past in Flames, a Snapcaster's target).
     """
-    own = ways_of(face)
+    own = read_face(face).ways
     out = _own_normal_ways(own, cast_from, face, card)
     zone_open = bool(out)
     normal, granted, alternatives = _ways_granted(prepared, caster, cast_from, face, card)
@@ -250,7 +250,7 @@ def _named_way(
     none is a 422 under the rule that refuses it (``_refuse``)."""
     found = [w for w in offered if _matches(w, method, spell.which, spell.granted_by)]
     if not found:
-        _refuse(method, spell, face, ways_of(face), offered)
+        _refuse(method, spell, face, read_face(face).ways, offered)
     way = found[0]
     if len(found) > 1 and spell.which is None and spell.granted_by is None and way is not None:
         run.choices.append(f"{method}: the first of {len(found)} ways offered (give which or granted_by)")

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from app.rules import deadline
-from app.rules.casting.cost_registry import cost_effects
 from app.rules.casting.spell_cost import CostWarning
 from app.rules.effects.cost_effects import (
     CardEffects,
@@ -18,7 +17,7 @@ from app.rules.effects.cost_effects import (
     MinimumTotal,
 )
 from app.rules.effects.permissions import GrantedText, KeywordCostChange, Permission
-from app.rules.text.granted_text import read_granted
+from app.rules.text.reading import read_face
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card
 
@@ -69,9 +68,6 @@ _BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects, GrantedText | No
 _BY_CARD_MAX: Final = 16384
 
 
-_NOTHING_GRANTED: Final = GrantedText()
-
-
 def _effects_of(perm: Permanent) -> tuple[CardEffects, GrantedText | None]:
     """The cost effects of the face that is up, and what it grants for casting (None: nothing), cached per
     card object (catalogue cards are shared): one look-up per permanent when a board is prepared."""
@@ -79,11 +75,8 @@ def _effects_of(perm: Permanent) -> tuple[CardEffects, GrantedText | None]:
     hit = _BY_CARD.get(key)
     if hit is not None and hit[0] is perm.card:
         return hit[1], hit[2]
-    face = perm.characteristics
-    found = cost_effects(face)
-    granted: GrantedText | None = read_granted(face.name, face.oracle_text)
-    if granted == _NOTHING_GRANTED:
-        granted = None
+    reading = read_face(perm.characteristics)
+    found, granted = reading.costs, reading.granted
     if len(_BY_CARD) >= _BY_CARD_MAX:
         _BY_CARD.clear()
     _BY_CARD[key] = (perm.card, found, granted)  # holding the card keeps its id from being reused

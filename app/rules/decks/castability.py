@@ -42,14 +42,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from app.rules.decks.castability_cache import CACHE_LIMITS as CACHE_LIMITS
-from app.rules.decks.castability_cache import cache_clear as cache_clear
-from app.rules.decks.castability_cache import cache_stats as cache_stats
-from app.rules.decks.castability_exact import HALL_MEMO_MAX as HALL_MEMO_MAX
-from app.rules.decks.castability_exact import HAND_SIZE as HAND_SIZE
-from app.rules.decks.castability_exact import LANDS_AIMED_FOR as LANDS_AIMED_FOR
-from app.rules.decks.castability_exact import CastabilityError as CastabilityError
-from app.rules.decks.castability_exact import probabilities
+from app.rules.decks.castability_exact import (
+    HAND_SIZE,
+    CastabilityError,
+    probabilities,
+)
 
 Colors = frozenset[str]
 """The colors (a subset of ``"WUBRG"``) one land could produce; ``frozenset()`` is a colorless-only land."""

@@ -1,6 +1,6 @@
 """Cost effects as values: what a reduction, an increase or a total-cost effect applies to (CR 601.2f).
 
-The oracle-template reader (``oracle_costs``) and the card registry (``cost_registry``) build these; the
+The oracle-template reader (``oracle_costs``) and the card registry (``card_registry``) build these; the
 engine (``casting``) evaluates them against a board. Matching a spell or a permanent against a quality is
 here because it reads only a face and the source's choices.
 """

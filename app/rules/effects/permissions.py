@@ -1,5 +1,6 @@
 """Permissions to cast, and alternative costs, that permanents and lasting effects grant (CR 601.2b, 601.3,
-118.9, 613), as values; the sentences that state them are read by ``app.rules.text.ways_text``.
+118.9, 613), as values; the sentences that state them are read by ``app.rules.text.granted_text``
+and ``app.rules.text.own_text``.
 
 A permission says which spells (``SpellKind``), from which zone, at what cost:
 

@@ -41,7 +41,7 @@ def card_identity(card: Card) -> tuple[str, ...]:
 
 
 def holds(board_state: BoardState, state: PermanentState, condition: Condition) -> bool | None:
-    """Whether a condition read by ``oracle_mana.parse_condition`` holds for ``state`` on this board; None
+    """Whether a condition read by ``mana_amounts.parse_condition`` holds for ``state`` on this board; None
     when it is not one this module can check (the caller warns and takes it as not met)."""
     if condition.kind == "timing":
         return True  # CR 307.1, 602.5d: a timing restriction is no board fact; the board is "now"

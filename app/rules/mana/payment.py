@@ -58,35 +58,14 @@ from app.rules.mana.payment_render import build_plan
 from app.rules.mana.payment_search import Prepared
 from app.rules.mana.payment_shortfall import shortfall as solve_shortfall
 from app.rules.mana.payment_values import (
-    CARD,
-    LEAVES,
-    TAP,
-    Consumed,
     ManaSource,
     PaymentPlan,
-    PlanStep,
-    SymbolPayment,
     UnpayableError,
     check_cost,
 )
 from app.rules.values.costs import ManaCost
 
-__all__ = [
-    "CARD",
-    "LEAVES",
-    "TAP",
-    "Consumed",
-    "ManaSource",
-    "PaymentPlan",
-    "PaymentSources",
-    "PlanStep",
-    "SymbolPayment",
-    "UnpayableError",
-    "can_pay",
-    "plan_payment",
-    "shortfall",
-    "verify_payment",
-]
+__all__ = ["PaymentSources", "can_pay", "plan_payment", "shortfall", "verify_payment"]
 
 
 class PaymentSources:

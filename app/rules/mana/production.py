@@ -32,11 +32,8 @@ from app.rules.mana.production_base import base_alternatives, option_alternative
 from app.rules.mana.production_memo import AbilityFacts, facts_of, unread_facts
 from app.rules.mana.production_replacements import (
     COLOR_MASK,
-    MAX_ORDERED_REPLACEMENTS,
-    MAX_SPLITS,
     Alternatives,
     Context,
-    commutes,
     mask_of,
     mask_types,
     prune,
@@ -48,16 +45,7 @@ from app.rules.values.board import Board
 from app.rules.values.mana import Mana
 from app.rules.values.symbols import MANA_TYPES
 
-__all__ = [
-    "COLOR_MASK",
-    "MAX_ORDERED_REPLACEMENTS",
-    "MAX_SPLITS",
-    "Alternatives",
-    "BoardAnalysis",
-    "analyze_board",
-    "commutes",
-    "mask_types",
-]
+__all__ = ["BoardAnalysis", "analyze_board"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,10 @@ from typing import Final
 
 from app.rules.mana.ability_values import Ability, PermanentState, Warning
 from app.rules.mana.activation_checks import check_activation, prohibition_reasons
-from app.rules.mana.consuming_sources import ALTERNATIVES_BOUND as ALTERNATIVES_BOUND
-from app.rules.mana.consuming_sources import NOTHING as NOTHING
-from app.rules.mana.consuming_sources import REPEAT_BOUND as REPEAT_BOUND
-from app.rules.mana.consuming_sources import ability_source, consuming_sources
+from app.rules.mana.consuming_sources import (
+    ability_source,
+    consuming_sources,
+)
 from app.rules.mana.payment_values import CARD, LEAVES, Consumed, ManaSource
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.restrictions import Casting, spell_meets

@@ -1,6 +1,6 @@
 """Activation costs beyond {T}, {Q} and mana: what each part consumes (CR 602.2b, 118.3).
 
-``oracle_mana.parse_cost`` splits an activation cost on commas; the parts it keeps as text ("other") and
+``mana_activated.parse_cost`` splits an activation cost on commas; the parts it keeps as text ("other") and
 the sacrifices whose object it could not read come here, and every part that is not {T}, {Q}, mana or
 loyalty becomes a ``Need``: the resource it consumes, how many, and from where. Each sentence shape is a
 template of ``registry("activation")`` (named, with its rule and real examples, listed by

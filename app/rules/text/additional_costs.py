@@ -14,7 +14,7 @@ from typing import Final
 from app.rules.effects.other_costs import OtherCost
 from app.rules.effects.ways import CardWays, NotRead, OptionalCost
 from app.rules.errors import RulesError
-from app.rules.text.keyword_lines import _cost, _other, _strip_reminder, _Unreadable
+from app.rules.text.keyword_lines import Unreadable, keyword_cost, other, strip_reminder
 from app.rules.values.costs import ManaCost
 
 _ADDITIONAL: Final = "as an additional cost to cast this spell, "
@@ -61,7 +61,7 @@ def _any_number(body: str) -> OptionalCost | None:
     return OptionalCost(ANY_NUMBER_COST, "601.2b", ((ManaCost.zero(), (OtherCost(text),)),), True, sentence)
 
 
-def _mandatory(line: str) -> OptionalCost | NotRead | None:
+def read_mandatory(line: str) -> OptionalCost | NotRead | None:
     """ "As an additional cost to cast this spell, sacrifice a creature." (CR 601.2b, 118.8): always paid;
     "... you may ..." is an optional cost the answer cannot choose, so it is reported as not read."""
     if " — " in line[:40] and line.split(" — ", 1)[1].casefold().startswith(_ADDITIONAL):
@@ -85,7 +85,7 @@ def _mandatory(line: str) -> OptionalCost | NotRead | None:
         elif "{" in form:
             return NotRead(line, "mana inside a cost that is not a payment: not read")
         else:
-            forms.append((ManaCost.zero(), (_other(form),)))
+            forms.append((ManaCost.zero(), (other(form),)))
     sentence = line.split(". ", 1)[0].rstrip(".") + "."
     return OptionalCost("additional cost", "118.8", tuple(forms), False, sentence)
 
@@ -96,8 +96,8 @@ def _mandatory(line: str) -> OptionalCost | NotRead | None:
 _MODAL: Final = {"spree": "702.172a", "tiered": "702.183a"}
 
 
-def _modal_costs(text: str) -> OptionalCost | NotRead | None:
-    lines = [_strip_reminder(x) for x in text.split("\n")]
+def modal_costs(text: str) -> OptionalCost | NotRead | None:
+    lines = [strip_reminder(x) for x in text.split("\n")]
     keyword = next((k for k in _MODAL if any(x.casefold() == k for x in lines)), None)
     if keyword is None:
         return None
@@ -109,8 +109,8 @@ def _modal_costs(text: str) -> OptionalCost | NotRead | None:
         if not sep:
             return NotRead(line, f"a {keyword} mode whose cost is not read")
         try:
-            forms.append(_cost(cost))
-        except _Unreadable as exc:
+            forms.append(keyword_cost(cost))
+        except Unreadable as exc:
             return NotRead(line, str(exc))
     if not forms:
         return NotRead(keyword.capitalize(), f"{keyword} with no mode read")

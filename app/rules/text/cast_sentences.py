@@ -62,15 +62,15 @@ def sentences(name: str, oracle_text: str) -> list[Sentence]:
     return out
 
 
-class _Unreadable(ValueError):
+class Unreadable(ValueError):
     pass
 
 
-def _mana(text: str) -> ManaCost:
+def cost_mana(text: str) -> ManaCost:
     try:
         return ManaCost.parse(text)
     except RulesError as exc:
-        raise _Unreadable(f"the cost {text!r} does not parse: {exc}") from exc
+        raise Unreadable(f"the cost {text!r} does not parse: {exc}") from exc
 
 
 def cost_phrase(text: str) -> tuple[ManaCost, tuple[OtherCost, ...]]:
@@ -96,10 +96,10 @@ def cost_phrase(text: str) -> tuple[ManaCost, tuple[OtherCost, ...]]:
     for part in parts:
         phrase = " ".join(part).strip().rstrip(",").strip()
         if not phrase:
-            raise _Unreadable("an empty part of a cost")
+            raise Unreadable("an empty part of a cost")
         head, _, rest = phrase.partition(" ")
         if head.lower() == "pay" and rest.startswith("{") and rest.endswith("}") and " " not in rest:
-            mana = mana + _mana(rest)
+            mana = mana + cost_mana(rest)
             continue
         n = (
             number_word(rest.split(" ")[0])
@@ -110,18 +110,18 @@ def cost_phrase(text: str) -> tuple[ManaCost, tuple[OtherCost, ...]]:
             others.append(OtherCost(f"Pay {n} life", n))
             continue
         if "{" in phrase or head.lower() not in _COST_VERBS:
-            raise _Unreadable(f"a cost part that is not read: {phrase!r}")
+            raise Unreadable(f"a cost part that is not read: {phrase!r}")
         others.append(OtherCost(phrase[0].upper() + phrase[1:]))
     return mana, tuple(others)
 
 
-def _original(s: Sentence, m: re.Match[str], group: str) -> str:
+def original(s: Sentence, m: re.Match[str], group: str) -> str:
     start, end = m.span(group)
     return s.text[start:end]
 
 
-def _condition(s: Sentence, m: re.Match[str], *groups: str) -> str | None:
+def cast_condition(s: Sentence, m: re.Match[str], *groups: str) -> str | None:
     for g in groups:
         if m.groupdict().get(g):
-            return _original(s, m, g)
+            return original(s, m, g)
     return None

@@ -18,31 +18,31 @@ from app.rules.effects.cost_effects import (
 )
 from app.rules.text.additional_costs import ANY_NUMBER_COST
 from app.rules.text.cost_words import (
-    _COLOR_WORDS,
-    _PLAYER_COUNTER,
-    _THIS_WAY_COUNTS,
-    _alternatives,
-    _card_count,
-    _NotUnderstood,
-    _number,
-    _quality,
+    COLOR_WORDS,
+    PLAYER_COUNTER,
+    THIS_WAY_COUNTS,
+    NotUnderstood,
+    card_count,
+    number,
+    read_quality,
+    split_alternatives,
 )
 
 
-def _x_is(text: str) -> Count:
+def x_is(text: str) -> Count:
     """ "where X is your devotion to white" (CR 700.5), "the total mana value of noncreature artifacts you
     control" (CR 202.3), "the number of differently named lands you control" (CR 201.2), "the number of
     [permanents] you control": X counted as the total is determined (CR 601.2f)."""
     t = text.strip()
     m = re.match(r"^your devotion to (white|blue|black|red|green)$", t)
     if m:
-        return Count(CountKind.DEVOTION, t, colors=(_COLOR_WORDS[m.group(1)],))
+        return Count(CountKind.DEVOTION, t, colors=(COLOR_WORDS[m.group(1)],))
     m = re.match(r"^the total mana value of (?P<what>[a-z ]{1,40}) you control$", t)
     if m:
-        return Count(CountKind.TOTAL_MANA_VALUE, t, _quality(m.group("what"), plural=True), Who.YOU)
+        return Count(CountKind.TOTAL_MANA_VALUE, t, read_quality(m.group("what"), plural=True), Who.YOU)
     m = re.match(r"^the number of differently named (?P<what>[a-z ]{1,40}) you control$", t)
     if m:
-        return Count(CountKind.NAMES, t, _quality(m.group("what"), plural=True), Who.YOU)
+        return Count(CountKind.NAMES, t, read_quality(m.group("what"), plural=True), Who.YOU)
     m = re.match(r"^the (total|greatest) (power|toughness) (?:of|among) creatures you control$", t)
     if m and not (m.group(1) == "greatest" and m.group(2) == "toughness"):
         kind = CountKind.TOTAL_POWER if m.group(1) == "total" else CountKind.GREATEST_POWER
@@ -50,14 +50,14 @@ def _x_is(text: str) -> Count:
         return Count(kind, t, Quality(types=("Creature",)), Who.YOU, fact=fact)
     m = re.match(r"^the greatest number of (?P<what>[a-z ]{1,40}) an opponent controls$", t)
     if m:
-        quality = _quality(m.group("what"), plural=True)
+        quality = read_quality(m.group("what"), plural=True)
         return Count(CountKind.PERMANENTS, t, quality, Who.OPPONENTS, fact="greatest")
     m = re.match(r"^the number of (?P<what>[a-z ]{1,40}) you control$", t)
     if m:
-        return Count(CountKind.PERMANENTS, t, _quality(m.group("what"), plural=True), Who.YOU)
+        return Count(CountKind.PERMANENTS, t, read_quality(m.group("what"), plural=True), Who.YOU)
     if t == "your speed":  # CR 702.179
         return Count(CountKind.SPEED, t, None, Who.YOU)
-    raise _NotUnderstood(f"X is {t}: a number that is not on the board")
+    raise NotUnderstood(f"X is {t}: a number that is not on the board")
 
 
 _GRAVEYARD_COUNT = re.compile(r"^(?P<what>[a-z ,/+-]{0,60}?) ?cards? in your graveyard$")
@@ -111,21 +111,21 @@ _COUNT_SUFFIXES: Final = (
 )
 
 
-def _count(text: str) -> Count:
+def read_count(text: str) -> Count:
     """ "for each ..." (CR 601.2f): party (CR 700.8), domain, opponents, permanents you/opponents control,
     cards in your graveyard (CR 404), card types and mana values among them, permanents with a counter
     (CR 122.1), creatures the spell targets (601.2c), the commander's previous casts (903.8)."""
     t = text.strip()
     if len(t) > 120:
-        raise _NotUnderstood("a count too long to read")
+        raise NotUnderstood("a count too long to read")
     exact = _EXACT_COUNTS.get(t)
     if exact is not None:
         return exact(t)
-    if t in _THIS_WAY_COUNTS:  # CR 601.2b: the objects paid for the "any number of" additional cost
+    if t in THIS_WAY_COUNTS:  # CR 601.2b: the objects paid for the "any number of" additional cost
         return Count(CountKind.OPTIONAL_TIMES, t, None, Who.YOU, fact=ANY_NUMBER_COST)
     found = _zone_count(t) or _board_count(t)
     if found is None:
-        raise _NotUnderstood(f"for each {t}: a count that is not on the board")
+        raise NotUnderstood(f"for each {t}: a count that is not on the board")
     return found
 
 
@@ -134,18 +134,18 @@ def _zone_count(t: str) -> Count | None:
     if t.startswith("different mana value among ") and t.endswith(" in your graveyard"):
         what = t[len("different mana value among ") : -len(" in your graveyard")]
         what = what[: -len("cards")].strip() if what.endswith("cards") else what
-        return _card_count(what, CountKind.GRAVEYARD_MANA_VALUES, t)
+        return card_count(what, CountKind.GRAVEYARD_MANA_VALUES, t)
     if t.endswith(" it targets") and len(t) <= 40:
-        return Count(CountKind.TARGETED, t, _quality(t[: -len(" it targets")], plural=False), Who.ANY)
+        return Count(CountKind.TARGETED, t, read_quality(t[: -len(" it targets")], plural=False), Who.ANY)
     if t.endswith(" its controller controls") and len(t) <= 60:
         what = t[: -len(" its controller controls")]
-        return Count(CountKind.PERMANENTS, t, _quality(what, plural=False), Who.CASTER)
-    m = _PLAYER_COUNTER.match(t)
+        return Count(CountKind.PERMANENTS, t, read_quality(what, plural=False), Who.CASTER)
+    m = PLAYER_COUNTER.match(t)
     if m and m.group("whose") == "you have":  # "experience counter you have" (CR 122.1)
         return Count(CountKind.PLAYER_COUNTERS, t, None, Who.YOU, counter=m.group("kind"))
     m = _OWNED_IN_EXILE.match(t)
     if m:
-        quality = _quality(m.group("what"), plural=False)
+        quality = read_quality(m.group("what"), plural=False)
         return Count(CountKind.GRAVEYARD_CARDS, t, quality, Who.YOU, fact="and_exile")
     return None
 
@@ -155,22 +155,22 @@ def _board_count(t: str) -> Count | None:
     quality, counters on the source, and permanents by controller."""
     m = _WITH_POWER.match(t)
     if m:
-        quality = _quality(m.group("what"), plural=False)
+        quality = read_quality(m.group("what"), plural=False)
         return Count(CountKind.PERMANENTS, t, quality, Who.YOU, min_power=int(m.group("n")))
     m = _COUNTER_ON_IT.match(t)
     if m:
         what = m.group("what")
-        return Count(CountKind.PERMANENTS, t, _quality(what, plural=False), Who.YOU, m.group("kind"))
+        return Count(CountKind.PERMANENTS, t, read_quality(what, plural=False), Who.YOU, m.group("kind"))
     m = _GRAVEYARD_COUNT.match(t)
     if m:
-        return _card_count(m.group("what"), CountKind.GRAVEYARD_CARDS, t)
+        return card_count(m.group("what"), CountKind.GRAVEYARD_CARDS, t)
     if t.endswith(" counter on ~") and len(t) <= 40:
         kind = t[: -len(" counter on ~")]
         if kind and " " not in kind.strip():
             return Count(CountKind.COUNTERS_ON_SOURCE, t, counter=kind)
     for suffix, whose in _COUNT_SUFFIXES:
         if t.endswith(suffix):
-            return Count(CountKind.PERMANENTS, t, _quality(t[: -len(suffix)], plural=False), whose)
+            return Count(CountKind.PERMANENTS, t, read_quality(t[: -len(suffix)], plural=False), whose)
     return None
 
 
@@ -212,8 +212,8 @@ def _targets_condition(t: str, what: str) -> Condition:
     # A spell target is not a permanent; a token among other states is not read.
     token_and_more = "token" in words and (len(states) > 1 or "token" not in states)
     if " spell" in f" {rest}" or "enchanted" in words or token_and_more or ("or" in kept and states):
-        raise _NotUnderstood(f"{t}: a target that is not on the board")
-    qualities = _alternatives(rest) if rest else (Quality(),)
+        raise NotUnderstood(f"{t}: a target that is not on the board")
+    qualities = split_alternatives(rest) if rest else (Quality(),)
     tapped = states == ["tapped"]
     others = () if tapped else tuple(states)
     return Condition(
@@ -228,32 +228,34 @@ def _count_condition(t: str) -> Condition | None:
     """Conditions on a count of the board or of the players' zones (CR 119 life, 402 hand, 404 graveyard)."""
     m = re.match(r"^if you control an? (?P<what>[a-z ]{1,30}) with power (?P<n>\d{1,2}) or greater$", t)
     if m:
-        quality = _quality(m.group("what"), plural=False)
+        quality = read_quality(m.group("what"), plural=False)
         strong = Count(CountKind.PERMANENTS, t, quality, Who.YOU, min_power=int(m.group("n")))
         return Condition(ConditionKind.COUNT, t, at_least=1, count=strong)
     m = re.match(r"^if (?:you have (?P<a>\w+) or less life|your life total is (?P<b>\w+) or less)$", t)
     if m:
-        n = _number(m.group("a") or m.group("b"))
+        n = number(m.group("a") or m.group("b"))
         return Condition(ConditionKind.COUNT, t, at_least=0, at_most=n, count=Count(CountKind.LIFE, "life"))
     if t == "if an opponent has no cards in hand":
         hand = Count(CountKind.HAND, "cards in hand")
         return Condition(ConditionKind.COUNT, t, at_least=0, at_most=0, count=hand, per_opponent=True)
     m = re.match(r"^if there is an? (?P<what>[a-z]{1,20}) card in your graveyard$", t)
     if m:
-        cards = _card_count(m.group("what"), CountKind.GRAVEYARD_CARDS, t)
+        cards = card_count(m.group("what"), CountKind.GRAVEYARD_CARDS, t)
         return Condition(ConditionKind.COUNT, t, at_least=1, count=cards)
     m = re.match(r"^(?:if|as long as) (?P<who>you have|an opponent has|there are) (?P<rest>.{1,100})$", t)
     if not m:
         m2 = re.match(r"^if your opponents control (?P<n>\w+) or more (?P<what>[a-z -]{1,40})$", t)
         if m2:
-            theirs = Count(CountKind.PERMANENTS, t, _quality(m2.group("what"), plural=True), Who.OPPONENTS)
-            return Condition(ConditionKind.COUNT, t, at_least=_number(m2.group("n")), count=theirs)
+            theirs = Count(
+                CountKind.PERMANENTS, t, read_quality(m2.group("what"), plural=True), Who.OPPONENTS
+            )
+            return Condition(ConditionKind.COUNT, t, at_least=number(m2.group("n")), count=theirs)
         return None
     who, rest = m.group("who"), m.group("rest")
     least = _AT_LEAST.match(rest)
     if not least:
         return None
-    n, what = _number(least.group("n")), least.group("what")
+    n, what = number(least.group("n")), least.group("what")
     per_opponent = who == "an opponent has"
     whose = Who.OPPONENTS if per_opponent else Who.YOU
     count: Count | None = None
@@ -262,29 +264,27 @@ def _count_condition(t: str) -> Condition | None:
     elif who == "there are" and what.endswith(" total in all graveyards"):
         body = what[: -len(" total in all graveyards")]
         if body.endswith("cards"):
-            count = _card_count(body[: -len("cards")].strip(), CountKind.GRAVEYARD_CARDS, what, Who.ANY)
-    elif who != "there are" and _PLAYER_COUNTER.match(
-        what
-    ):  # "an opponent has three or more poison counters"
-        kind = _PLAYER_COUNTER.match(what)
+            count = card_count(body[: -len("cards")].strip(), CountKind.GRAVEYARD_CARDS, what, Who.ANY)
+    elif who != "there are" and PLAYER_COUNTER.match(what):  # "an opponent has three or more poison counters"
+        kind = PLAYER_COUNTER.match(what)
         counter = kind.group("kind") if kind else None
         count = Count(CountKind.PLAYER_COUNTERS, what, None, Who.YOU, counter=counter)
     elif who == "there are" and what.endswith(" on the battlefield"):
         body = what[: -len(" on the battlefield")]
-        count = Count(CountKind.PERMANENTS, what, _quality(body, plural=True), Who.ANY)
+        count = Count(CountKind.PERMANENTS, what, read_quality(body, plural=True), Who.ANY)
     else:
         for suffix in (" in your graveyard", " in their graveyard"):
             if what.endswith(suffix) and (suffix == " in their graveyard") is per_opponent:
                 body = what[: -len(suffix)]
                 if body.endswith("cards"):
                     body = body[: -len("cards")].strip()
-                    count = _card_count(body, CountKind.GRAVEYARD_CARDS, what, whose)
+                    count = card_count(body, CountKind.GRAVEYARD_CARDS, what, whose)
     if count is None:
         return None
     return Condition(ConditionKind.COUNT, t, at_least=n, count=count, per_opponent=per_opponent)
 
 
-def _condition(text: str) -> Condition:
+def read_condition(text: str) -> Condition:
     t = text.strip()
     if t in ("if it's night", "if it's day"):  # CR 730.1
         return Condition(ConditionKind.DAY_NIGHT, t, fact=t.rsplit(" ", 1)[1])
@@ -293,7 +293,7 @@ def _condition(text: str) -> Condition:
     if t.startswith("if it targets "):
         m = _TARGETS.match(t)
         if not m:
-            raise _NotUnderstood(f"{t}: a target that is not read")
+            raise NotUnderstood(f"{t}: a target that is not read")
         return _targets_condition(t, m.group("what"))
     counted = _count_condition(t)
     if counted is not None:
@@ -315,16 +315,16 @@ def _condition(text: str) -> Condition:
         at_least, at_most = 1, None
         plural = False
         if m.group("n"):
-            at_least, plural = _number(m.group("n")), True
+            at_least, plural = number(m.group("n")), True
         elif m.group("art") == "no":
             at_least, at_most, plural = 0, 0, True
         alternatives = [p for p in re.split(r" or (?!greater\b)(?:a |an )?", what) if p]
-        qualities = tuple(_quality(p, plural=plural) for p in alternatives)
+        qualities = tuple(read_quality(p, plural=plural) for p in alternatives)
         return Condition(ConditionKind.CONTROLS, t, qualities, whose, at_least, at_most)
-    raise _NotUnderstood(f"{t}: a condition that is not on the board")
+    raise NotUnderstood(f"{t}: a condition that is not on the board")
 
 
-def _target_subject(what: str) -> Condition:
+def target_subject(what: str) -> Condition:
     """ "spells that target a creature you control", "... that target enchanted creature" (the permanent or
     player the source is attached to): a condition on the spell's targets (CR 601.2c)."""
     text = f"if it targets {what}"
@@ -333,5 +333,5 @@ def _target_subject(what: str) -> Condition:
     if what == "one or more commanders you control":  # CR 903.3
         return Condition(ConditionKind.TARGETS, text, (Quality(),), Who.YOU, commander=True)
     if what.startswith("one or more ") or what.startswith("you "):
-        raise _NotUnderstood(f"spells that target {what}")
+        raise NotUnderstood(f"spells that target {what}")
     return _targets_condition(text, what)

@@ -13,8 +13,8 @@ from app.rules.effects.cost_effects import (
     SpellFilter,
     Who,
 )
-from app.rules.text.cost_conditions import _target_subject
-from app.rules.text.cost_words import _KEYWORDS_WITH, _alternatives, _NotUnderstood, _quality
+from app.rules.text.cost_conditions import target_subject
+from app.rules.text.cost_words import KEYWORDS_WITH, NotUnderstood, read_quality, split_alternatives
 
 _SUBJECT_MODIFIERS: Final = (
     (re.compile(r"^you cast\b"), "caster_you"),
@@ -40,15 +40,15 @@ _SUBJECT_MODIFIERS: Final = (
 )
 
 
-_ALWAYS: Final = frozenset({"as long as ~ is in the command zone or on the battlefield"})
+ALWAYS: Final = frozenset({"as long as ~ is in the command zone or on the battlefield"})
 """Conditions always true for a permanent on the battlefield (eminence)."""
 
 
-def _spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
+def spell_subject(subject: str, chooses_type: bool) -> SpellFilter:
     """ "[each] [other] [qualities] spell(s) [modifiers]" → a SpellFilter (no "that target ..." here)."""
-    spells, targets = _subject(subject, chooses_type)
+    spells, targets = read_subject(subject, chooses_type)
     if targets is not None:
-        raise _NotUnderstood("spells that target something, where no condition can say so")
+        raise NotUnderstood("spells that target something, where no condition can say so")
     return spells
 
 
@@ -95,23 +95,23 @@ def _modify(mods: _Modifiers, tag: str, mm: re.Match[str], chooses_type: bool) -
         mods.from_zone = _ZONES[tag]
     elif tag == "chosen_type":
         if not chooses_type:
-            raise _NotUnderstood("a chosen type that is not a creature type")
+            raise NotUnderstood("a chosen type that is not a creature type")
         mods.chosen_type = True
     elif tag == "min_mv":
         mods.min_mv = int(mm.group(1))
     elif tag == "not_from_hand":
         mods.not_from = "hand"
     elif tag == "targets":
-        mods.targets = _target_subject(mm.group(1))
+        mods.targets = target_subject(mm.group(1))
     elif tag == "from_zones":
         mods.from_zones = ("graveyard", "exile")
     elif tag == "min_power":
         mods.min_power = int(mm.group(1))
     elif tag == "that_is":
-        mods.that_is = _alternatives(mm.group(1))
+        mods.that_is = split_alternatives(mm.group(1))
     elif tag == "keyword":
-        if mm.group(1) not in _KEYWORDS_WITH:
-            raise _NotUnderstood(f"spells with {mm.group(1)}")
+        if mm.group(1) not in KEYWORDS_WITH:
+            raise NotUnderstood(f"spells with {mm.group(1)}")
         mods.keyword = mm.group(1)
 
 
@@ -126,7 +126,7 @@ def _read_modifiers(rest: str, chooses_type: bool) -> _Modifiers:
                 rest = rest[mm.end() :].strip()
                 break
         else:
-            raise _NotUnderstood(f"spells {rest}: a condition on spells that is not read")
+            raise NotUnderstood(f"spells {rest}: a condition on spells that is not read")
     return mods
 
 
@@ -137,10 +137,10 @@ def _head_qualities(head: str, mods: _Modifiers) -> list[Quality]:
     if head:
         head = re.sub(r"\bspells\b", "", head)
         parts = [p.strip() for p in re.split(r",? and |,? or |, ", head) if p.strip()]
-        qualities = [_quality(part, plural=False) for part in parts]
+        qualities = [read_quality(part, plural=False) for part in parts]
     if mods.that_is:
         if qualities:
-            raise _NotUnderstood('spells of a quality and "that\'s" another')
+            raise NotUnderstood('spells of a quality and "that\'s" another')
         qualities = list(mods.that_is)
     if mods.chosen_type or mods.keyword or mods.min_power is not None:
         qualities = [
@@ -155,7 +155,7 @@ def _head_qualities(head: str, mods: _Modifiers) -> list[Quality]:
     return qualities
 
 
-def _subject(subject: str, chooses_type: bool) -> tuple[SpellFilter, Condition | None]:
+def read_subject(subject: str, chooses_type: bool) -> tuple[SpellFilter, Condition | None]:
     """ "[each] [other] [qualities] spell(s) [modifiers]" → a SpellFilter, and the condition on the spell's
     targets that "that target a creature you control" states (CR 601.2c), if any."""
     s = subject.strip()
@@ -166,7 +166,7 @@ def _subject(subject: str, chooses_type: bool) -> tuple[SpellFilter, Condition |
             s = s[len(prefix) :]
     idx = max(s.rfind("spells"), s.rfind("spell"))
     if idx < 0 or not re.search(r"\bspells?\b", s):
-        raise _NotUnderstood("the effect does not describe spells")
+        raise NotUnderstood("the effect does not describe spells")
     m = list(re.finditer(r"\bspells?\b", s))[-1]
     head, rest = s[: m.start()].strip(), s[m.end() :].strip()
     mods = _read_modifiers(rest, chooses_type)

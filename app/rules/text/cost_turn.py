@@ -17,10 +17,10 @@ from app.rules.effects.cost_effects import (
     SpellFilter,
     Who,
 )
-from app.rules.text.cost_conditions import _count
-from app.rules.text.cost_sentences import _OWN, _SPELLS_X
-from app.rules.text.cost_subjects import _spell_subject
-from app.rules.text.cost_words import _cost, _rule_for
+from app.rules.text.cost_conditions import read_count
+from app.rules.text.cost_sentences import OWN, SPELLS_X
+from app.rules.text.cost_subjects import spell_subject
+from app.rules.text.cost_words import read_cost, rule_for
 from app.rules.values.costs import ManaCost
 
 # Counts and conditions of the current turn (CR 500.1) that the board's ``this_turn`` facts answer.
@@ -94,19 +94,19 @@ _FIRST_KIND: Final = {
 _ORDINALS: Final = {"first": 0, "second": 1, "third": 2}
 
 
-def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect | None:
+def this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect | None:
     """Cost sentences that read this turn's facts (CR 500.1; a spell being cast is not yet cast, 601.2i)."""
     if len(low) > 200:
         return None
-    spells_x = _SPELLS_X.match(low)
+    spells_x = SPELLS_X.match(low)
     if spells_x and spells_x.group("x") in _TURN_X and not spells_x.group("subject").startswith("this "):
         fact, whose = _TURN_X[spells_x.group("x")]
         x_count = Count(CountKind.THIS_TURN, spells_x.group("x"), None, whose, fact=fact)
-        spells = _spell_subject(spells_x.group("subject"), False)
+        spells = spell_subject(spells_x.group("subject"), False)
         return CostEffect(
             Direction.REDUCTION, ManaCost.of(1), spells, "118.7a", sentence, x_count, None, colored_only
         )
-    m = _OWN.match(low)
+    m = OWN.match(low)
     if m and not m.group("pre") and m.group("x") in _TURN_X and m.group("amt") == "{x}":
         fact, whose = _TURN_X[m.group("x")]
         x_count = Count(CountKind.THIS_TURN, m.group("x"), None, whose, fact=fact)
@@ -118,7 +118,7 @@ def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect
     if m and not m.group("pre") and m.group("tail"):
         tail = m.group("tail").strip()
         direction = Direction.REDUCTION if m.group("dir") == "less" else Direction.INCREASE
-        amount = _cost(m.group("amt"))
+        amount = read_cost(m.group("amt"))
         per: Count | None = None
         condition: Condition | None = None
         if tail.startswith("for each ") and tail[len("for each ") :] in _TURN_COUNTS:
@@ -129,7 +129,7 @@ def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect
             condition = Condition(ConditionKind.THIS_TURN, tail, (), whose, least, None, fact)
         else:
             return None
-        rule = _rule_for(amount, direction)
+        rule = rule_for(amount, direction)
         return CostEffect(
             direction, amount, SpellFilter(), rule, sentence, per, condition, colored_only, own=True
         )
@@ -142,20 +142,20 @@ def _this_turn_effect(low: str, sentence: str, colored_only: bool) -> CostEffect
             each_count: Count | None = None
             if " to cast for each " in rest:  # Eluge: "... costs {U} less to cast for each land ..."
                 rest, each = rest.split(" to cast for each ", 1)
-                rest, each_count = rest + " to cast.", _count(each.rstrip("."))
+                rest, each_count = rest + " to cast.", read_count(each.rstrip("."))
             for direction, word in (
                 (Direction.REDUCTION, " less to cast."),
                 (Direction.INCREASE, " more to cast."),
             ):
                 if rest.endswith(word):
-                    amount = _cost(rest[: -len(word)])
+                    amount = read_cost(rest[: -len(word)])
                     if kind == "kicked ":  # CR 702.33d: a kicked spell is one whose kicker cost was paid
-                        spells = replace(_spell_subject("spells you cast", False), kicked=True)
+                        spells = replace(spell_subject("spells you cast", False), kicked=True)
                     else:
-                        spells = _spell_subject(f"{kind}spells you cast", False)
+                        spells = spell_subject(f"{kind}spells you cast", False)
                     text = f"the {ordinal} {kind}spell you cast each turn"
                     condition = Condition(ConditionKind.THIS_TURN, text, (), Who.YOU, earlier, earlier, fact)
-                    rule = _rule_for(amount, direction)
+                    rule = rule_for(amount, direction)
                     return CostEffect(
                         direction, amount, spells, rule, sentence, each_count, condition, colored_only
                     )

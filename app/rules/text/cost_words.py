@@ -21,7 +21,7 @@ from app.rules.values.names import NUMBER_WORDS
 from app.rules.values.symbols import SymbolKind
 from app.rules.values.types import BASIC_LAND_TYPES, CARD_TYPES, SUPERTYPES, canonical_creature_type
 
-_COLOR_WORDS: Final = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+COLOR_WORDS: Final = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 _CARD_TYPE_WORDS: Final = {t.casefold(): t for t in CARD_TYPES} | {"tribal": "Kindred"}
 _SUPERTYPE_WORDS: Final = {s.casefold(): s for s in SUPERTYPES}
 _OTHER_SUBTYPES: Final = {
@@ -62,7 +62,7 @@ _OTHER_SUBTYPES: Final = {
     )
 }
 _NUMBER_WORDS: Final = {"a": 1, "an": 1, **NUMBER_WORDS}
-_KEYWORDS_WITH: Final = frozenset(
+KEYWORDS_WITH: Final = frozenset(
     {
         "flying",
         "flash",
@@ -88,13 +88,13 @@ _KEYWORDS_WITH: Final = frozenset(
 )
 
 
-class _NotUnderstood(Exception):
+class NotUnderstood(Exception):
     """Internal: a recognised sentence shape with a part the reader does not know."""
 
 
 # "for each card exiled this way": each object paid for "you may exile any number of ..." (CR 601.2b), with
 # the verb that cost must use.
-_THIS_WAY_COUNTS: Final = {
+THIS_WAY_COUNTS: Final = {
     "card exiled this way": "exile",
     "creature sacrificed this way": "sacrifice",
     "permanent sacrificed this way": "sacrifice",
@@ -102,22 +102,22 @@ _THIS_WAY_COUNTS: Final = {
     "counter removed this way": "remove",
 }
 # Counters on players (CR 122.1): "experience counter you have", "poison counters".
-_PLAYER_COUNTER: Final = re.compile(
+PLAYER_COUNTER: Final = re.compile(
     r"^(?P<kind>poison|experience|energy|rad|ticket) counters?(?: (?P<whose>you have))?$"
 )
 
 
-def _cost(text: str) -> ManaCost:
+def read_cost(text: str) -> ManaCost:
     try:
         cost = ManaCost.parse(text)
     except ManaCostSyntaxError as exc:
-        raise _NotUnderstood(f"unknown amount {text}") from exc
+        raise NotUnderstood(f"unknown amount {text}") from exc
     if cost.variables:
-        raise _NotUnderstood("an amount X defined by text that is not read")
+        raise NotUnderstood("an amount X defined by text that is not read")
     return cost
 
 
-def _rule_for(amount: ManaCost, direction: Direction) -> str:
+def rule_for(amount: ManaCost, direction: Direction) -> str:
     if direction is Direction.INCREASE:
         return "601.2f"
     kinds = {s.kind for s in amount.others}
@@ -153,7 +153,7 @@ def _singular(word: str) -> str:
     return word
 
 
-def _quality(text: str, *, plural: bool) -> Quality:
+def read_quality(text: str, *, plural: bool) -> Quality:
     """Words such as "red creature", "noncreature", "Kithkin", "snow land", "creature with flying"."""
     text = text.strip()
     keyword: str | None = None
@@ -163,8 +163,8 @@ def _quality(text: str, *, plural: bool) -> Quality:
         text, min_mv = mv.group(1), int(mv.group(2))
     m = re.match(r"^(.*?) with ([a-z ]+)$", text)
     if m:
-        if m.group(2) not in _KEYWORDS_WITH:
-            raise _NotUnderstood(f"{text}: a quality that is not read")
+        if m.group(2) not in KEYWORDS_WITH:
+            raise NotUnderstood(f"{text}: a quality that is not read")
         text, keyword = m.group(1), m.group(2)
     types: list[str] = []
     not_types: list[str] = []
@@ -177,8 +177,8 @@ def _quality(text: str, *, plural: bool) -> Quality:
         word = _singular(raw) if plural else raw
         if word in ("permanent", "permanents", "spell", "card"):
             continue
-        if word in _COLOR_WORDS:
-            colors.append(_COLOR_WORDS[word])
+        if word in COLOR_WORDS:
+            colors.append(COLOR_WORDS[word])
         elif word == "colorless":
             colorless = True
         elif word == "multicolored":
@@ -200,7 +200,7 @@ def _quality(text: str, *, plural: bool) -> Quality:
         elif _subtype(word) is not None:
             subtypes.append(_subtype(word) or "")
         else:
-            raise _NotUnderstood(f"{text}: the word {raw!r} is not a quality the reader knows")
+            raise NotUnderstood(f"{text}: the word {raw!r} is not a quality the reader knows")
     return Quality(
         tuple(types),
         tuple(not_types),
@@ -229,37 +229,37 @@ def _subtype(word: str) -> str | None:
 _ALTERNATIVE_SPLIT = re.compile(r",? (?:and/or|and|or) |, ")
 
 
-def _alternatives(text: str, *, plural: bool = False) -> tuple[Quality, ...]:
+def split_alternatives(text: str, *, plural: bool = False) -> tuple[Quality, ...]:
     """ "red or green", "a Demon, Horror, or Nightmare", "instant and sorcery" (each object that is one of
     them, CR 700.8-style lists of "and" meaning "or" for a single card); "noncreature, nonland": every
     part is a "non-" word, so the object must be all of them."""
     parts = [p.strip() for p in _ALTERNATIVE_SPLIT.split(text.strip()) if p.strip()]
     parts = [p.split(" ", 1)[1] if p.startswith(("a ", "an ")) else p for p in parts]
     if len(parts) > 1 and all(p.startswith("non") for p in parts):
-        return (_quality(" ".join(parts), plural=plural),)
-    return tuple(_quality(p, plural=plural) for p in parts)
+        return (read_quality(" ".join(parts), plural=plural),)
+    return tuple(read_quality(p, plural=plural) for p in parts)
 
 
 _PERMANENT_TYPES: Final = ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")
 
 
-def _card_count(what: str, kind: CountKind, text: str, whose: Who = Who.YOU) -> Count:
+def card_count(what: str, kind: CountKind, text: str, whose: Who = Who.YOU) -> Count:
     """Cards with a quality ("instant and sorcery", "creature", "" for any card). A "permanent card" is one
     of the permanent types (CR 110.4), which a card in a graveyard must have to count."""
     words = what.split()
     if "permanent" in words:
-        base = _quality(" ".join(w for w in words if w != "permanent"), plural=False)
+        base = read_quality(" ".join(w for w in words if w != "permanent"), plural=False)
         perms = tuple(replace(base, types=(*base.types, t)) for t in _PERMANENT_TYPES)
         return Count(kind, text, None, whose, alternatives=perms)
-    qualities = _alternatives(what) if what else (Quality(),)
+    qualities = split_alternatives(what) if what else (Quality(),)
     if len(qualities) == 1:
         return Count(kind, text, qualities[0], whose)
     return Count(kind, text, None, whose, alternatives=qualities)
 
 
-def _number(word: str) -> int:
+def number(word: str) -> int:
     if word.isdigit():
         return int(word)
     if word in _NUMBER_WORDS:
         return _NUMBER_WORDS[word]
-    raise _NotUnderstood(f"the number {word!r}")
+    raise NotUnderstood(f"the number {word!r}")

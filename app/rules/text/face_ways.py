@@ -6,12 +6,11 @@ start of the line, the cost split at ", " and " and/or ". No regular expression,
 whatever the text (issue 15). Which keywords exist, their rule and the zones they apply from are the
 Comprehensive Rules' (a table of keywords, never of card names).
 
-This module reads a face (``ways_of``: its keyword lines, additional costs, spree and tiered modes and
-offering, then the casting sentences of ``ways_text``: CR 118.9, 601.3) and re-exports, as before issue
-29's split, the names of the modules it is made of: the values (``way_values``: CR 601.2b, 118.8, 118.9),
-the keyword table (``cast_keywords``: CR 702), the keyword lines (``keyword_lines``: CR 207.2, 601.2f,
-118.7a), the additional costs (``additional_costs``: CR 601.2b, 118.8, 702.172a, 702.183a) and the
-sacrifice of emerge and offering (``sacrifice_ways``: CR 702.119a, 702.48a).
+This module reads a face (``ways_of``): its keyword lines (``keyword_lines``: CR 207.2, 601.2f, 118.7a),
+additional costs, spree and tiered modes (``additional_costs``: CR 601.2b, 118.8, 702.172a, 702.183a),
+emerge and offering (``sacrifice_ways``: CR 702.119a, 702.48a), then its own casting sentences
+(``own_text``: CR 118.9, 601.3). The values it builds are ``app.rules.effects.ways``; the keyword table is
+``app.rules.effects.keywords`` (CR 702). The engine reads a face through ``reading.read_face``.
 """
 
 from __future__ import annotations
@@ -19,15 +18,12 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from app.rules.effects.keywords import keyword_rule, optional_keywords, way_keywords
-from app.rules.effects.other_costs import OtherCost
 from app.rules.effects.permissions import OwnPermission
 from app.rules.effects.ways import CardWays, NotRead, OptionalCost, Way, WayKind
-from app.rules.effects.ways import number_word as number_word
-from app.rules.text.additional_costs import ANY_NUMBER_COST, _mandatory, _modal_costs, modal_keyword
-from app.rules.text.keyword_lines import _lines, _read_line, is_way_reduction
+from app.rules.text.additional_costs import modal_costs, read_mandatory
+from app.rules.text.keyword_lines import lines, read_line
 from app.rules.text.own_text import read_own
-from app.rules.text.sacrifice_ways import _offering, with_sacrifice
+from app.rules.text.sacrifice_ways import offering_way
 from app.rules.values.cards import Face
 
 
@@ -37,17 +33,17 @@ def _read_text(text: str) -> CardWays:
     optional: list[OptionalCost] = []
     not_read: list[NotRead] = []
     mandatory: list[OptionalCost] = []
-    for line in _lines(text):
+    for line in lines(text):
         if not line:
             continue
-        extra_cost = _mandatory(line)
+        extra_cost = read_mandatory(line)
         if isinstance(extra_cost, OptionalCost):
             (optional if extra_cost.repeatable else mandatory).append(extra_cost)
             continue
         if isinstance(extra_cost, NotRead):
             not_read.append(extra_cost)
             continue
-        found, extra = _read_line(line)
+        found, extra = read_line(line)
         if extra is not None:
             not_read.append(extra)
         if isinstance(found, Way):
@@ -56,20 +52,20 @@ def _read_text(text: str) -> CardWays:
             optional.append(found)
         elif isinstance(found, NotRead):
             not_read.append(found)
-    modal = _modal_costs(text)
+    modal = modal_costs(text)
     if isinstance(modal, OptionalCost):
         optional.append(modal)
     elif modal is not None:
         not_read.append(modal)
-    offering = _offering(text)
+    offering = offering_way(text)
     if offering is not None:
         ways.append(offering)
     return CardWays(tuple(ways), tuple(optional), tuple(not_read), tuple(mandatory))
 
 
 @lru_cache(maxsize=8192)
-def _read_face(name: str, text: str) -> CardWays:
-    """The keyword lines, then the casting sentences that are not keywords (``ways_text``): alternative
+def read_ways(name: str, text: str) -> CardWays:
+    """The keyword lines, then the casting sentences that are not keywords (``own_text``): alternative
     costs written in the text (CR 118.9) and permissions to be cast from another zone (CR 601.3)."""
     keywords = _read_text(text)
     own = read_own(name, text)
@@ -111,22 +107,7 @@ def _read_face(name: str, text: str) -> CardWays:
 
 def ways_of(face: Face) -> CardWays:
     """The ways to cast and optional costs that ``face``'s own text defines (cached per text)."""
-    return _read_face(face.name, face.oracle_text)
+    return read_ways(face.name, face.oracle_text)
 
 
-__all__ = [
-    "ANY_NUMBER_COST",
-    "CardWays",
-    "NotRead",
-    "OptionalCost",
-    "OtherCost",
-    "Way",
-    "WayKind",
-    "is_way_reduction",
-    "keyword_rule",
-    "modal_keyword",
-    "optional_keywords",
-    "way_keywords",
-    "ways_of",
-    "with_sacrifice",
-]
+__all__ = ["read_ways", "ways_of"]

@@ -25,17 +25,15 @@ from app.rules.effects.permissions import (
 )
 from app.rules.text.cast_sentences import (
     Sentence,
-    _mana,
-    _original,
-    _Unreadable,
+    Unreadable,
+    cost_mana,
     cost_phrase,
+    original,
     sentences,
 )
 from app.rules.text.spell_kinds import spell_kind
 from app.rules.text.templates import Template
 from app.rules.text.ways_templates import (
-    _MAX_SENTENCE,
-    _OWN_TEMPLATES,
     ALL_ZONES,
     GRANT_ESCAPE,
     GRANT_FLASHBACK,
@@ -48,6 +46,8 @@ from app.rules.text.ways_templates import (
     GRANT_ZONE,
     KEYWORD_COST_IS_MANA_COST,
     KEYWORD_COST_LESS,
+    MAX_SENTENCE,
+    OWN_TEMPLATES,
     WAYS,
 )
 from app.rules.values.costs import ManaCost
@@ -74,14 +74,14 @@ def read_granted(name: str, oracle_text: str) -> GrantedText:
     not_read: list[str] = []
     keyword_costs: list[KeywordCostChange] = []
     for s in sentences(name, oracle_text):
-        if len(s.low) > _MAX_SENTENCE:
+        if len(s.low) > MAX_SENTENCE:
             continue
         found = WAYS.match(s.low)
         if found is not None and found[0] is KEYWORD_COST_LESS:
             m = found[1]
             keyword_costs.append(KeywordCostChange(m["kw"], int(m["n"]), s.text))
             continue
-        if found is None or found[0].name in _OWN_TEMPLATES:
+        if found is None or found[0].name in OWN_TEMPLATES:
             if (
                 _GRANTED_CASTING.search(s.low)
                 and not _ONE_SHOT.search(s.low)
@@ -92,7 +92,7 @@ def read_granted(name: str, oracle_text: str) -> GrantedText:
             continue
         try:
             _granted(found[0], s, found[1], out)
-        except _Unreadable:
+        except Unreadable:
             not_read.append(s.text)
     return GrantedText(tuple(out), tuple(not_read), tuple(keyword_costs))
 
@@ -104,7 +104,7 @@ def _granted(template: Template, s: Sentence, m: re.Match[str], out: list[Permis
         if any(template is t for t in templates):
             build(template, s, m, out)
             return
-    raise _Unreadable(template.name)  # pragma: no cover - every granted template has its builder
+    raise Unreadable(template.name)  # pragma: no cover - every granted template has its builder
 
 
 def _grant_from_hand_free(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
@@ -154,7 +154,7 @@ def _grant_life_alternative(_t: Template, s: Sentence, m: re.Match[str], out: li
 
 
 def _grant_pay_rather(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
-    cost = _mana(_original(s, m, "cost"))
+    cost = cost_mana(original(s, m, "cost"))
     zones = ALL_ZONES if not m["hand"] else ("hand",) if "hand" in m["hand"] else ("exile",)
     once = bool(m["once"])
     kind = spell_kind(m["what"])
@@ -166,9 +166,9 @@ def _added_costs(s: Sentence, m: re.Match[str], group: str, to: str) -> tuple[Ot
     added is not read (the permission is then reported as not read)."""
     if not m[group]:
         return ()
-    mana, others = cost_phrase(_original(s, m, group))
+    mana, others = cost_phrase(original(s, m, group))
     if mana != ManaCost.zero():
-        raise _Unreadable(f"mana added to {to} is not read")
+        raise Unreadable(f"mana added to {to} is not read")
     return others
 
 
@@ -196,7 +196,7 @@ def _grant_zone(_t: Template, s: Sentence, m: re.Match[str], out: list[Permissio
 
 def _grant_life(_t: Template, s: Sentence, _m: re.Match[str], out: list[Permission]) -> None:
     if not out or out[-1].kind is not PermissionKind.ZONE:
-        raise _Unreadable("pay life rather than the mana cost, with no permission before it")
+        raise Unreadable("pay life rather than the mana cost, with no permission before it")
     last = out.pop()
     out.append(
         Permission(
@@ -231,7 +231,7 @@ def _grant_keyword(template: Template, s: Sentence, m: re.Match[str], out: list[
 
 def _keyword_cost_is_mana_cost(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
     if not out or out[-1].kind is not PermissionKind.KEYWORD or out[-1].keyword != m["kw"]:
-        raise _Unreadable(f"the {m['kw']} cost, with no {m['kw']} granted before it")
+        raise Unreadable(f"the {m['kw']} cost, with no {m['kw']} granted before it")
     last = out.pop()
     others = _added_costs(s, m, "plus", "the mana cost")
     out.append(

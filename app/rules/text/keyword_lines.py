@@ -15,18 +15,18 @@ from dataclasses import replace
 from typing import Final
 
 from app.rules.effects.cost_effects import CostEffect, Count, CountKind, Direction, SpellFilter, Who
-from app.rules.effects.keywords import _KEYWORDS, _OptionalDef, _WayDef
+from app.rules.effects.keywords import KEYWORDS, OptionalDef, WayDef
 from app.rules.effects.other_costs import OtherCost
 from app.rules.effects.ways import NotRead, OptionalCost, Way, number_word
 from app.rules.errors import RulesError
 from app.rules.values.costs import ManaCost
 
 
-class _Unreadable(Exception):
+class Unreadable(Exception):
     pass
 
 
-def _strip_reminder(line: str) -> str:
+def strip_reminder(line: str) -> str:
     """The line without reminder text (CR 207.2: parenthesized, no rules meaning)."""
     out: list[str] = []
     depth = 0
@@ -40,7 +40,7 @@ def _strip_reminder(line: str) -> str:
     return "".join(out).strip()
 
 
-def _other(text: str) -> OtherCost:
+def other(text: str) -> OtherCost:
     """A non-mana cost part; "Pay N life" carries its amount (CR 119.4)."""
     text = text.strip().rstrip(".")
     text = text[0].upper() + text[1:] if text else text
@@ -52,11 +52,11 @@ def _other(text: str) -> OtherCost:
     return OtherCost(text)
 
 
-def _cost(text: str) -> tuple[ManaCost, tuple[OtherCost, ...]]:
+def keyword_cost(text: str) -> tuple[ManaCost, tuple[OtherCost, ...]]:
     """A keyword's cost: "{1}{G}, Pay 3 life" -> ({1}{G}, [Pay 3 life]); a cost with no mana part is {0}."""
     text = text.strip().rstrip(".").strip()
     if not text:
-        raise _Unreadable("no cost after the keyword")
+        raise Unreadable("no cost after the keyword")
     mana = ManaCost.zero()
     others: list[OtherCost] = []
     for i, part in enumerate(p.strip() for p in text.split(", ")):
@@ -64,11 +64,11 @@ def _cost(text: str) -> tuple[ManaCost, tuple[OtherCost, ...]]:
             try:
                 mana = ManaCost.parse(part)
             except RulesError as exc:
-                raise _Unreadable(f"the cost {part!r} does not parse: {exc}") from exc
+                raise Unreadable(f"the cost {part!r} does not parse: {exc}") from exc
         elif part.startswith("{"):
-            raise _Unreadable(f"mana in an unexpected place: {part!r}")
+            raise Unreadable(f"mana in an unexpected place: {part!r}")
         else:
-            others.append(_other(part))
+            others.append(other(part))
     return mana, tuple(others)
 
 
@@ -90,10 +90,10 @@ def _after_keyword(line: str, keyword: str) -> str | None:
     return None
 
 
-def _read_line(line: str) -> tuple[Way | OptionalCost | NotRead | None, NotRead | None]:
+def read_line(line: str) -> tuple[Way | OptionalCost | NotRead | None, NotRead | None]:
     """What a keyword line defines and, when a sentence follows its cost ("Flashback {8}{G}{G}. This
     spell costs {X} less to cast this way, ..."), that sentence as not read (it is given no effect)."""
-    for keyword, definition in _KEYWORDS:
+    for keyword, definition in KEYWORDS:
         rest = _after_keyword(line, keyword)
         if rest is None:
             continue
@@ -102,7 +102,7 @@ def _read_line(line: str) -> tuple[Way | OptionalCost | NotRead | None, NotRead 
         extra = NotRead(after, "a sentence after the keyword's cost: given no effect") if after else None
         try:
             built = _build(definition, line, rest)
-        except _Unreadable as exc:
+        except Unreadable as exc:
             return NotRead(line, str(exc)), None
         if nonzero:  # the restriction on X is read: the engine refuses X = 0 for this way or cost
             return replace(built, x_at_least_one=True), None
@@ -113,11 +113,11 @@ def _read_line(line: str) -> tuple[Way | OptionalCost | NotRead | None, NotRead 
     return None, None
 
 
-def _build(definition: _WayDef | _OptionalDef, line: str, rest: str) -> Way | OptionalCost:
+def _build(definition: WayDef | OptionalDef, line: str, rest: str) -> Way | OptionalCost:
     """The way (CR 601.2b, 118.9) or the optional cost (CR 118.8) a keyword line defines, ``rest`` being
     the text after the keyword."""
     rest = rest.strip().rstrip(".").strip()
-    if isinstance(definition, _WayDef):
+    if isinstance(definition, WayDef):
         return _build_way(definition, line, rest)
     return OptionalCost(
         definition.keyword, definition.rule, _optional_forms(definition, rest), definition.repeatable, line
@@ -137,7 +137,7 @@ def _way_cost_text(keyword: str, rest: str) -> str:
     return rest
 
 
-def _build_way(definition: _WayDef, line: str, rest: str) -> Way:
+def _build_way(definition: WayDef, line: str, rest: str) -> Way:
     """A way to cast with the keyword's cost (CR 601.2b, 118.9); none for a keyword that takes none
     (retrace, jump-start, aftermath: the mana cost, 601.2f; suspend: without paying it, 702.62a), plus the
     part the keyword itself adds."""
@@ -146,9 +146,9 @@ def _build_way(definition: _WayDef, line: str, rest: str) -> Way:
         mana: ManaCost | None = None
         others: tuple[OtherCost, ...] = ()
         if rest:
-            raise _Unreadable(f"{definition.keyword} takes no cost here")
+            raise Unreadable(f"{definition.keyword} takes no cost here")
     else:
-        mana, others = _cost(rest)
+        mana, others = keyword_cost(rest)
     if definition.adds is not None:
         others = (*others, OtherCost(definition.adds))
     return Way(
@@ -163,32 +163,30 @@ def _build_way(definition: _WayDef, line: str, rest: str) -> Way:
     )
 
 
-def _optional_forms(
-    definition: _OptionalDef, rest: str
-) -> tuple[tuple[ManaCost, tuple[OtherCost, ...]], ...]:
+def _optional_forms(definition: OptionalDef, rest: str) -> tuple[tuple[ManaCost, tuple[OtherCost, ...]], ...]:
     """The forms of an optional cost (CR 118.8): the cost the rules fix (conspire 702.78a, bargain
     702.166a), casualty's sacrifice (702.153a), gift's promise (702.174a), else each cost after the keyword
     ("Kicker {1}{G} and/or {2}{U}", 702.33a)."""
     if definition.fixed is not None:
         if rest:
-            raise _Unreadable(f"{definition.keyword} takes no cost here")
+            raise Unreadable(f"{definition.keyword} takes no cost here")
         return ((ManaCost.zero(), (OtherCost(definition.fixed),)),)
     if definition.keyword == "casualty":
         n = number_word(rest.split(" ", 1)[0]) if rest else None
         if n is None and rest.casefold() != "x":
-            raise _Unreadable("casualty without a number")
+            raise Unreadable("casualty without a number")
         what = "N" if n is None else str(n)
         return ((ManaCost.zero(), (OtherCost(f"Sacrifice a creature with power {what} or greater"),)),)
     if definition.keyword == "gift":
         if not rest:
-            raise _Unreadable("gift without what is given")
+            raise Unreadable("gift without what is given")
         return ((ManaCost.zero(), (OtherCost(f"Promise an opponent {rest}"),)),)
     if rest.startswith("—"):
         rest = rest[1:]
-    return tuple(_cost(part) for part in rest.split(" and/or "))
+    return tuple(keyword_cost(part) for part in rest.split(" and/or "))
 
 
-def _lines(text: str) -> list[str]:
+def lines(text: str) -> list[str]:
     """The text's lines, reminder text removed, with the line breaks a spoiler text lost restored.
 
     Spoiler texts can lose their line breaks ("Kicker {W} (reminder)Destroy target ..."): a reminder
@@ -209,12 +207,12 @@ def _lines(text: str) -> list[str]:
                 out.append(raw[start:i])
                 start = i
         out.append(raw[start:])
-    return [line for line in (_strip_reminder(x) for x in out) if line]
+    return [line for line in (strip_reminder(x) for x in out) if line]
 
 
 def _keyword_at(text: str, i: int) -> bool:
     low = text[i : i + 30].casefold()
-    return any(low.startswith(k) and _after_keyword(low, k) is not None for k, _d in _KEYWORDS)
+    return any(low.startswith(k) and _after_keyword(low, k) is not None for k, _d in KEYWORDS)
 
 
 # A sentence after a way's cost that reduces the spell cast that way (CR 601.2f, 118.7a): Visions of Glory's

@@ -16,7 +16,7 @@ from app.rules.text.mana_filters import Filter, parse_filter
 from app.rules.values.costs import ManaCost
 from app.rules.values.names import NUMBER_WORDS
 
-_QUOTED = re.compile(r'"[^"]*"')
+QUOTED = re.compile(r'"[^"]*"')
 """A quoted ability: another object's (CR 111.4, 613.1f)."""
 _LOYALTY = re.compile(r"^\[?[+\-−]?(?:\d+|X)\]?$")
 
@@ -124,7 +124,7 @@ _EFFECT_FORMS: Final = (
 _PUT_COUNTER = re.compile(r"^Put an? ([a-z+/\-0-9]{1,20}) counter on ~$")
 
 
-def _normal_effect(effect: str) -> str:
+def normal_effect(effect: str) -> str:
     """The effect in the forms ``parse_add`` reads (see ``_EFFECT_FORMS``)."""
     for pattern, repl in _EFFECT_FORMS:
         effect = pattern.sub(repl, effect)
@@ -188,7 +188,7 @@ def read_effect(effect: str) -> EffectReading:
 
     Read beside it: "Activate only ..." (CR 602.5b), spending restrictions and riders (CR 106.6), and an
     "If ..., add ... instead" (CR 614.1a)."""
-    effect = _normal_effect(effect)
+    effect = normal_effect(effect)
     sentences = _split_effect(effect)
     # CR 605.1a, 603.7: a target of the delayed trigger the mana sets up ("When that mana is spent to cast
     # ..., copy that spell and you may choose new targets", Pyromancer's Goggles) is not the ability's.
@@ -200,7 +200,7 @@ def read_effect(effect: str) -> EffectReading:
     sentences = [s for s in sentences if not s.startswith("Activate only ") and s != "Choose a color"]
     adds = [s for s in sentences if re.match(r"Add\b", s)]
     # a quoted ability is another object's (CR 111.4, 613.1f): its "Add" is not this effect's
-    mentions = bool(re.search(r"\badds?\b", _QUOTED.sub('""', effect), re.IGNORECASE))
+    mentions = bool(re.search(r"\badds?\b", QUOTED.sub('""', effect), re.IGNORECASE))
     if not adds:
         problem = "adds mana in a way this reader does not know" if mentions else None
         return EffectReading(None, mentions, targets, problem, conditions)

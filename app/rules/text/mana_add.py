@@ -20,7 +20,7 @@ from app.rules.text.mana_amounts import (
     ManaEffect,
     ManaOption,
     Reference,
-    _filters_and,
+    filters_and,
     parse_amount,
 )
 from app.rules.text.mana_filters import Filter, parse_filter, sort_mana
@@ -112,7 +112,7 @@ def _battery(m: re.Match[str]) -> ManaEffect | None:
 
 
 def _colors_among(m: re.Match[str]) -> ManaEffect | None:
-    among = _filters_and(m.group("what"))  # Mox Amber, Bloom Tender
+    among = filters_and(m.group("what"))  # Mox Amber, Bloom Tender
     return None if among is None else ManaEffect(_ANY_COLOR, colors_of=(m.group("how"), among))
 
 

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final
 
-from app.rules.text.mana_filters import _CONTROLLERS, Filter, _subtype_word, parse_filter
+from app.rules.text.mana_filters import CONTROLLERS, Filter, parse_filter, subtype_word
 from app.rules.values.names import NUMBER_WORDS
 
 # --------------------------------------------------------------------------------------------- effects
@@ -237,7 +237,7 @@ def _control_need(part: str) -> tuple[Filter, int] | None:
     elif m := re.fullmatch(r"(?:a|an) (.+)", part):
         part = m.group(1)
     if m := re.fullmatch(r"Urza['’]s ([A-Za-z-]+)", part):
-        sub = _subtype_word(m.group(1))
+        sub = subtype_word(m.group(1))
         if sub is None:
             return None
         return Filter(types=("Land",), all_subtypes=("Urza's", sub), controller="you"), n
@@ -248,12 +248,12 @@ def _control_need(part: str) -> tuple[Filter, int] | None:
     return None if flt is None else (replace(flt, controller="you", color=color), n)
 
 
-def _filters_and(phrase: str) -> tuple[Filter, ...] | None:
+def filters_and(phrase: str) -> tuple[Filter, ...] | None:
     """ "legendary creatures and planeswalkers you control": the permanents either names (the controller
     phrase belongs to both)."""
     if (one := parse_filter(phrase)) is not None:
         return (one,)
-    suffix = next((s for s, _who in _CONTROLLERS if phrase.endswith(s)), "")
+    suffix = next((s for s, _who in CONTROLLERS if phrase.endswith(s)), "")
     parts = phrase[: len(phrase) - len(suffix)].split(" and ")
     if len(parts) != 2:
         return None

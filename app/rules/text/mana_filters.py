@@ -163,7 +163,7 @@ _TYPE_NOUNS: Final = {t.casefold(): t for t in CARD_TYPES}
 _OTHER_SUBTYPES: Final = {t.casefold(): t for t in ARTIFACT_TYPES | ENCHANTMENT_TYPES} | {
     t.casefold() + "s": t for t in ARTIFACT_TYPES | ENCHANTMENT_TYPES
 }
-_BASIC_PLURALS: Final = {
+BASIC_PLURALS: Final = {
     "plains": "Plains",
     "islands": "Island",
     "swamps": "Swamp",
@@ -173,7 +173,7 @@ _BASIC_PLURALS: Final = {
 _LAND_SUBTYPES: Final = {t.casefold(): t for t in LAND_TYPES if "’" not in t} | {
     t.casefold() + "s": t for t in LAND_TYPES if not t.endswith("'s") and "’" not in t
 }
-_CONTROLLERS: Final = (
+CONTROLLERS: Final = (
     (" you control", "you"),
     (" an opponent controls", "opponent"),
     (" your opponents control", "opponent"),
@@ -183,11 +183,11 @@ _CONTROLLERS: Final = (
 )
 
 
-def _subtype_word(word: str) -> str | None:
+def subtype_word(word: str) -> str | None:
     """A land or creature subtype named by ``word`` in singular or plural (Forests, Elves, Slivers)."""
     low = word.casefold()
-    if low in _BASIC_PLURALS:
-        return _BASIC_PLURALS[low]
+    if low in BASIC_PLURALS:
+        return BASIC_PLURALS[low]
     if low in _LAND_SUBTYPES:
         return _LAND_SUBTYPES[low]
     if low in _OTHER_SUBTYPES:
@@ -250,7 +250,7 @@ def _suffixes(text: str) -> tuple[str, str, dict[str, str | int | None]] | None:
             else:
                 extra["counter"] = m.group("counter") or ""
         hit = False
-        for suffix, who in _CONTROLLERS:
+        for suffix, who in CONTROLLERS:
             if text.endswith(suffix):
                 text, controller, hit = text[: -len(suffix)], who, True
                 break
@@ -269,7 +269,7 @@ def _joined(words: list[str]) -> list[str]:
     """The words with a creature type of two words kept whole ("Time Lord", CR 205.3m)."""
     out: list[str] = []
     for word in words:
-        if out and " " in (_subtype_word(f"{out[-1]} {word}") or ""):
+        if out and " " in (subtype_word(f"{out[-1]} {word}") or ""):
             out[-1] = f"{out[-1]} {word}"
         else:
             out.append(word)
@@ -292,7 +292,7 @@ def _type_words(words: list[str]) -> dict[str, list[str]] | None:
         elif low in _TYPE_NOUNS or (low.endswith("s") and low[:-1] in _TYPE_NOUNS):
             found["types"].append(_TYPE_NOUNS[low if low in _TYPE_NOUNS else low[:-1]])
         else:
-            sub = _subtype_word(word)
+            sub = subtype_word(word)
             if sub is None:
                 return None
             found["subtypes"].append(sub)
@@ -316,7 +316,7 @@ def parse_filter(phrase: str) -> Filter | None:
     # ("a Swamp or a Mountain": each named with its article, the Verges)
     listed = [_ARTICLE.sub("", w.strip()) for w in re.split(r",\s*(?:or\s+)?|\s+or\s+", rest) if w.strip()]
     if len(listed) > 1:
-        subs = [_subtype_word(w) for w in listed]
+        subs = [subtype_word(w) for w in listed]
         if any(f is None for f in subs):
             return None
         flt = Filter(

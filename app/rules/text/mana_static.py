@@ -12,7 +12,7 @@ from typing import Final
 
 from app.rules.text.mana_add import parse_add
 from app.rules.text.mana_amounts import Amount, Condition, ManaOption, parse_condition
-from app.rules.text.mana_filters import _BASIC_PLURALS, Filter, parse_filter
+from app.rules.text.mana_filters import BASIC_PLURALS, Filter, parse_filter
 from app.rules.text.templates import registry
 from app.rules.values.names import NUMBER_WORDS
 from app.rules.values.types import BASIC_LAND_TYPES
@@ -80,7 +80,7 @@ def _land_types(words: str) -> tuple[str, ...] | None:
     out = []
     for w in (x.strip() for x in re.split(r",\s*(?:and\s+)?|\s+and\s+", words)):
         w = re.sub(r"^(?:a|an)\s+", "", w)
-        found = _BASIC_PLURALS.get(w.casefold())
+        found = BASIC_PLURALS.get(w.casefold())
         if found is None:
             return None
         out.append(found)
@@ -149,7 +149,7 @@ def _type_swaps(m: re.Match[str]) -> tuple[StaticEffect, ...] | None:
     out: list[StaticEffect] = []
     for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group("list")):
         pm = re.fullmatch(r"(\w+) produce \{([WUBRGC])\}", part.strip())
-        land = _BASIC_PLURALS.get(pm.group(1).casefold()) if pm else None
+        land = BASIC_PLURALS.get(pm.group(1).casefold()) if pm else None
         if pm is None or land is None:
             return None
         out.append(

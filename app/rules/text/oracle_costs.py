@@ -31,30 +31,30 @@ from app.rules.effects.cost_effects import (
     Effect,
     Unsupported,
 )
-from app.rules.text.cost_conditions import _x_is
+from app.rules.text.cost_conditions import x_is
 from app.rules.text.cost_sentences import (
-    _CAP,
-    _CLASS_LEVEL_LINE,
-    _GRANT,
-    _GUARD_GRANT,
-    _LIFE_MORE,
-    _MINIMUM,
-    _SPELLS_X,
-    _STATIC,
-    _affinity,
-    _at_level,
-    _card_type_chosen,
-    _chooses_card_type,
-    _granted,
-    _guard_grant,
-    _life_effect,
-    _minimum,
-    _own_effects,
-    _static_effect,
+    CAP,
+    CLASS_LEVEL_LINE,
+    GRANT,
+    GUARD_GRANT,
+    LIFE_MORE,
+    MINIMUM,
+    SPELLS_X,
+    STATIC,
+    affinity_effect,
+    at_level,
+    card_type_chosen,
+    chooses_a_card_type,
+    granted,
+    guard_grant_effect,
+    life_effect,
+    minimum_effect,
+    own_effects,
+    static_effect,
 )
-from app.rules.text.cost_subjects import _spell_subject
-from app.rules.text.cost_turn import _this_turn_effect
-from app.rules.text.cost_words import _THIS_WAY_COUNTS, _NotUnderstood
+from app.rules.text.cost_subjects import spell_subject
+from app.rules.text.cost_turn import this_turn_effect
+from app.rules.text.cost_words import THIS_WAY_COUNTS, NotUnderstood
 from app.rules.text.keyword_lines import is_way_reduction
 from app.rules.text.templates import registry
 from app.rules.values.costs import ManaCost
@@ -136,22 +136,22 @@ class _Sentence:
 
     def guard_grant(self, m: re.Match[str]) -> Literal[True]:
         try:
-            self.card.effects.append(_guard_grant(m, self.sentence))
-        except _NotUnderstood as exc:
+            self.card.effects.append(guard_grant_effect(m, self.sentence))
+        except NotUnderstood as exc:
             return self._warn(str(exc), own=False)
         return True
 
     def keyword_grant(self, m: re.Match[str]) -> Literal[True]:
         try:
-            self.card.effects.append(_granted(m, self.sentence, self.card.chooses_type))
-        except _NotUnderstood as exc:
+            self.card.effects.append(granted(m, self.sentence, self.card.chooses_type))
+        except NotUnderstood as exc:
             return self._warn(str(exc), own=False)
         return True
 
     def affinity(self, _m: re.Match[str]) -> Literal[True]:
         try:
-            self.card.own.append(_affinity(self.low, self.sentence))
-        except _NotUnderstood as exc:
+            self.card.own.append(affinity_effect(self.low, self.sentence))
+        except NotUnderstood as exc:
             return self._warn(str(exc), own=True)
         return True
 
@@ -174,8 +174,8 @@ class _Sentence:
         if _TRIGGER_OR_ACTIVATED.search(self.low):
             return None
         try:
-            turn = _this_turn_effect(self.low, self.sentence, self.colored_only)
-        except _NotUnderstood:
+            turn = this_turn_effect(self.low, self.sentence, self.colored_only)
+        except NotUnderstood:
             return None
         if turn is None:
             return None
@@ -190,14 +190,14 @@ class _Sentence:
         return self._warn("a triggered, activated or temporary effect; not tracked", own="this spell" in low)
 
     def life(self, m: re.Match[str]) -> Literal[True]:
-        effect = _life_effect(m, self.sentence, self.card.chooses_type)
+        effect = life_effect(m, self.sentence, self.card.chooses_type)
         (self.card.own if m.group("own") else self.card.effects).append(effect)
         return True
 
     def this_spell(self, _m: re.Match[str]) -> Literal[True]:
-        read = _own_effects(self.low, self.sentence, self.colored_only)
+        read = own_effects(self.low, self.sentence, self.colored_only)
         if any(not _paid_this_way(e, self.card.oracle_text) for e in read):
-            raise _NotUnderstood("counts objects paid this way, but no such cost was read")
+            raise NotUnderstood("counts objects paid this way, but no such cost was read")
         self.card.own.extend(read)
         return True
 
@@ -205,23 +205,23 @@ class _Sentence:
         """ "Noncreature spells you cast cost {X} less to cast, where X is your speed." (CR 118.7a)"""
         if m.group("subject").startswith("this "):
             return None
-        spells = _spell_subject(m.group("subject"), self.card.chooses_type)
-        per = _x_is(m.group("x"))
+        spells = spell_subject(m.group("subject"), self.card.chooses_type)
+        per = x_is(m.group("x"))
         one = ManaCost.of(1)
         self.card.effects.append(CostEffect(Direction.REDUCTION, one, spells, "118.7a", self.sentence, per))
         return True
 
     def minimum(self, m: re.Match[str]) -> Literal[True]:
-        self.card.effects.append(_minimum(m, self.sentence))
+        self.card.effects.append(minimum_effect(m, self.sentence))
         return True
 
     def spells_cost(self, _m: re.Match[str]) -> Literal[True]:
         card = self.card
         chooses = card.chooses_type or card.chooses_card_type
-        effect = _static_effect(self.low, self.sentence, self.colored_only, chooses)
+        effect = static_effect(self.low, self.sentence, self.colored_only, chooses)
         if card.chooses_card_type and not card.chooses_type:
-            effect = _card_type_chosen(effect)
-        card.effects.append(_at_level(effect, self.level))
+            effect = card_type_chosen(effect)
+        card.effects.append(at_level(effect, self.level))
         return True
 
 
@@ -256,7 +256,7 @@ def _bound(
 _template(
     _FIRST,
     "guard-grant",
-    _GUARD_GRANT.pattern,
+    GUARD_GRANT.pattern,
     _Sentence.guard_grant,
     rule="613.1f",
     examples=(
@@ -268,7 +268,7 @@ _template(
 _template(
     _FIRST,
     "keyword-grant",
-    _GRANT.pattern,
+    GRANT.pattern,
     _Sentence.keyword_grant,
     rule="702.41a",
     examples=(
@@ -293,7 +293,7 @@ _template(
 _template(
     _FIRST,
     "reduction-cap",
-    _CAP.pattern,
+    CAP.pattern,
     _Sentence.cap,
     rule="601.2f",
     examples=("this effect can't reduce the amount of mana this spell costs by more than {5}.",),
@@ -328,7 +328,7 @@ _template(
 _template(
     _THEN,
     "life-more",
-    _LIFE_MORE.pattern,
+    LIFE_MORE.pattern,
     _Sentence.life,
     rule="119.4",
     examples=(
@@ -353,7 +353,7 @@ _template(
 _template(
     _THEN,
     "spells-cost-x",
-    _SPELLS_X.pattern,
+    SPELLS_X.pattern,
     _Sentence.spells_x,
     rule="118.7a",
     examples=("noncreature spells you cast cost {x} less to cast, where x is your speed.",),
@@ -362,7 +362,7 @@ _template(
 _template(
     _THEN,
     "minimum-total",
-    _MINIMUM.pattern,
+    MINIMUM.pattern,
     _Sentence.minimum,
     rule="601.2f",
     examples=(
@@ -374,7 +374,7 @@ _template(
 _template(
     _THEN,
     "spells-cost",
-    _STATIC.pattern,
+    STATIC.pattern,
     _Sentence.spells_cost,
     rule="601.2f",
     examples=(
@@ -398,7 +398,7 @@ def read_cost_effects(name: str, oracle_text: str) -> CardEffects:
     """
     if not oracle_text or not may_change_costs(oracle_text):
         return NO_EFFECTS
-    card = _Card(oracle_text, "choose a creature type" in oracle_text, _chooses_card_type(oracle_text))
+    card = _Card(oracle_text, "choose a creature type" in oracle_text, chooses_a_card_type(oracle_text))
     for sentence, colored_only, level in _sentences(name, oracle_text):
         _read_sentence(card, sentence, colored_only, level)
     return card.result()
@@ -425,8 +425,8 @@ def _read_sentence(card: _Card, sentence: str, colored_only: bool, level: int) -
     try:
         read = COSTS.read(low, _bound(_THEN, _Sentence(card, sentence, low, colored_only, level)))
         if not read:
-            raise _NotUnderstood("a cost sentence of an unknown shape")
-    except _NotUnderstood as exc:
+            raise NotUnderstood("a cost sentence of an unknown shape")
+    except NotUnderstood as exc:
         target = card.own_unsupported if "this spell" in low else card.unsupported
         target.append(Unsupported(sentence, str(exc)))
 
@@ -436,7 +436,7 @@ def _paid_this_way(effect: CostEffect, oracle_text: str) -> bool:
     of ..." as an additional cost (CR 601.2b): the count is the times that optional cost is paid."""
     if effect.per is None or effect.per.kind is not CountKind.OPTIONAL_TIMES:
         return True
-    verb = _THIS_WAY_COUNTS[effect.per.text]
+    verb = THIS_WAY_COUNTS[effect.per.text]
     return f"you may {verb} any number of " in oracle_text.casefold()
 
 
@@ -460,7 +460,7 @@ def _sentences(name: str, text: str) -> list[tuple[str, bool, int]]:
     for line in text.split("\n"):
         line = _ABILITY_WORD.sub("", line.strip())
         if len(line) <= 120:
-            m = _CLASS_LEVEL_LINE.match(line.casefold())
+            m = CLASS_LEVEL_LINE.match(line.casefold())
             if m:
                 level = int(m.group("n"))
                 continue

@@ -30,31 +30,16 @@ from typing import Final
 
 from app.rules.bounded_cache import text_cache
 from app.rules.text.mana_activated import (
-    _QUOTED,
+    QUOTED,
     ActivatedText,
-    CostPart,
-    _normal_effect,
-    cost_text,
+    normal_effect,
     parse_activated,
-    parse_cost,
 )
 from app.rules.text.mana_add import parse_add
 from app.rules.text.mana_amounts import (
-    Amount,
-    Condition,
     ManaEffect,
-    ManaOption,
-    Reference,
-    parse_amount,
-    parse_condition,
 )
 from app.rules.text.mana_filters import (
-    ARTIFACT_TYPES,
-    ENCHANTMENT_TYPES,
-    LAND_TYPES,
-    Filter,
-    mana_text,
-    parse_filter,
     sort_mana,
 )
 from app.rules.text.mana_static import (
@@ -71,36 +56,12 @@ from app.rules.values.symbols import COLORS, MANA_TYPES
 from app.rules.values.types import BASIC_LAND_TYPES
 
 __all__ = [
-    "ARTIFACT_TYPES",
-    "ENCHANTMENT_TYPES",
-    "LAND_TYPES",
-    "ActivatedText",
-    "Amount",
-    "Condition",
-    "CostPart",
     "FaceMana",
-    "Filter",
-    "Grant",
-    "ManaEffect",
-    "ManaOption",
-    "ManaTrigger",
-    "ProductionReplacement",
-    "Reference",
-    "TypeChange",
     "card_produced_mana",
-    "cost_text",
     "face_produced_mana",
-    "mana_text",
-    "parse_activated",
-    "parse_add",
-    "parse_amount",
-    "parse_condition",
-    "parse_cost",
-    "parse_filter",
     "read_face",
     "read_text",
     "restore_breaks",
-    "sort_mana",
     "strip_reminder",
 ]
 
@@ -190,7 +151,7 @@ def _other_mana_line(line: str) -> tuple[str, str | None]:
       resolves; not a mana ability, since it does not trigger from one (CR 605.1b), so it pays for nothing
       here. Understood when its "add" is a template read here; otherwise a warning.
     Anything else is a warning."""
-    unquoted = _QUOTED.sub('""', line)
+    unquoted = QUOTED.sub('""', line)
     if not _ADDS_MANA.search(unquoted):
         if _CREATES.search(unquoted):
             return "token", None
@@ -199,7 +160,7 @@ def _other_mana_line(line: str) -> tuple[str, str | None]:
         if removed := _REMOVE_ALL.search(unquoted):  # "remove all charge counters from ~. Add ... for each
             kind = removed.group(1)  # charge counter removed this way": the counters it had (CR 122.1)
             unquoted = unquoted.replace(f"{kind} counter removed this way", f"{kind} counter on ~")
-        unquoted = _normal_effect(re.sub(r"\bchoose a player\. That player adds\b", "add", unquoted))
+        unquoted = normal_effect(re.sub(r"\bchoose a player\. That player adds\b", "add", unquoted))
         for m in re.finditer(r"\b[Aa]dds? ([^.]+)", unquoted):
             clause = re.split(r" and (?:you |~ )| at the beginning", m.group(1))[0].strip()
             if parse_add("Add " + clause) is None:
@@ -235,7 +196,7 @@ def _activated_kind(ability: ActivatedText, line: str) -> tuple[str, str | None]
         # CR 106.12b, 614.1a: an activated ability whose effect replaces what lands produce in a way not
         # read here, so said ("nothing silent").
         return "problem", "an ability whose effect changes the mana lands produce: not read here"
-    if ability.mana is None and _QUOTED_ADD.search(line) and _CREATES.search(_QUOTED.sub('""', line)):
+    if ability.mana is None and _QUOTED_ADD.search(line) and _CREATES.search(QUOTED.sub('""', line)):
         # CR 111.4, 611.2: the mana ability is that of a token it creates or of an object it gives it to
         # for a while: that object has it once it is on the board
         return "token", None

@@ -18,19 +18,19 @@ from app.rules.effects.permissions import OwnPermission
 from app.rules.effects.ways import Way, WayKind
 from app.rules.text.cast_sentences import (
     Sentence,
-    _condition,
-    _original,
-    _Unreadable,
+    Unreadable,
+    cast_condition,
     cost_phrase,
+    original,
     sentences,
 )
 from app.rules.text.templates import Template
 from app.rules.text.ways_templates import (
-    _MAX_SENTENCE,
-    _OWN_TEMPLATES,
     ALL_ZONES,
+    MAX_SENTENCE,
     OWN_ALTERNATIVE,
     OWN_ALTERNATIVE_FIRST,
+    OWN_TEMPLATES,
     OWN_WITHOUT_PAYING,
     OWN_ZONE_ADDITIONAL,
     OWN_ZONE_PAYING,
@@ -62,19 +62,19 @@ def read_own(name: str, oracle_text: str) -> OwnText:
     permissions: list[OwnPermission] = []
     not_read: list[str] = []
     for s in sentences(name, oracle_text):
-        if len(s.low) > _MAX_SENTENCE:
-            if _OWN_CASTING.search(s.low[:_MAX_SENTENCE]):
+        if len(s.low) > MAX_SENTENCE:
+            if _OWN_CASTING.search(s.low[:MAX_SENTENCE]):
                 not_read.append(s.text)
             continue
         found = WAYS.match(s.low)
-        if found is None or found[0].name not in _OWN_TEMPLATES:
+        if found is None or found[0].name not in OWN_TEMPLATES:
             if _OWN_CASTING.search(s.low):
                 not_read.append(s.text)
             continue
         template, m = found
         try:
             _own(template, s, m, alternatives, permissions)
-        except _Unreadable:
+        except Unreadable:
             not_read.append(s.text)
     return OwnText(tuple(alternatives), tuple(permissions), tuple(not_read))
 
@@ -87,8 +87,8 @@ def _own(
     permissions: list[OwnPermission],
 ) -> None:
     if template in (OWN_ALTERNATIVE, OWN_ALTERNATIVE_FIRST):
-        mana, others = cost_phrase(_original(s, m, "cost"))
-        cond = _condition(s, m, "cond", "cond2")
+        mana, others = cost_phrase(original(s, m, "cost"))
+        cond = cast_condition(s, m, "cond", "cond2")
         alternatives.append(
             Way(
                 "alternative",
@@ -103,26 +103,31 @@ def _own(
             )
         )
     elif template is OWN_WITHOUT_PAYING:
-        cond = _condition(s, m, "cond")
+        cond = cast_condition(s, m, "cond")
         n = len(alternatives) + 1
         way = Way("alternative", "118.9", WayKind.WITHOUT_MANA, ALL_ZONES, None, (), cond, s.text, which=n)
         alternatives.append(way)
     elif template is OWN_ZONE_USING:
         permissions.append(OwnPermission(m["zone"], "601.3", s.text, keyword=m["kw"].strip()))
     elif template is OWN_ZONE_PAYING:
-        mana, others = cost_phrase(_original(s, m, "cost"))
+        mana, others = cost_phrase(original(s, m, "cost"))
         permissions.append(
             OwnPermission(
-                m["zone"], "601.3", s.text, cost=mana, other_costs=others, condition=_condition(s, m, "cond")
+                m["zone"],
+                "601.3",
+                s.text,
+                cost=mana,
+                other_costs=others,
+                condition=cast_condition(s, m, "cond"),
             )
         )
     elif template is OWN_ZONE_ADDITIONAL:
-        mana, others = cost_phrase(_original(s, m, "cost"))
+        mana, others = cost_phrase(original(s, m, "cost"))
         if mana != ManaCost.zero():
-            raise _Unreadable("mana added to the costs is not read")
+            raise Unreadable("mana added to the costs is not read")
         permissions.append(OwnPermission(m["zone"], "601.3", s.text, other_costs=others))
     else:
-        cond = _condition(s, m, "cond1", "cond")
+        cond = cast_condition(s, m, "cond1", "cond")
         permissions.append(OwnPermission(m["zone"], "601.3", s.text, condition=cond))
         if m["both"]:
             permissions.append(OwnPermission("exile", "601.3", s.text, condition=cond))

@@ -14,19 +14,19 @@ from typing import Final
 from app.rules.effects.cost_effects import CostEffect, Direction, SpellFilter
 from app.rules.effects.other_costs import OtherCost
 from app.rules.effects.ways import Way, WayKind
-from app.rules.text.keyword_lines import _strip_reminder
+from app.rules.text.keyword_lines import strip_reminder
 from app.rules.text.spell_kinds import spell_kind
 from app.rules.values.board import Board
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
 
 
-def _offering(text: str) -> Way | None:
+def offering_way(text: str) -> Way | None:
     """CR 702.48a: "[Quality] offering" lets the card be cast any time an instant could be, by sacrificing a
     [quality] permanent and paying the difference in mana costs (the total is reduced by the sacrificed
     permanent's mana cost, including color)."""
     for raw in text.split("\n"):
-        line = _strip_reminder(raw)
+        line = strip_reminder(raw)
         words = line.split(" ")
         if 2 <= len(words) <= 3 and words[-1].casefold() == "offering" and line[0].isupper():
             quality = " ".join(words[:-1])

@@ -12,7 +12,7 @@ import re
 from typing import Final
 
 from app.rules.effects.permissions import SpellKind
-from app.rules.text.cast_sentences import _Unreadable
+from app.rules.text.cast_sentences import Unreadable
 from app.rules.values.creature_types import CREATURE_TYPE_LIST
 
 _TYPE_WORDS: Final = {
@@ -79,7 +79,7 @@ def spell_kind(text: str) -> SpellKind:
             found[got[0]].append(got[1])
     types = found["type"]
     if len(types) > 1:
-        raise _Unreadable(f"a spell of two card types at once ({text!r}) is not read")
+        raise Unreadable(f"a spell of two card types at once ({text!r}) is not read")
     return SpellKind(
         tuple(types),
         tuple(found["subtype"]),
@@ -130,4 +130,4 @@ def _kind_word(text: str, raw: str) -> tuple[str, str] | None:
         return "subtype", _LAND_TYPES.get(raw) or _LAND_TYPES[word]
     if word in _OTHER_SUBTYPES:
         return "subtype", _OTHER_SUBTYPES[word]
-    raise _Unreadable(f"the spells described ({text!r}) are not read")
+    raise Unreadable(f"the spells described ({text!r}) are not read")

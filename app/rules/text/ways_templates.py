@@ -17,7 +17,7 @@ from app.rules.text.templates import registry
 
 WAYS = registry("ways")
 ALL_ZONES: Final = ("hand", "graveyard", "exile", "library", "command")
-_MAX_SENTENCE: Final = 400
+MAX_SENTENCE: Final = 400
 _ABILITY_WORD: Final = r"(?:[a-z' -]{1,30} — )?"
 _COND: Final = r"(?:(?P<cond>(?:if|as long as) [^,]{1,120}), )?"
 
@@ -245,7 +245,7 @@ KEYWORD_COST_LESS = WAYS.add(
     yields="a KeywordCostChange: that optional cost reduced by {N} each time it is paid",
 )
 
-_OWN_TEMPLATES: Final = frozenset(
+OWN_TEMPLATES: Final = frozenset(
     t.name
     for t in (
         OWN_ALTERNATIVE,

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules.casting.cost_registry import heralds_horn_reveal
 from app.rules.casting.engine import total_cost
 from app.rules.casting.prepared import prepare_board
 from app.rules.casting.spell_cost import CastAs, CostResult, SpellToCast, StepKind
 from app.rules.errors import IllegalError, InvalidChoiceError
+from app.rules.text.card_registry import heralds_horn_reveal
 from app.rules.values.board import Board, Choices, Permanent, Player
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost

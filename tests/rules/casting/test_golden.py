@@ -17,10 +17,10 @@ import pytest
 import yaml
 
 from app.rules.casting import mental_magic
-from app.rules.casting.cost_registry import heralds_horn_reveal
 from app.rules.casting.engine import total_cost, ways_to_cast
 from app.rules.casting.spell_cost import CastAs, OptionalChoice, SpellToCast, StepKind
 from app.rules.errors import IllegalError, InvalidChoiceError
+from app.rules.text.card_registry import heralds_horn_reveal
 from app.rules.text.characters import CharacterIndex
 from app.rules.values.board import Board, Choices, Permanent, Player, ThisTurn
 from app.rules.values.cards import Card

@@ -1,5 +1,6 @@
-"""Ways to cast from casting sentences and from the board (CR 118.9, 601.2b, 601.3, 613): the sentence readers
-of ``app.rules.text.ways_text``, the permissions they give, and how the engine offers them."""
+"""Ways to cast from casting sentences and from the board (CR 118.9, 601.2b, 601.3, 613): the sentence
+readers of ``app.rules.text.granted_text`` and ``own_text``, the permissions they give, and how the engine
+offers them."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.decks import castability, castability_cache, castability_exact
+from app.rules.decks import castability_cache, castability_exact
 from app.rules.decks.castability import DeckMana, cast_probability
 from app.rules.decks.castability_cache import Bounded, estimated_size
 from app.rules.decks.castability_exact import Hall
@@ -44,7 +44,7 @@ def test_five_color_computations_stay_within_the_limits(monkeypatch: pytest.Monk
     for turn in (5, 6, 5):
         # Same answers with caches too small to hold one computation's states.
         assert cast_probability(FIVE, PIPS, turn) == pytest.approx(expected[turn], abs=1e-12)
-        for name, (entries, size) in castability.cache_stats().items():
+        for name, (entries, size) in castability_cache.cache_stats().items():
             assert entries <= small[name].max_entries and size <= small[name].max_bytes
 
 

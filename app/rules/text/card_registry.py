@@ -41,28 +41,36 @@ _VORTHOS_EFFECTS: Final = CardEffects(effects=(VORTHOS_EFFECT,))
 
 
 def is_vorthos(face: Face) -> bool:
-    return fold_name(face.name) == fold_name(VORTHOS) or _VORTHOS_TEXT in face.oracle_text
+    return _is_vorthos(face.name, face.oracle_text)
+
+
+def _is_vorthos(name: str, oracle_text: str) -> bool:
+    return fold_name(name) == fold_name(VORTHOS) or _VORTHOS_TEXT in oracle_text
 
 
 def is_richard(face: Face) -> bool:
     """A permanent with Richard Garfield, Ph.D.'s ability (by name, or by its text for inline cards)."""
-    return fold_name(face.name) == fold_name(RICHARD) or _RICHARD_TEXT in face.oracle_text
+    return _is_richard(face.name, face.oracle_text)
+
+
+def _is_richard(name: str, oracle_text: str) -> bool:
+    return fold_name(name) == fold_name(RICHARD) or _RICHARD_TEXT in oracle_text
 
 
 def is_heralds_horn(face: Face) -> bool:
     return fold_name(face.name) == fold_name(HERALDS_HORN) or _HORN_TEXT in face.oracle_text
 
 
-def cost_effects(face: Face) -> CardEffects:
-    """The cost effects of a face: the registry's for the cards that need code, else the oracle reader's."""
-    text = face.oracle_text
+def cost_effects(name: str, text: str) -> CardEffects:
+    """The cost effects of a face's text: the registry's for the cards that need code, else the oracle
+    reader's."""
     if not may_change_costs(text):  # the oracle reader's own prefilter: Vorthos's text passes it too
         return NO_EFFECTS
-    if is_vorthos(face):
+    if _is_vorthos(name, text):
         return _VORTHOS_EFFECTS
-    if is_richard(face):
+    if _is_richard(name, text):
         return NO_EFFECTS
-    return read_cost_effects(face.name, text)
+    return read_cost_effects(name, text)
 
 
 @dataclass(frozen=True, slots=True)
