@@ -52,12 +52,14 @@ _SUBJECT: Final = (
 )
 _ATTACHED_LOSES = LOSS.add(
     "attached-loses-all-abilities",
-    r"^(?P<who>Enchanted (?:creature|permanent|land|artifact)|Equipped creature)(?P<mid>[^\"]*?|[^\"]*?\"[^\"]*\""
-    r"[^\"]*?)(?:,? and (?:it )?|\. It |, )loses all (?P<other>other )?abilities(?P<rest>.*)$",
+    r"^(?P<who>Enchanted (?:creature|permanent|land|artifact)|Equipped creature)"
+    r"(?P<mid>[^\"]*?|[^\"]*?\"[^\"]*\"[^\"]*?)(?:,? and (?:it )?|\. It |, )"
+    r"loses all (?P<other>other )?abilities(?P<rest>.*)$",
     rule="613.1f",
     examples=(
         "Enchanted creature gets -2/-0 and loses all abilities",  # Mystic Subdual
-        "Enchanted creature is a Treefolk with base power and toughness 0/4 and loses all abilities",  # Lignify
+        # Lignify
+        "Enchanted creature is a Treefolk with base power and toughness 0/4 and loses all abilities",
         "Enchanted creature can't attack or block. It loses all abilities and has \"{T}: Remove a task "
         'counter from ~. Then if it has no task counters on it, destroy ~."',  # Heliod's Punishment
         'Enchanted permanent is a Treasure artifact with "{T}, Sacrifice this artifact: Add one mana of any '
@@ -72,14 +74,16 @@ _LOSES = LOSS.add(
     + r" loses? all (?P<other>other )?abilities(?P<except> except mana abilities)?(?P<rest>.*)$",
     rule="613.1f",
     examples=(
-        "Enchanted creature loses all abilities and is a blue Frog creature with base power and toughness 1/1",
+        "Enchanted creature loses all abilities and is a blue Frog creature with base power and toughness "
+        "1/1",  # Frogify
         "All creatures lose all abilities and have base power and toughness 1/1",  # Humility
         "Creatures lose all abilities",  # Dress Down
         "Each noncreature artifact loses all abilities and becomes an artifact creature with power and "
         "toughness each equal to its mana value. If ~ leaves the battlefield, this effect continues until "
         "end of turn",  # Titania's Song
         "All lands lose all abilities except mana abilities",  # Blood Sun
-        "Creature tokens you control lose all abilities and have base power and toughness 3/3",  # Poppet Factory
+        # Poppet Factory
+        "Creature tokens you control lose all abilities and have base power and toughness 3/3",
         "As long as enchanted creature is red, it loses all abilities",  # Ray of Frost
     ),
     yields="the permanents named lose their abilities (but mana abilities, when it says so)",
