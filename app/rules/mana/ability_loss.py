@@ -163,3 +163,9 @@ def read_losses(oracle_text: str, name: str) -> tuple[AbilityLoss, ...]:
         if loss is not None:
             out.append(loss)
     return tuple(out)
+
+
+def may_lose_abilities(board_texts: tuple[str, ...]) -> bool:
+    """A cheap test: whether any of these texts could take abilities away (the full reading is
+    ``board_reading.read_board``)."""
+    return any("lose" in t and "abilities" in t for t in board_texts)
