@@ -83,7 +83,7 @@ class PermanentAnalysis(BaseModel):
     abilities: list[AbilityOut] = Field(description="Its activated abilities (mana abilities and others).")
     abilities_lost: list[LostAbilityOut] = Field(
         default_factory=list,
-        description="Activated abilities it would have but lost to an effect (\"loses all abilities\", CR "
+        description='Activated abilities it would have but lost to an effect ("loses all abilities", CR '
         "613.1f): not in `abilities`, never used by payments.",
     )
 

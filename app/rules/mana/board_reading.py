@@ -41,6 +41,7 @@ from app.rules.text.oracle_mana import (
     LAND_TYPES,
     ActivatedText,
     FaceMana,
+    Filter,
     Grant,
     TypeChange,
     parse_activated,
@@ -227,6 +228,7 @@ def _apply_losses(layers: _Layers, warnings: list[Warning]) -> None:
             elif x.subtypes is not None:  # "is a blue Fish": its creature types (CR 205.1b)
                 layers.subtypes[j] = tuple(t for t in layers.subtypes[j] if t in LAND_TYPES) + x.subtypes
             layers.types[j] = layers.types[j] + tuple(t for t in x.add_types if t not in layers.types[j])
+    warnings.extend(_token_warnings(layers, [(i, x.filter) for i, x in losses]))
     for k, (i, x) in enumerate(losses):  # layer 6
         if x.types is None and x.subtypes is None and not x.add_types:
             reached[k] = _reached(layers, i, x)
@@ -326,6 +328,28 @@ def _reading_warnings(layers: _Layers) -> list[Warning]:
             for c in a.conditions
             if c.kind == "unknown"
         )
+    return out
+
+
+def _token_warnings(layers: _Layers, filters: list[tuple[int, Filter]]) -> list[Warning]:
+    """CR 111.1: an effect on "tokens" or "nontoken" permanents reaching one whose `token` the request
+    does not state: it is taken as a card, and said."""
+    out: list[Warning] = []
+    perms = layers.perms
+    for i, flt in filters:
+        if flt.token is None:
+            continue
+        line = next((ln.strip() for ln in layers.faces[i].oracle_text.splitlines() if "token" in ln), "")
+        loose = replace(flt, token=None)
+        for j, p in enumerate(perms):
+            if not p.knows("token") and layers.state(j, (), False).matches(loose, perms[i]):
+                out.append(
+                    Warning(
+                        perms[i].id,
+                        line,
+                        f"whether {p.id!r} is a token is not stated (`token`): taken as a card (CR 111.1)",
+                    )
+                )
     return out
 
 
@@ -470,6 +494,7 @@ def read_board(board: Board) -> BoardState:
         for k, (i, g) in enumerate(grants)
     }
     warnings.extend(_grant_warnings(layers, grants, active, granted))
+    warnings.extend(_token_warnings(layers, [(i, g.filter) for i, g in grants]))
     states = [
         _permanent_state(layers, j, named_grants, from_graveyard, grants, active, granted)
         for j in range(len(layers.perms))
