@@ -47,6 +47,7 @@ from app.rules.text.oracle_mana import (
     parse_activated,
     read_face,
     read_text,
+    strip_reminder,
 )
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Face
@@ -309,6 +310,12 @@ def _graveyard_grants(board: Board) -> _FromGraveyard:
     return out
 
 
+def _loss_line(line: str, name: str) -> str:
+    """A line as ``ability_loss.read_losses`` keeps it (its ``text``)."""
+    text = strip_reminder(line).strip().rstrip(".")
+    return text.replace(name, "~") if name else text
+
+
 def _reading_warnings(layers: _Layers) -> list[Warning]:
     """Texts of the permanents that keep their abilities not (fully) understood ("nothing silent"), and
     activation conditions not understood (taken as not activatable, CR 602.5b)."""
@@ -317,7 +324,11 @@ def _reading_warnings(layers: _Layers) -> list[Warning]:
         if i in layers.lost or (i in layers.stripped and not layers.stripped[i][1]):
             continue
         pid = layers.perms[i].id
-        out.extend(Warning(pid, line, why) for line, why in r.problems)
+        face = layers.faces[i]
+        read = {x.text for x in read_losses(face.oracle_text, face.name)}  # read by ``ability_loss``
+        out.extend(
+            Warning(pid, line, why) for line, why in r.problems if _loss_line(line, face.name) not in read
+        )
         out.extend(
             Warning(
                 pid,
@@ -451,6 +462,14 @@ def _prohibitions(layers: _Layers, warnings: list[Warning]) -> tuple[tuple[int, 
         for x in read_prohibitions(f.oracle_text, f.name)
     )
     for i, x in prohibitions:
+        if x.attached and perms[i].attached_to is None:
+            warnings.append(
+                Warning(
+                    perms[i].id,
+                    x.text,
+                    "attached to nothing on this board (`attached_to`): it forbids nothing",
+                )
+            )
         if x.by_name and perms[i].chosen.card_name is None:
             warnings.append(
                 Warning(
