@@ -470,6 +470,15 @@ def _prohibitions(layers: _Layers, warnings: list[Warning]) -> tuple[tuple[int, 
                     "attached to nothing on this board (`attached_to`): it forbids nothing",
                 )
             )
+        if x.escape is not None and perms[i].attached_to is not None:
+            warnings.append(
+                Warning(
+                    perms[i].id,
+                    x.escape,
+                    "a special action that ignores this effect until end of turn (CR 116.2d): taken as not "
+                    "taken, so the prohibition applies",
+                )
+            )
         if x.by_name and perms[i].chosen.card_name is None:
             warnings.append(
                 Warning(

@@ -48,7 +48,8 @@ _ATTACHED = PROHIBITION.add(
     "attached-abilities-cant-be-activated",
     r"(?:enchanted|equipped) (?P<noun>creature|permanent|artifact|land|planeswalker)"
     r"(?:'s| [^.\"]*?(?:,? and|\.) its) activated abilities can't be activated"
-    r"(?P<unless> unless they're mana abilities)?\.?$",
+    r"(?P<unless> unless they're mana abilities)?\.?"
+    r"(?P<escape> (?:its|that creature's) controller may [^.]{1,120} to ignore this effect until end of turn\.)?$",
     rule="602.5",
     examples=(
         "enchanted creature can't attack or block, and its activated abilities can't be activated.",  # Arrest
@@ -57,6 +58,9 @@ _ATTACHED = PROHIBITION.add(
         "they're mana abilities.",  # Faith's Fetters
         "enchanted permanent can't attack, block, or crew vehicles. its activated abilities can't be "
         "activated unless they're mana abilities.",  # Intercessor's Arrest
+        "enchanted creature can't attack or block, and its activated abilities can't be activated. that "
+        "creature's controller may sacrifice a permanent for that player to ignore this effect until end of "
+        "turn.",  # Volrath's Curse
     ),
     yields="a prohibition on the activated abilities of the permanent it is attached to (`attached_to`)",
 )
@@ -109,6 +113,9 @@ class Prohibition:
     """ "noncreature artifacts": permanents without this card type."""
     token: bool | None = None
     """ "nontoken": False; None: tokens and cards alike (CR 111.1)."""
+    escape: str | None = None
+    """ "Its controller may ... to ignore this effect until end of turn" (CR 116.2d, a special action):
+    taken as not done, and said."""
 
 
 @lru_cache(maxsize=4096)
@@ -141,7 +148,18 @@ def read_prohibitions(oracle_text: str, name: str) -> tuple[Prohibition, ...]:
         elif template is _ATTACHED:
             noun = m.group("noun")
             kind = None if noun == "permanent" else noun.capitalize()
-            out.append(Prohibition(line, kind, False, False, unless, attached=True))
+            escape = m.group("escape")
+            out.append(
+                Prohibition(
+                    line,
+                    kind,
+                    False,
+                    False,
+                    unless,
+                    attached=True,
+                    escape=line[-len(escape) :].strip() if escape else None,
+                )
+            )
         elif template is _THEIR:
             out.append(
                 Prohibition(
