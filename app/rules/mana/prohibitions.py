@@ -49,7 +49,8 @@ _ATTACHED = PROHIBITION.add(
     r"(?:enchanted|equipped) (?P<noun>creature|permanent|artifact|land|planeswalker)"
     r"(?:'s| [^.\"]*?(?:,? and|\.) its) activated abilities can't be activated"
     r"(?P<unless> unless they're mana abilities)?\.?"
-    r"(?P<escape> (?:its|that creature's) controller may [^.]{1,120} to ignore this effect until end of turn\.)?$",
+    r"(?P<escape> (?:its|that creature's) controller may [^.]{1,120} to ignore this effect"
+    r" until end of turn\.)?$",
     rule="602.5",
     examples=(
         "enchanted creature can't attack or block, and its activated abilities can't be activated.",  # Arrest
