@@ -29,7 +29,7 @@ def activation_reasons(board: Board, state: PermanentState, ability: Ability) ->
     Checked: {T} on a tapped permanent (CR 107.5), {Q} on an untapped one (CR 107.6), the summoning-sickness
     rule for {T}/{Q} abilities of creatures without haste (CR 302.6, 702.10c), life the player does not
     have (CR 119.4) and a sacrifice with nothing to sacrifice (CR 118.3). Mana in the cost is the payment
-    solver's question, and timing restrictions are not checked.
+    solver's question; timing restrictions are ``limit_reasons``'s.
     """
     reasons: list[Reason] = []
     p = state.permanent
