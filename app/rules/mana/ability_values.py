@@ -123,10 +123,10 @@ class PermanentState:
     abilities: tuple[Ability, ...]
     haste: bool
     lost_own_abilities: bool
-    lost: tuple[tuple[Ability, str], ...]
+    lost: tuple[tuple[Ability, str], ...] = ()
     """CR 613.1f: the abilities an effect took away ("loses all abilities"), each with the id of the
     permanent responsible; they are not in ``abilities``."""
-    stripped: bool
+    stripped: bool = False
     """It lost all its abilities, keyword abilities too (CR 613.1f): "with flying" no longer names it."""
 
     def __init__(

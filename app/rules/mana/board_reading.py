@@ -389,6 +389,11 @@ def _grant_warnings(
     return out
 
 
+def _board_index(perms: tuple[Permanent, ...], pid: str) -> int:
+    """Where permanent ``pid`` stands on the board (its timestamp order, CR 613.7); -1 when absent."""
+    return next((n for n, p in enumerate(perms) if p.id == pid), -1)
+
+
 def _permanent_state(
     layers: _Layers,
     j: int,
@@ -409,10 +414,9 @@ def _permanent_state(
         tuple(t for t in BASIC_LAND_TYPES if t in layers.subtypes[j]) if "Land" in layers.types[j] else ()
     )
     own = own_abilities(face.oracle_text, face.name, land_types, kept)
-    index = {p.id: n for n, p in enumerate(perms)}
     # (ability, origin, rule, granted by, the granting effect's board index: its timestamp)
     items: list[tuple[ActivatedText, str, str, str | None, int]] = [
-        (a, ORIGIN_GRANTED, "613.1f", by, index.get(by, -1)) for a, by in named_grants.get(j, ())
+        (a, ORIGIN_GRANTED, "613.1f", by, _board_index(perms, by)) for a, by in named_grants.get(j, ())
     ]
     probe = layers.state(j, (), False)
     for source, g, readable in from_graveyard:
