@@ -443,7 +443,7 @@ def _permanent_state(
     if strip is None:
         return layers.state(j, own + extra, haste)
     by_loss, keeps_mana = strip
-    stamps = [-1] * len(own) + [ts for *_rest, ts in items]
+    stamps = [-1] * len(own) + [item[4] for item in items]
     keep: list[Ability] = []
     gone: list[tuple[Ability, str]] = []
     for ab, ts in zip(own + extra, stamps, strict=True):
