@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.mana.ability_loss import LOSS, read_losses
 from app.rules.mana.abilities import check_activation
+from app.rules.mana.ability_loss import LOSS, read_losses
 from app.rules.mana.board_reading import read_board
 from app.rules.mana.prohibitions import PROHIBITION, read_prohibitions
 from app.rules.values.board import Board, Permanent, Player
@@ -37,8 +37,8 @@ ELF = card("Llanowar Elves", "Creature — Elf Druid", "{T}: Add {G}.")
 FROGIFY = card(
     "Frogify",
     "Enchantment — Aura",
-    "Enchant creature\nEnchanted creature loses all abilities and is a blue Frog creature with base power and "
-    "toughness 1/1. (It loses all other card types and creature types.)",
+    "Enchant creature\nEnchanted creature loses all abilities and is a blue Frog creature with base power "
+    "and toughness 1/1. (It loses all other card types and creature types.)",
 )
 RITE = card("Cryptolith Rite", "Enchantment", 'Creatures you control have "{T}: Add one mana of any color."')
 SUN = card("Blood Sun", "Enchantment", "All lands lose all abilities except mana abilities.")
@@ -74,7 +74,8 @@ def test_except_mana_abilities_keeps_them_and_drops_the_others() -> None:
     factory = card(
         "Mishra's Factory",
         "Land",
-        "{T}: Add {C}.\n{1}: Mishra's Factory becomes a 2/2 Assembly-Worker artifact creature until end of turn.",
+        "{T}: Add {C}.\n{1}: Mishra's Factory becomes a 2/2 Assembly-Worker artifact creature until end of "
+        "turn.",
     )
     state = read_board(board(Permanent("f", factory), Permanent("sun", SUN))).state("f")
     assert [a.text for a in state.abilities] == ["Add {C}."]
@@ -85,7 +86,8 @@ def test_an_aura_prohibition_reaches_only_what_it_is_attached_to() -> None:
     arrest = card(
         "Arrest",
         "Enchantment — Aura",
-        "Enchant creature\nEnchanted creature can't attack or block, and its activated abilities can't be activated.",
+        "Enchant creature\nEnchanted creature can't attack or block, and its activated abilities can't be "
+        "activated.",
     )
     b = board(Permanent("a", ELF), Permanent("b", ELF), Permanent("arrest", arrest, attached_to="b"))
     read = read_board(b)
