@@ -514,7 +514,7 @@ def read_board(board: Board) -> BoardState:
             "no color chosen (`chosen.color`): its additional mana of the chosen color is never added here",
         )
         for i, t in triggers
-        if t.needs == "chosen" and layers.perms[i].chosen.color is None
+        if (t.needs == "chosen" or any(o.chosen for o in t.options)) and layers.perms[i].chosen.color is None
     )
     warnings.extend(_reading_warnings(layers))
     active = [
