@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
+from app.rules import deadline
 from app.rules.bounded_cache import text_cache
 from app.rules.mana.ability_conditions import unstated_count
 from app.rules.mana.ability_loss import AbilityLoss, read_losses
@@ -217,11 +218,12 @@ def _apply_losses(layers: _Layers, warnings: list[Warning]) -> None:
     if not losses:
         return
     perms = layers.perms
+    where = {p.id: n for n, p in enumerate(perms)}
     reached: list[list[int]] = [[] for _ in losses]
     for k, (i, x) in enumerate(losses):  # layer 4: the type-setting ones, in order
         if x.types is None and x.subtypes is None and not x.add_types:
             continue
-        reached[k] = _reached(layers, i, x)
+        reached[k] = _reached(layers, i, x, {}, where)  # each type change may change what the next names
         for j in reached[k]:
             if x.types is not None:
                 layers.types[j] = x.types
@@ -230,9 +232,10 @@ def _apply_losses(layers: _Layers, warnings: list[Warning]) -> None:
                 layers.subtypes[j] = tuple(t for t in layers.subtypes[j] if t in LAND_TYPES) + x.subtypes
             layers.types[j] = layers.types[j] + tuple(t for t in x.add_types if t not in layers.types[j])
     warnings.extend(_token_warnings(layers, [(i, x.filter) for i, x in losses]))
+    memo: dict[tuple[object, ...], list[int]] = {}
     for k, (i, x) in enumerate(losses):  # layer 6
         if x.types is None and x.subtypes is None and not x.add_types:
-            reached[k] = _reached(layers, i, x)
+            reached[k] = _reached(layers, i, x, memo, where)
         if x.filter.enchanted and perms[i].attached_to is None:
             warnings.append(
                 Warning(
@@ -250,17 +253,37 @@ def _apply_losses(layers: _Layers, warnings: list[Warning]) -> None:
                 layers.loss_grants.setdefault(j, []).extend((a, i) for a in granted)
 
 
-def _reached(layers: _Layers, i: int, x: AbilityLoss) -> list[int]:
+def _reached(
+    layers: _Layers, i: int, x: AbilityLoss, memo: dict[tuple[object, ...], list[int]], where: dict[str, int]
+) -> list[int]:
     """The permanents loss ``x`` of permanent ``i`` reaches; "As long as enchanted creature is red" while
-    it is that color (CR 611.3a, 105.2)."""
+    it is that color (CR 611.3a, 105.2). Effects that name the same permanents (copies of Humility) are
+    worked out once (``memo``, valid while the types stay as they are)."""
+    deadline.check()  # one loss effect over the board; nothing is kept until ``read_board`` returns
     source = layers.perms[i]
+    flt = x.filter
+    key: tuple[object, ...] = (
+        flt,
+        x.color,
+        source.controller if flt.controller != "any" else None,
+        source.attached_to if flt.enchanted else None,
+        source.id if flt.other or flt.itself else None,
+        source.name if flt.named is not None else None,
+    )
+    found = memo.get(key)
+    if found is not None:
+        return found
     out = []
-    for j in range(len(layers.perms)):
-        if not layers.state(j, (), False).matches(x.filter, source):
+    # "enchanted", "equipped": only the permanent it is attached to can be named (CR 303.4, 301.5)
+    attached = where.get(source.attached_to or "", -1)
+    candidates = ([attached] if attached >= 0 else []) if flt.enchanted else range(len(layers.perms))
+    for j in candidates:
+        if not layers.state(j, (), False).matches(flt, source):
             continue
         if x.color is not None and x.color not in layers.faces[j].color_set:
             continue
         out.append(j)
+    memo[key] = out
     return out
 
 
