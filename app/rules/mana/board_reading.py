@@ -276,7 +276,9 @@ def _reached(
     out = []
     # "enchanted", "equipped": only the permanent it is attached to can be named (CR 303.4, 301.5)
     attached = where.get(source.attached_to or "", -1)
-    candidates = ([attached] if attached >= 0 else []) if flt.enchanted else range(len(layers.perms))
+    candidates: list[int] = (
+        ([attached] if attached >= 0 else []) if flt.enchanted else list(range(len(layers.perms)))
+    )
     for j in candidates:
         if not layers.state(j, (), False).matches(flt, source):
             continue
@@ -367,23 +369,38 @@ def _reading_warnings(layers: _Layers) -> list[Warning]:
 
 def _token_warnings(layers: _Layers, filters: list[tuple[int, Filter]]) -> list[Warning]:
     """CR 111.1: an effect on "tokens" or "nontoken" permanents reaching one whose `token` the request
-    does not state: it is taken as a card, and said."""
+    does not state: it is taken as a card, and said (once per permanent; effects naming the same
+    permanents are looked at once)."""
     out: list[Warning] = []
     perms = layers.perms
+    seen: set[tuple[object, ...]] = set()
+    warned: set[int] = set()
     for i, flt in filters:
         if flt.token is None:
             continue
+        source = perms[i]
+        key: tuple[object, ...] = (
+            flt,
+            source.controller,
+            source.attached_to if flt.enchanted else None,
+            source.id if flt.other or flt.itself else None,
+        )
+        if key in seen:
+            continue
+        seen.add(key)
         line = next((ln.strip() for ln in layers.faces[i].oracle_text.splitlines() if "token" in ln), "")
         loose = replace(flt, token=None)
         for j, p in enumerate(perms):
-            if not p.knows("token") and layers.state(j, (), False).matches(loose, perms[i]):
-                out.append(
-                    Warning(
-                        perms[i].id,
-                        line,
-                        f"whether {p.id!r} is a token is not stated (`token`): taken as a card (CR 111.1)",
-                    )
+            if j in warned or p.knows("token") or not layers.state(j, (), False).matches(loose, source):
+                continue
+            warned.add(j)
+            out.append(
+                Warning(
+                    source.id,
+                    line,
+                    f"whether {p.id!r} is a token is not stated (`token`): taken as a card (CR 111.1)",
                 )
+            )
     return out
 
 
