@@ -63,6 +63,16 @@ class AbilityOut(BaseModel):
     granted_by: str | None = Field(None, description="The id of the permanent granting it, when granted.")
 
 
+class LostAbilityOut(BaseModel):
+    """An activated ability a permanent lost (CR 613.1f), with the permanent responsible."""
+
+    cost: str = Field(description="Its activation cost as written.", examples=["{T}"])
+    text: str = Field(description="Its effect.", examples=["Add {G}."])
+    lost_to: str = Field(description="The id of the permanent whose effect took it.", examples=["frogify"])
+    card: str = Field(description="That permanent's card name.", examples=["Frogify"])
+    rule: str = Field("613.1f", description="The rule: an ability-removing effect (layer 6).")
+
+
 class PermanentAnalysis(BaseModel):
     """A permanent of the board: what it could produce and its abilities."""
 
@@ -71,6 +81,11 @@ class PermanentAnalysis(BaseModel):
     oracle_id: str | None = Field(description="The card's Oracle id; null for an inline card.")
     could_produce: list[str] = Field(description="CR 106.7, in W U B R G C order.")
     abilities: list[AbilityOut] = Field(description="Its activated abilities (mana abilities and others).")
+    abilities_lost: list[LostAbilityOut] = Field(
+        default_factory=list,
+        description='Activated abilities it would have but lost to an effect ("loses all abilities", CR '
+        "613.1f): not in `abilities`, never used by payments.",
+    )
 
 
 class PartyOut(BaseModel):

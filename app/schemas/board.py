@@ -17,6 +17,8 @@ MAX_COUNTER_KINDS = 100
 MAX_ZONE_CARDS = 1000
 MAX_COMMANDERS = 4
 MAX_TARGETS = 100
+MAX_ABILITY_INDEX = 999
+ActivatedIndices = Annotated[list[Annotated[int, Field(ge=0, le=MAX_ABILITY_INDEX)]], Field(max_length=100)]
 
 PermanentId = Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["forest-1"])]
 PlayerName = Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["you"])]
@@ -250,6 +252,13 @@ class PermanentIn(StrictModel):
     )
     level: Annotated[int, Field(ge=0, le=MAX_COUNT)] | None = Field(
         None, description="Its level for level up (CR 711); null: not stated, 0 assumed.", examples=[4]
+    )
+    activated_this_turn: ActivatedIndices | None = Field(
+        None,
+        description="The indices (as `boards/analyze` numbers them) of its abilities already activated this "
+        'turn, for "Activate only once each turn" (CR 602.5b); null: not stated (none assumed, with a '
+        "warning where an ability has such a limit).",
+        examples=[[0]],
     )
 
 

@@ -13,6 +13,7 @@ from app.schemas.analysis import (
     AbilityOut,
     AnalyzeAnswer,
     AnalyzeRequest,
+    LostAbilityOut,
     PartyOut,
     PermanentAnalysis,
     PlayerAnalysis,
@@ -65,6 +66,12 @@ def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_ve
                 oracle_id=state.permanent.card.oracle_id,
                 could_produce=list(analysis.could_produce[state.id]),
                 abilities=abilities,
+                abilities_lost=[
+                    LostAbilityOut(
+                        cost=ab.cost_text, text=ab.text, lost_to=by, card=board.get(by).name, rule="613.1f"
+                    )
+                    for ab, by in state.lost
+                ],
             )
         )
     players = {}

@@ -40,19 +40,19 @@ SCALAR_FIELDS: Final = (
     "token",
     "level",
 )
-KEYED_FIELDS: Final = (*SCALAR_FIELDS, "card", "chosen", "played_as", "counters")
+KEYED_FIELDS: Final = (*SCALAR_FIELDS, "card", "chosen", "played_as", "counters", "activated_this_turn")
 """Every field of ``PermanentIn`` (tests/services/test_board_key.py holds them equal)."""
 
 _scalars = attrgetter(*SCALAR_FIELDS)
 _scalars_and_card = attrgetter(*SCALAR_FIELDS, "card")
-_others = attrgetter("chosen", "played_as", "counters")
+_others = attrgetter("chosen", "played_as", "counters", "activated_this_turn")
 CHOSEN_SCALAR_FIELDS: Final = ("creature_type", "character", "color", "card_name", "card_type")
 CHOSEN_FIELDS: Final = (*CHOSEN_SCALAR_FIELDS, "colors", "imprinted")
 """Every field of ``ChosenIn``, likewise."""
 _chosen_scalars = attrgetter(*CHOSEN_SCALAR_FIELDS)
 CHOSEN_CHARS: Final = 130
 """About the canonical JSON of a ``ChosenIn``'s keys and nulls."""
-_NO_OTHERS: Final[tuple[None, list[str], None]] = (None, [], None)
+_NO_OTHERS: Final[tuple[None, list[str], None, None]] = (None, [], None, None)
 BOARD_SCALAR_FIELDS: Final = ("active_player", "step", "day_night")
 BOARD_FIELDS: Final = (*BOARD_SCALAR_FIELDS, "permanents", "players", "effects", "mana_pool")
 """Every field of ``BoardIn``, likewise."""
@@ -99,6 +99,7 @@ def _permanent_key(p: PermanentIn, size: list[int]) -> Hashable:
     chosen = p.chosen
     played = p.played_as
     counters = p.counters
+    done = p.activated_this_turn
     if type(card) is str:
         size[0] += PERMANENT_CHARS + len(card)
         card_key: Hashable = card
@@ -111,6 +112,7 @@ def _permanent_key(p: PermanentIn, size: list[int]) -> Hashable:
         None if chosen is None else _chosen_key(chosen, size),
         _plain(played, size) if played else (),
         None if counters is None else _plain(counters, size),
+        None if done is None else _plain(done, size),
     )
 
 

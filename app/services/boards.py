@@ -303,6 +303,7 @@ def _permanent(p_in: PermanentIn, card: Card, imprinted: Card | None = None) -> 
         token=bool(p_in.token),
         power=p_in.power,
         toughness=p_in.toughness,
+        activated_this_turn=_activated(p_in),
     )
 
 
@@ -330,6 +331,7 @@ def _plain_permanent(p_in: PermanentIn, card: Card) -> Permanent:
         bool(p_in.token),
         p_in.power,
         p_in.toughness,
+        _activated(p_in),
     )
     if _SETTERS is None:
         return Permanent(*values)
@@ -366,6 +368,12 @@ _SETTERS = _field_setters()
 _NOTHING_GIVEN: frozenset[str] = frozenset()
 
 
+def _activated(p_in: PermanentIn) -> tuple[int, ...]:
+    """The abilities it activated this turn (CR 602.5b), as sorted distinct indices; none when not stated."""
+    done = p_in.activated_this_turn
+    return tuple(sorted(set(done))) if done else ()
+
+
 def _given(p_in: PermanentIn) -> frozenset[str]:
     """Which of its facts the request stated (``Permanent.given``); most state none."""
     if (
@@ -375,10 +383,15 @@ def _given(p_in: PermanentIn) -> frozenset[str]:
         and p_in.token is None
         and p_in.attacking is None
         and p_in.blocking is None
+        and p_in.activated_this_turn is None
     ):
         return _NOTHING_GIVEN
     return frozenset(
-        [f for f in ("counters", "class_level", "level", "token") if getattr(p_in, f) is not None]
+        [
+            f
+            for f in ("counters", "class_level", "level", "token", "activated_this_turn")
+            if getattr(p_in, f) is not None
+        ]
         + (["combat"] if p_in.attacking is not None or p_in.blocking is not None else [])
     )
 

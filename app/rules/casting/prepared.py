@@ -17,6 +17,8 @@ from app.rules.effects.cost_effects import (
     MinimumTotal,
 )
 from app.rules.effects.permissions import GrantedText, KeywordCostChange, Permission
+from app.rules.mana.ability_loss import may_lose_abilities
+from app.rules.mana.board_reading import read_board
 from app.rules.text.reading import read_face
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card
@@ -91,8 +93,11 @@ def prepare_board(board: Board) -> PreparedBoard:
     grants: list[tuple[Permanent, KeywordGrant]] = []
     permissions: list[tuple[Permanent, Permission]] = []
     keyword_costs: list[tuple[Permanent, KeywordCostChange]] = []
+    silenced = _silenced(board)
     for perm in board.permanents:
         deadline.check()  # one permanent's cost effects read from its text
+        if perm.id in silenced:
+            continue  # CR 613.1f: it lost all its abilities (Humility, Frogify): no cost effect of its own
         found, granted = _effects_of(perm)
         if found.effects:
             for e in found.effects:
@@ -113,6 +118,14 @@ def prepare_board(board: Board) -> PreparedBoard:
     return PreparedBoard(
         board, tuple(sources), tuple(warnings), tuple(grants), tuple(permissions), tuple(keyword_costs)
     )
+
+
+def _silenced(board: Board) -> frozenset[str]:
+    """The permanents that lost all their abilities to another's effect (CR 613.1f), read as the mana
+    reader reads the board (layers 4 and 6), only when some text could do it."""
+    if not may_lose_abilities(tuple(p.characteristics.oracle_text for p in board.permanents)):
+        return frozenset()
+    return frozenset(st.id for st in read_board(board).states if st.stripped)
 
 
 def _granted(

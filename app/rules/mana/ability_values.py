@@ -118,6 +118,11 @@ class PermanentState:
     abilities: tuple[Ability, ...]
     haste: bool
     lost_own_abilities: bool
+    lost: tuple[tuple[Ability, str], ...] = ()
+    """CR 613.1f: the abilities an effect took away ("loses all abilities"), each with the id of the
+    permanent responsible; they are not in ``abilities``."""
+    stripped: bool = False
+    """It lost all its abilities, keyword abilities too (CR 613.1f): "with flying" no longer names it."""
 
     def __init__(
         self,
@@ -129,6 +134,8 @@ class PermanentState:
         abilities: tuple[Ability, ...],
         haste: bool,
         lost_own_abilities: bool,
+        lost: tuple[tuple[Ability, str], ...] = (),
+        stripped: bool = False,
     ) -> None:
         # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanent", permanent)
@@ -139,6 +146,8 @@ class PermanentState:
         object.__setattr__(self, "abilities", abilities)
         object.__setattr__(self, "haste", haste)
         object.__setattr__(self, "lost_own_abilities", lost_own_abilities)
+        object.__setattr__(self, "lost", lost)
+        object.__setattr__(self, "stripped", stripped)
 
     @property
     def id(self) -> str:
@@ -157,6 +166,11 @@ class PermanentState:
         return "Land" in self.types
 
     @property
+    def keywords(self) -> frozenset[str]:
+        """Its keyword abilities as printed (none once it lost all abilities, CR 613.1f)."""
+        return frozenset() if self.stripped else frozenset(self.face.keywords)
+
+    @property
     def is_snow(self) -> bool:
         return "Snow" in self.supertypes
 
@@ -172,8 +186,10 @@ class PermanentState:
             return False
         if flt.itself and source.id != self.permanent.id:
             return False
-        if flt.keyword is not None and not self.face.has_keyword(flt.keyword):
-            return False  # CR 702: "with defender"
+        if flt.keyword is not None and (self.stripped or not self.face.has_keyword(flt.keyword)):
+            return False  # CR 702: "with defender"; CR 613.1f: a keyword lost with all abilities
+        if flt.token is not None and self.permanent.token != flt.token:
+            return False  # CR 111.1: "tokens", "nontoken" (not stated: a card, said where it matters)
         if flt.named is not None and self.face.name != source.name:
             return False  # CR 201.2: "named ~", the source's name
         if flt.counter is not None and not self._has_counter(flt.counter):

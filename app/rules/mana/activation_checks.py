@@ -29,7 +29,7 @@ def activation_reasons(board: Board, state: PermanentState, ability: Ability) ->
     Checked: {T} on a tapped permanent (CR 107.5), {Q} on an untapped one (CR 107.6), the summoning-sickness
     rule for {T}/{Q} abilities of creatures without haste (CR 302.6, 702.10c), life the player does not
     have (CR 119.4) and a sacrifice with nothing to sacrifice (CR 118.3). Mana in the cost is the payment
-    solver's question, and timing restrictions are not checked.
+    solver's question; timing restrictions are ``limit_reasons``'s.
     """
     reasons: list[Reason] = []
     p = state.permanent
@@ -186,8 +186,62 @@ def prohibition_reasons(
             names=names,
             controller=state.controller,
             is_mana_ability=ability.is_mana_ability,
+            attached_here=forbidder.attached_to == state.id,
+            keywords=state.keywords,
+            has_tap=ability.has_tap,
+            token=state.permanent.token,
         ):
             reasons.append(Reason("602.5", f"{forbidder.name} ({forbidder.id}): {x.text}"))
+    return tuple(reasons)
+
+
+_ONCE = re.compile(r"\bonce\b")
+_SORCERY = re.compile(r"\bas a sorcery\b")
+
+
+def once_each_turn(ability: Ability) -> bool:
+    """CR 602.5b: "Activate only once each turn" (or "only once"): at most one activation."""
+    return any(_ONCE.search(c.text) for c in ability.conditions)
+
+
+def as_a_sorcery(ability: Ability) -> bool:
+    """CR 602.5d: "Activate only as a sorcery"."""
+    return any(_SORCERY.search(c.text) for c in ability.conditions)
+
+
+def limit_reasons(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
+    """CR 602.5b, 602.5d, 307.1: activation limits. "Once each turn": not when the permanent's
+    ``activated_this_turn`` lists the ability (unstated: none, and ``read_board`` warns). "As a sorcery":
+    only by the active player, in a main phase with the stack empty (mana for a spell is made before it
+    is cast); a step the board states other than a main phase stops it (unstated: a main phase, warned)."""
+    reasons: list[Reason] = []
+    p = state.permanent
+    if once_each_turn(ability) and ability.index in p.activated_this_turn:
+        reasons.append(
+            Reason(
+                "602.5b",
+                f"{state.face.name}: '{ability.cost_text}: {ability.text}' may be activated only once each "
+                "turn, and `activated_this_turn` says it already was",
+            )
+        )
+    if as_a_sorcery(ability):
+        board = board_state.board
+        if board.active_player != state.controller:
+            reasons.append(
+                Reason(
+                    "602.5d",
+                    f"{state.face.name}: activate only as a sorcery, and it is not its controller's turn "
+                    f"(active player: {board.active_player})",
+                )
+            )
+        elif board.step is not None and board.step != "main":
+            reasons.append(
+                Reason(
+                    "602.5d",
+                    f"{state.face.name}: activate only as a sorcery, and the step is '{board.step}', not a "
+                    "main phase (CR 307.1)",
+                )
+            )
     return tuple(reasons)
 
 
@@ -240,12 +294,13 @@ def existence_reasons(board_state: BoardState, state: PermanentState, ability: A
 
 
 def check_activation(board_state: BoardState, state: PermanentState, ability: Ability) -> tuple[Reason, ...]:
-    """All the reasons of ``activation_reasons``, ``sacrifice_reasons``, ``condition_reasons`` and
-    ``prohibition_reasons``."""
+    """All the reasons of ``activation_reasons``, ``sacrifice_reasons``, ``condition_reasons``,
+    ``prohibition_reasons``, ``existence_reasons`` and ``limit_reasons``."""
     return (
         activation_reasons(board_state.board, state, ability)
         + sacrifice_reasons(board_state, state, ability)
         + condition_reasons(board_state, state, ability)
         + prohibition_reasons(board_state, state, ability)
         + existence_reasons(board_state, state, ability)
+        + limit_reasons(board_state, state, ability)
     )

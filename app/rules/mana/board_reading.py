@@ -22,8 +22,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
+from app.rules import deadline
 from app.rules.bounded_cache import text_cache
 from app.rules.mana.ability_conditions import unstated_count
+from app.rules.mana.ability_loss import AbilityLoss, read_losses
 from app.rules.mana.ability_values import (
     ORIGIN_GRANTED,
     ORIGIN_LAND_TYPE,
@@ -33,13 +35,13 @@ from app.rules.mana.ability_values import (
     PermanentState,
     Warning,
 )
-from app.rules.mana.activation_checks import existence_gate
+from app.rules.mana.activation_checks import as_a_sorcery, existence_gate, once_each_turn
 from app.rules.mana.prohibitions import Prohibition, read_named_land_changes, read_prohibitions
 from app.rules.text.activation import read_need
 from app.rules.text.mana_activated import ActivatedText, parse_activated
-from app.rules.text.mana_filters import LAND_TYPES
+from app.rules.text.mana_filters import LAND_TYPES, Filter
 from app.rules.text.mana_static import Grant, TypeChange
-from app.rules.text.oracle_mana import FaceMana, read_face, read_text
+from app.rules.text.oracle_mana import FaceMana, read_face, read_text, strip_reminder
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Face
 from app.rules.values.names import fold_name
@@ -142,7 +144,17 @@ def own_abilities(
 class _Layers:
     """The board's permanents as layer 4 leaves them (CR 613.1d): working values of ``read_board``."""
 
-    __slots__ = ("faces", "lost", "perms", "readings", "subtypes", "supertypes", "types")
+    __slots__ = (
+        "faces",
+        "loss_grants",
+        "lost",
+        "perms",
+        "readings",
+        "stripped",
+        "subtypes",
+        "supertypes",
+        "types",
+    )
 
     def __init__(self, board: Board) -> None:
         self.perms: tuple[Permanent, ...] = board.permanents
@@ -152,8 +164,20 @@ class _Layers:
         self.subtypes: list[tuple[str, ...]] = [f.type_line.subtypes for f in self.faces]
         self.supertypes: list[tuple[str, ...]] = [f.type_line.supertypes for f in self.faces]
         self.lost: set[int] = set()
+        self.stripped: dict[int, tuple[int, bool]] = {}
+        """CR 613.1f: permanent -> (board index of the latest effect taking its abilities, whether it
+        keeps its mana abilities)."""
+        self.loss_grants: dict[int, list[tuple[ActivatedText, int]]] = {}
+        """The quoted abilities a loss effect gives instead (Minimus Containment), with its source."""
 
-    def state(self, j: int, abilities: tuple[Ability, ...], haste: bool) -> PermanentState:
+    def state(
+        self,
+        j: int,
+        abilities: tuple[Ability, ...],
+        haste: bool,
+        lost: tuple[tuple[Ability, str], ...] = (),
+    ) -> PermanentState:
+        full = j in self.stripped and not self.stripped[j][1]
         return PermanentState(
             self.perms[j],
             self.faces[j],
@@ -163,7 +187,98 @@ class _Layers:
             abilities,
             haste,
             j in self.lost,
+            lost,
+            full,
         )
+
+    def keeps_statics(self, i: int) -> bool:
+        """Whether permanent ``i``'s static abilities apply: not when it lost its own to a land type
+        (CR 305.7) or all its abilities (CR 613.1f; "except mana abilities" keeps no static one)."""
+        return i not in self.lost and i not in self.stripped
+
+
+def _apply_losses(layers: _Layers, warnings: list[Warning]) -> None:
+    """CR 613.1d then 613.1f: effects taking abilities away, in board (timestamp) order. The permanents
+    an effect reaches are fixed where it first applies (CR 613.6): in layer 4 for one that also sets
+    types ("is a blue Frog creature"), in layer 6 otherwise, after every type change."""
+    losses = [
+        (i, x)
+        for i, f in enumerate(layers.faces)
+        if i not in layers.lost
+        for x in read_losses(f.oracle_text, f.name)
+    ]
+    if not losses:
+        return
+    perms = layers.perms
+    where = {p.id: n for n, p in enumerate(perms)}
+    reached: list[list[int]] = [[] for _ in losses]
+    for k, (i, x) in enumerate(losses):  # layer 4: the type-setting ones, in order
+        if x.types is None and x.subtypes is None and not x.add_types:
+            continue
+        reached[k] = _reached(layers, i, x, {}, where)  # each type change may change what the next names
+        for j in reached[k]:
+            if x.types is not None:
+                layers.types[j] = x.types
+                layers.subtypes[j] = x.subtypes or ()
+            elif x.subtypes is not None:  # "is a blue Fish": its creature types (CR 205.1b)
+                layers.subtypes[j] = tuple(t for t in layers.subtypes[j] if t in LAND_TYPES) + x.subtypes
+            layers.types[j] = layers.types[j] + tuple(t for t in x.add_types if t not in layers.types[j])
+    warnings.extend(_token_warnings(layers, [(i, x.filter) for i, x in losses]))
+    memo: dict[tuple[object, ...], list[int]] = {}
+    for k, (i, x) in enumerate(losses):  # layer 6
+        if x.types is None and x.subtypes is None and not x.add_types:
+            reached[k] = _reached(layers, i, x, memo, where)
+        if x.filter.enchanted and perms[i].attached_to is None:
+            warnings.append(
+                Warning(
+                    perms[i].id,
+                    x.text,
+                    "attached to nothing on this board (`attached_to`): it changes nothing",
+                )
+            )
+        granted = [a for a in (parse_activated(t, "~") for t in x.grants) if a is not None]
+        for j in reached[k]:
+            before = layers.stripped.get(j)
+            keeps_mana = x.except_mana and (before is None or before[1])
+            layers.stripped[j] = (i, keeps_mana)
+            if granted:
+                layers.loss_grants.setdefault(j, []).extend((a, i) for a in granted)
+
+
+def _reached(
+    layers: _Layers, i: int, x: AbilityLoss, memo: dict[tuple[object, ...], list[int]], where: dict[str, int]
+) -> list[int]:
+    """The permanents loss ``x`` of permanent ``i`` reaches; "As long as enchanted creature is red" while
+    it is that color (CR 611.3a, 105.2). Effects that name the same permanents (copies of Humility) are
+    worked out once (``memo``, valid while the types stay as they are)."""
+    deadline.check()  # one loss effect over the board; nothing is kept until ``read_board`` returns
+    source = layers.perms[i]
+    flt = x.filter
+    key: tuple[object, ...] = (
+        flt,
+        x.color,
+        source.controller if flt.controller != "any" else None,
+        source.attached_to if flt.enchanted else None,
+        source.id if flt.other or flt.itself else None,
+        source.name if flt.named is not None else None,
+    )
+    found = memo.get(key)
+    if found is not None:
+        return found
+    out = []
+    # "enchanted", "equipped": only the permanent it is attached to can be named (CR 303.4, 301.5)
+    attached = where.get(source.attached_to or "", -1)
+    candidates: list[int] = (
+        ([attached] if attached >= 0 else []) if flt.enchanted else list(range(len(layers.perms)))
+    )
+    for j in candidates:
+        if not layers.state(j, (), False).matches(flt, source):
+            continue
+        if x.color is not None and x.color not in layers.faces[j].color_set:
+            continue
+        out.append(j)
+    memo[key] = out
+    return out
 
 
 _NamedGrants = dict[int, list[tuple[ActivatedText, str]]]
@@ -212,15 +327,25 @@ def _graveyard_grants(board: Board) -> _FromGraveyard:
     return out
 
 
+def _loss_line(line: str, name: str) -> str:
+    """A line as ``ability_loss.read_losses`` keeps it (its ``text``)."""
+    text = strip_reminder(line).strip().rstrip(".")
+    return text.replace(name, "~") if name else text
+
+
 def _reading_warnings(layers: _Layers) -> list[Warning]:
     """Texts of the permanents that keep their abilities not (fully) understood ("nothing silent"), and
     activation conditions not understood (taken as not activatable, CR 602.5b)."""
     out: list[Warning] = []
     for i, r in enumerate(layers.readings):
-        if i in layers.lost:
+        if i in layers.lost or (i in layers.stripped and not layers.stripped[i][1]):
             continue
         pid = layers.perms[i].id
-        out.extend(Warning(pid, line, why) for line, why in r.problems)
+        face = layers.faces[i]
+        read = {x.text for x in read_losses(face.oracle_text, face.name)}  # read by ``ability_loss``
+        out.extend(
+            Warning(pid, line, why) for line, why in r.problems if _loss_line(line, face.name) not in read
+        )
         out.extend(
             Warning(
                 pid,
@@ -231,6 +356,43 @@ def _reading_warnings(layers: _Layers) -> list[Warning]:
             for c in a.conditions
             if c.kind == "unknown"
         )
+    return out
+
+
+def _token_warnings(layers: _Layers, filters: list[tuple[int, Filter]]) -> list[Warning]:
+    """CR 111.1: an effect on "tokens" or "nontoken" permanents reaching one whose `token` the request
+    does not state: it is taken as a card, and said (once per permanent; effects naming the same
+    permanents are looked at once)."""
+    out: list[Warning] = []
+    perms = layers.perms
+    seen: set[tuple[object, ...]] = set()
+    warned: set[int] = set()
+    for i, flt in filters:
+        if flt.token is None:
+            continue
+        source = perms[i]
+        key: tuple[object, ...] = (
+            flt,
+            source.controller,
+            source.attached_to if flt.enchanted else None,
+            source.id if flt.other or flt.itself else None,
+        )
+        if key in seen:
+            continue
+        seen.add(key)
+        line = next((ln.strip() for ln in layers.faces[i].oracle_text.splitlines() if "token" in ln), "")
+        loose = replace(flt, token=None)
+        for j, p in enumerate(perms):
+            if j in warned or p.knows("token") or not layers.state(j, (), False).matches(loose, source):
+                continue
+            warned.add(j)
+            out.append(
+                Warning(
+                    source.id,
+                    line,
+                    f"whether {p.id!r} is a token is not stated (`token`): taken as a card (CR 111.1)",
+                )
+            )
     return out
 
 
@@ -259,6 +421,11 @@ def _grant_warnings(
     return out
 
 
+def _board_index(perms: tuple[Permanent, ...], pid: str) -> int:
+    """Where permanent ``pid`` stands on the board (its timestamp order, CR 613.7); -1 when absent."""
+    return next((n for n, p in enumerate(perms) if p.id == pid), -1)
+
+
 def _permanent_state(
     layers: _Layers,
     j: int,
@@ -269,36 +436,55 @@ def _permanent_state(
     granted: _Granted,
 ) -> PermanentState:
     """Permanent ``j`` with its abilities in the module doc's order: its own (``own_abilities``), then
-    those granted (CR 613.1f, 113.6b), and whether it has haste (CR 702.10)."""
+    those granted (CR 613.1f, 113.6b), and whether it has haste (CR 702.10). An effect that took its
+    abilities (``layers.stripped``) removes its own and those granted before it in timestamp order
+    (CR 613.7); those granted after it, or by the same effect, stay (``PermanentState.lost`` keeps the
+    others, with the permanent responsible)."""
     perms, face = layers.perms, layers.faces[j]
     kept = j not in layers.lost
     land_types = (
         tuple(t for t in BASIC_LAND_TYPES if t in layers.subtypes[j]) if "Land" in layers.types[j] else ()
     )
     own = own_abilities(face.oracle_text, face.name, land_types, kept)
-    items: list[tuple[ActivatedText, str, str, str | None]] = [
-        (a, ORIGIN_GRANTED, "613.1f", by) for a, by in named_grants.get(j, ())
+    # (ability, origin, rule, granted by, the granting effect's board index: its timestamp)
+    items: list[tuple[ActivatedText, str, str, str | None, int]] = [
+        (a, ORIGIN_GRANTED, "613.1f", by, _board_index(perms, by)) for a, by in named_grants.get(j, ())
     ]
     probe = layers.state(j, (), False)
     for source, g, readable in from_graveyard:
         if probe.matches(g.filter, source):
-            items.extend((a, ORIGIN_GRANTED, "113.6b", source.id) for a in readable)
-    haste = kept and face.has_keyword("Haste")
+            items.extend((a, ORIGIN_GRANTED, "113.6b", source.id, -1) for a in readable)
+    strip = layers.stripped.get(j)
+    haste = kept and face.has_keyword("Haste") and strip is None
     for k, (i, g) in enumerate(grants):
         if not active[k] or not probe.matches(g.filter, perms[i]):
             continue
-        if g.keyword == "Haste":
+        if g.keyword == "Haste" and (strip is None or i > strip[0]):
             haste = True
         items.extend(
-            (ab, ORIGIN_GRANTED, "613.1f", perms[i].id) for ab, _text in granted[(i, k)] if ab is not None
+            (ab, ORIGIN_GRANTED, "613.1f", perms[i].id, i) for ab, _text in granted[(i, k)] if ab is not None
         )
-    if not items:
+    items.extend((a, ORIGIN_GRANTED, "613.1f", perms[i].id, i) for a, i in layers.loss_grants.get(j, ()))
+    if not items and strip is None:
         return layers.state(j, own, haste)
     start = len(own)
     extra = tuple(
-        _ability(start + n, a, origin, rule, by, face.name) for n, (a, origin, rule, by) in enumerate(items)
+        _ability(start + n, a, origin, rule, by, face.name)
+        for n, (a, origin, rule, by, _ts) in enumerate(items)
     )
-    return layers.state(j, own + extra, haste)
+    if strip is None:
+        return layers.state(j, own + extra, haste)
+    by_loss, keeps_mana = strip
+    stamps = [-1] * len(own) + [item[4] for item in items]
+    keep: list[Ability] = []
+    gone: list[tuple[Ability, str]] = []
+    for ab, ts in zip(own + extra, stamps, strict=True):
+        if ts >= by_loss or (keeps_mana and ab.is_mana_ability):
+            keep.append(ab)
+        else:
+            gone.append((ab, perms[by_loss].id))
+    renumbered = tuple(replace(ab, index=n) if ab.index != n else ab for n, ab in enumerate(keep))
+    return layers.state(j, renumbered, haste, tuple(gone))
 
 
 def _prohibitions(layers: _Layers, warnings: list[Warning]) -> tuple[tuple[int, Prohibition], ...]:
@@ -308,10 +494,27 @@ def _prohibitions(layers: _Layers, warnings: list[Warning]) -> tuple[tuple[int, 
     prohibitions = tuple(
         (i, x)
         for i, f in enumerate(layers.faces)
-        if i not in layers.lost
+        if layers.keeps_statics(i)
         for x in read_prohibitions(f.oracle_text, f.name)
     )
     for i, x in prohibitions:
+        if x.attached and perms[i].attached_to is None:
+            warnings.append(
+                Warning(
+                    perms[i].id,
+                    x.text,
+                    "attached to nothing on this board (`attached_to`): it forbids nothing",
+                )
+            )
+        if x.escape is not None and perms[i].attached_to is not None:
+            warnings.append(
+                Warning(
+                    perms[i].id,
+                    x.escape,
+                    "a special action that ignores this effect until end of turn (CR 116.2d): taken as not "
+                    "taken, so the prohibition applies",
+                )
+            )
         if x.by_name and perms[i].chosen.card_name is None:
             warnings.append(
                 Warning(
@@ -330,10 +533,21 @@ def read_board(board: Board) -> BoardState:
         _type_change_order(changes, layers.perms, layers.types, layers.subtypes, layers.supertypes, lost)
     warnings: list[Warning] = []
     named_grants = _named_land_changes(layers, warnings)
-    grants = [(i, g) for i, r in enumerate(readings) if i not in lost for g in r.grants]
+    _apply_losses(layers, warnings)
+    keeps = layers.keeps_statics
+    grants = [(i, g) for i, r in enumerate(readings) if keeps(i) for g in r.grants]
     from_graveyard = _graveyard_grants(board)
-    replacements = tuple((i, x) for i, r in enumerate(readings) if i not in lost for x in r.replacements)
-    triggers = tuple((i, t) for i, r in enumerate(readings) if i not in lost for t in r.triggers)
+    replacements = tuple((i, x) for i, r in enumerate(readings) if keeps(i) for x in r.replacements)
+    triggers = tuple((i, t) for i, r in enumerate(readings) if keeps(i) for t in r.triggers)
+    warnings.extend(
+        Warning(
+            layers.perms[i].id,
+            _chosen_line(layers.faces[i].oracle_text),
+            "no color chosen (`chosen.color`): its additional mana of the chosen color is never added here",
+        )
+        for i, t in triggers
+        if (t.needs == "chosen" or any(o.chosen for o in t.options)) and layers.perms[i].chosen.color is None
+    )
     warnings.extend(_reading_warnings(layers))
     active = [
         _grant_applies(i, g, layers.perms, layers.types, layers.subtypes, layers.supertypes)
@@ -344,6 +558,7 @@ def read_board(board: Board) -> BoardState:
         for k, (i, g) in enumerate(grants)
     }
     warnings.extend(_grant_warnings(layers, grants, active, granted))
+    warnings.extend(_token_warnings(layers, [(i, g.filter) for i, g in grants]))
     states = [
         _permanent_state(layers, j, named_grants, from_graveyard, grants, active, granted)
         for j in range(len(layers.perms))
@@ -366,6 +581,8 @@ def _need_warnings(board: Board, states: list[PermanentState]) -> list[Warning]:
             )
             if not ab.is_mana_ability:
                 continue
+            out.extend(_limit_warnings(board, st, ab))
+            out.extend(_choice_warnings(st, ab))
             gate = existence_gate(st.face, ab)
             if gate is not None:
                 if gate[0] == "station" and not st.permanent.knows("counters"):
@@ -408,6 +625,70 @@ def _need_warnings(board: Board, states: list[PermanentState]) -> list[Warning]:
                                 "so the cost can't be paid (CR 118.3)",
                             )
                         )
+    return out
+
+
+def _chosen_line(text: str) -> str:
+    """The sentence of a trigger on "mana of the chosen color" (Caged Sun, Gauntlet of Power)."""
+    return next(
+        (ln.strip() for ln in text.splitlines() if "the chosen color" in ln and "additional" in ln), text
+    )
+
+
+def _choice_warnings(st: PermanentState, ab: Ability) -> list[Warning]:
+    """A choice made as the permanent entered that the request does not make is said, never a silent
+    "adds nothing" (CR 106.5): "the chosen color" without `chosen.color`, a restriction "of the chosen
+    type" without `chosen.creature_type`."""
+    out: list[Warning] = []
+    effect = ab.mana
+    chosen = st.permanent.chosen
+    if effect is not None and chosen.color is None:
+        effects = [effect] + ([effect.instead[1]] if effect.instead is not None else [])
+        if any(o.chosen for e in effects for o in e.options):
+            out.append(
+                Warning(
+                    st.id,
+                    ab.text,
+                    "no color chosen (`chosen.color`): 'the chosen color' is undefined, so that part adds no "
+                    "mana here (CR 106.5)",
+                )
+            )
+    restriction = ab.restriction
+    if restriction is not None and "chosen type" in restriction and chosen.creature_type is None:
+        out.append(
+            Warning(
+                st.id,
+                restriction,
+                "no creature type chosen (`chosen.creature_type`): no spell meets 'the chosen type', so its "
+                "mana pays for nothing here",
+            )
+        )
+    return out
+
+
+def _limit_warnings(board: Board, st: PermanentState, ab: Ability) -> list[Warning]:
+    """CR 602.5b, 602.5d: an activation limit whose fact the request does not state is assumed met, and
+    said: no earlier activation this turn (`activated_this_turn`), a main phase (`step`)."""
+    out: list[Warning] = []
+    limits = [f"Activate only {c.text}." for c in ab.conditions]
+    if once_each_turn(ab) and not st.permanent.knows("activated_this_turn"):
+        out.append(
+            Warning(
+                st.id,
+                next(t for t in limits if "once" in t),
+                f"`activated_this_turn` not stated: ability {ab.index} is taken as not yet activated this "
+                "turn (CR 602.5b: only once each turn)",
+            )
+        )
+    if as_a_sorcery(ab) and board.step is None and board.active_player == st.controller:
+        out.append(
+            Warning(
+                st.id,
+                next(t for t in limits if "as a sorcery" in t),
+                "`step` not stated: taken as its controller's main phase with an empty stack, so it can be "
+                "activated as a sorcery before the spell is cast (CR 307.1, 602.5d)",
+            )
+        )
     return out
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from app.rules.mana.ability_values import Ability, PermanentState, Warning
-from app.rules.mana.activation_checks import candidates
+from app.rules.mana.activation_checks import candidates, once_each_turn
 from app.rules.mana.payment_values import CARD, LEAVES, TAP, Consumed, ManaSource
 from app.rules.mana.production import BoardAnalysis
 from app.rules.text.activation import Need
@@ -87,6 +87,7 @@ def consuming_sources(
         ability.has_tap
         or ability.has_untap
         or any(n.kind in {"sacrifice_self", "return_self", "discard_hand"} for n in ability.needs)
+        or once_each_turn(ability)  # CR 602.5b
     )
     found, limit = _resources(analysis, state, ability, once)
     if limit <= 0:

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from app.rules.mana.ability_values import Ability, PermanentState, Warning
-from app.rules.mana.activation_checks import check_activation, prohibition_reasons
+from app.rules.mana.activation_checks import check_activation, once_each_turn, prohibition_reasons
 from app.rules.mana.consuming_sources import (
+    REPEAT_BOUND,
     ability_source,
     consuming_sources,
 )
@@ -230,6 +231,8 @@ def _mana_sources(
                 consuming.append((state, ability, (listed, spell_only)))
                 continue
             plain.append(ability_source(state, ability, listed, spell_only))
+            for k in range(1, _repeats(board, state, ability, skipped)):
+                plain.append(ability_source(state, ability, listed, spell_only, activation=k))
     plain.extend(_zone_sources(analysis, player))
     if not consuming:
         return tuple(plain)
@@ -244,6 +247,27 @@ def _mana_sources(
             )
         )
     return tuple(out)
+
+
+def _repeats(board: Board, state: PermanentState, ability: Ability, skipped: list[Warning]) -> int:
+    """How many times an ability whose cost uses only life (besides mana) can be activated for one
+    payment: as often as the life total allows (CR 119.4, 602.2b), once with {T}, {Q}, a cost that moves
+    the permanent, or "Activate only once each turn" (CR 602.5b)."""
+    life = ability.life_cost
+    if (
+        life <= 0
+        or ability.has_tap
+        or ability.has_untap
+        or any(n.kind in {"sacrifice_self", "return_self"} for n in ability.needs)
+        or once_each_turn(ability)
+    ):
+        return 1
+    n = max(board.player(state.controller).life, 0) // life
+    if n > REPEAT_BOUND:
+        skipped.append(
+            Warning(state.id, ability.cost_text, f"only the first {REPEAT_BOUND} activations are considered")
+        )
+    return max(1, min(n, REPEAT_BOUND))
 
 
 def _spell_only(

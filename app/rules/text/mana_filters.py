@@ -97,6 +97,8 @@ class Filter:
     color: str | None = None
     """ "black permanents": a color the permanent has (CR 105.2); set only by activation conditions
     ("Activate only if you control two or more black permanents"), checked by ``PermanentState.matches``."""
+    token: bool | None = None
+    """ "tokens": True, "nontoken": False (CR 111.1); None: tokens and cards alike."""
 
     def __init__(
         self,
@@ -115,6 +117,7 @@ class Filter:
         counter: str | None = None,
         itself: bool = False,
         color: str | None = None,
+        token: bool | None = None,
     ) -> None:
         # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
         object.__setattr__(self, "types", types)
@@ -132,6 +135,7 @@ class Filter:
         object.__setattr__(self, "counter", counter)
         object.__setattr__(self, "itself", itself)
         object.__setattr__(self, "color", color)
+        object.__setattr__(self, "token", token)
 
     def matches_types(
         self,
@@ -278,10 +282,19 @@ def _joined(words: list[str]) -> list[str]:
 
 def _type_words(words: list[str]) -> dict[str, list[str]] | None:
     """The type words of a phrase: supertypes, "nonbasic", "non<type>", card types and subtypes (CR 205)."""
-    found: dict[str, list[str]] = {"types": [], "subtypes": [], "supertypes": [], "not_super": [], "not": []}
+    found: dict[str, list[str]] = {
+        "types": [],
+        "subtypes": [],
+        "supertypes": [],
+        "not_super": [],
+        "not": [],
+        "token": [],
+    }
     for word in _joined(words):
         low = word.casefold()
-        if low in {"basic", "snow", "legendary"}:
+        if low in {"token", "tokens", "nontoken"}:
+            found["token"].append(low)  # CR 111.1
+        elif low in {"basic", "snow", "legendary"}:
             found["supertypes"].append(low.capitalize())
         elif low == "nonbasic":
             found["not_super"].append("Basic")
@@ -326,9 +339,10 @@ def parse_filter(phrase: str) -> Filter | None:
     found = _type_words(words)
     if found is None:
         return None
-    if not any(found.values()) and "permanent" not in text:
+    tokens = found.pop("token")
+    if not any(found.values()) and "permanent" not in text and not tokens:
         return None
-    return _with_extra(
+    flt = _with_extra(
         extra,
         Filter(
             tuple(found["types"]),
@@ -341,3 +355,6 @@ def parse_filter(phrase: str) -> Filter | None:
             other,
         ),
     )
+    if tokens:
+        return replace(flt, token=tokens[0] != "nontoken")
+    return flt

@@ -76,6 +76,9 @@ class Permanent:
     token: bool = False  # a token, not a card (CR 111.1); "token" in ``given`` when stated
     power: int | None = None  # its power now (CR 208.3), when the request states it
     toughness: int | None = None  # its toughness now (CR 208.3), when the request states it
+    activated_this_turn: tuple[int, ...] = ()
+    """Indices of its abilities activated this turn (CR 602.5b "Activate only once each turn");
+    "activated_this_turn" in ``given`` when stated."""
 
     def __init__(
         self,
@@ -98,6 +101,7 @@ class Permanent:
         token: bool = False,
         power: int | None = None,
         toughness: int | None = None,
+        activated_this_turn: tuple[int, ...] = (),
     ) -> None:
         # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
         object.__setattr__(self, "id", id)
@@ -119,6 +123,7 @@ class Permanent:
         object.__setattr__(self, "token", token)
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "toughness", toughness)
+        object.__setattr__(self, "activated_this_turn", activated_this_turn)
 
     def counter(self, kind: str) -> int:
         """How many ``kind`` counters it has (CR 122.1); 0 when none or when counters were not given."""
