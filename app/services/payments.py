@@ -10,7 +10,7 @@ from app.rules.casting.engine import SpellToCast
 from app.rules.casting.ways import ways_of
 from app.rules.errors import RulesError
 from app.rules.mana.abilities import Warning
-from app.rules.mana.payment import PaymentSources, PlanStep, UnpayableError
+from app.rules.mana.payment import PaymentSources, PlanStep, SymbolPayment, UnpayableError
 from app.rules.mana.production import BoardAnalysis
 from app.rules.mana.restrictions import Casting
 from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, PaymentInputs, payment_inputs
@@ -19,6 +19,7 @@ from app.rules.values.board import Board
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.names import fold_name
+from app.rules.values.symbols import ManaSymbol
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
 from app.schemas.spells import CostWarningOut
 from app.services.board_memo import BOARDS
@@ -94,6 +95,36 @@ def _casting(board: Board, player: str, spell: SpellToCast) -> Casting:
         commander=commander,
         x=spell.x,
     )
+
+
+def _own_mana_first(payments: list[SymbolPayment], paid: ManaCost) -> list[SymbolPayment]:
+    """With mana spent as though it were another (CR 609.4b), the plan names each symbol paid with mana of
+    its own type where the same mana could pay it: two payments of the same cost swap their mana when
+    each symbol accepts the other's mana (the plan is as legal, and reads as the player would pay)."""
+    accepts: dict[str, frozenset[str]] = {}
+    for sym in paid.others:
+        if sym.text != "{1}":
+            accepts.setdefault(sym.text, frozenset(sym.colors) | ({"C"} if "C" in sym.text else set()))
+    if not accepts:
+        return payments
+    own = {
+        text: frozenset(ManaSymbol.parse(text).colors) | ({"C"} if "C" in text else set()) for text in accepts
+    }
+    for i, p in enumerate(payments):
+        if p.symbol not in own or p.mana is None or p.mana in own[p.symbol]:
+            continue
+        for j, q in enumerate(payments):
+            if (
+                q.target == p.target
+                and q.symbol in accepts
+                and q.mana in own[p.symbol]
+                and q.mana not in own[q.symbol]
+                and p.mana in accepts[q.symbol]
+            ):
+                payments[i] = SymbolPayment(p.symbol, p.target, q.mana, q.step)
+                payments[j] = SymbolPayment(q.symbol, q.target, p.mana, p.step)
+                break
+    return payments
 
 
 def _x_spent(face: Face, x: int, optional: tuple[tuple[str, int, int], ...]) -> int:
@@ -210,7 +241,8 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
     except RulesError as exc:
         where = ("body", "board", "mana_pool", player) if getattr(exc, "field", None) == "mana_pool" else loc
         raise from_rules_error(exc, where) from exc
-    symbols = [p.symbol for p in found.payments]  # a rewritten symbol keeps the cost's text (spending)
+    payments = _own_mana_first(list(found.payments), paid)
+    symbols = [p.symbol for p in payments]  # a rewritten symbol keeps the cost's text (spending)
     owners = [
         board.player(player).graveyard[int(s.permanent.removeprefix(GRAVEYARD_PREFIX))].name
         if s.ability == DELVE
@@ -222,7 +254,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         payable=True,
         cost=str(cost),
         plan=[
-            _step(board, player, s, [symbols[j] for j, p in enumerate(found.payments) if p.step == i])
+            _step(board, player, s, [symbols[j] for j, p in enumerate(payments) if p.step == i])
             for i, s in enumerate(found.steps)
         ],
         payments=[
@@ -232,7 +264,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
                 mana=p.mana,
                 source="life" if p.mana is None else "pool" if p.step is None else owners[p.step],
             )
-            for j, p in enumerate(found.payments)
+            for j, p in enumerate(payments)
         ],
         life_paid=found.life_paid,
         from_pool=_mana(found.from_pool) if found.from_pool else None,
