@@ -249,6 +249,30 @@ class WayOut(BaseModel):
     other_costs: list[OtherCostOut] = Field(
         [], description="What this way takes beside mana.", examples=[[{"text": "Pay 1 life", "life": 1}]]
     )
+    available: bool | Literal["unknown"] = Field(
+        True,
+        description=(
+            "Whether this way is available on the stated board (CR 601.2b): `true`; `false` (then `reason` "
+            'says why, under `rule`); or `"unknown"` when a fact the request does not state decides it '
+            "(then `needs` names the request fields, and the answer warns). Added in 1.3."
+        ),
+        examples=[True, False, "unknown"],
+    )
+    reason: str | None = Field(
+        None,
+        description="Why the way is not available, or what is not known; absent when it is available.",
+        examples=["Snuff Out's alternative cost holds only if you control a Swamp: not so on this board"],
+        exclude_if=_absent,
+    )
+    needs: list[str] | None = Field(
+        None,
+        description=(
+            'For `available: "unknown"`: the request fields that would decide it (empty when no field '
+            "does); absent otherwise."
+        ),
+        examples=[["players.opponent.this_turn.spells_cast"]],
+        exclude_if=_absent,
+    )
 
 
 class SpellCostOut(ComputedAnswer):

@@ -29,6 +29,7 @@ from app.rules.casting.adjustments import (
     keyword_cost_changes,
     own_effects,
 )
+from app.rules.casting.availability import AVAILABLE, unknown_message, way_availability
 from app.rules.casting.base import (
     additional_costs,
     base_cost,
@@ -100,12 +101,18 @@ def ways_to_cast(
     # optional costs, X), not on the way: it is worked out once per such spell for all the ways (the
     # answer's warnings come from the spell's own computation, not from these)
     judged: _JudgedBySpell = {}
+    board_state = prepared.board
     for way in offered_ways(prepared, caster, spell.cast_from, face, spell.card):
+        # CR 601.2b: whether the way is available on the stated board; one that is not is listed with its
+        # total as if it were, and why not (API 1.3); one not known is listed with what would decide it
+        found = AVAILABLE if way is None else way_availability(board_state, caster, way, face.name)
+        if way is not None and found.available is None and refused is not None:
+            refused.append(CostWarning(way.granted_by, face.name, way.text, unknown_message(way, found)))
         for chosen in options:
             if known is not None and plain and way is None and not chosen:
                 out.append(WayTotal("normal", chosen, known.total_cost, other_costs=known.other_costs))
                 continue
-            variant = _variant(spell, way, chosen)
+            variant = _variant(spell, way, chosen, assumed=found.available is not True)
             try:
                 result = total_cost(prepared, caster, variant, characters=characters, judged=judged)
             except (IllegalError, InvalidChoiceError) as exc:
@@ -122,6 +129,9 @@ def ways_to_cast(
                     variant.granted_by,
                     rule,
                     result.other_costs,
+                    found.available,
+                    found.reason,
+                    found.needs,
                 )
             )
     return tuple(out)
@@ -151,8 +161,11 @@ def _option_sets(own: CardWays) -> list[tuple[OptionalChoice, ...]]:
     return options
 
 
-def _variant(spell: SpellToCast, way: Way | None, chosen: tuple[OptionalChoice, ...]) -> SpellToCast:
-    """``spell`` cast by ``way`` with the optional costs ``chosen`` and no alternative cost (CR 118.9a)."""
+def _variant(
+    spell: SpellToCast, way: Way | None, chosen: tuple[OptionalChoice, ...], *, assumed: bool = False
+) -> SpellToCast:
+    """``spell`` cast by ``way`` with the optional costs ``chosen`` and no alternative cost (CR 118.9a);
+    ``assumed``: costed as if the way's condition held (its availability is said beside its total)."""
     return replace(
         spell,
         method="normal" if way is None else way.keyword,
@@ -160,6 +173,7 @@ def _variant(spell: SpellToCast, way: Way | None, chosen: tuple[OptionalChoice, 
         granted_by=None if way is None else way.granted_by,
         optional_costs=chosen,
         alternative_cost=None,
+        condition_assumed=assumed,
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final, NoReturn
 
+from app.rules.casting.availability import _controls_condition, unknown_message, way_availability
 from app.rules.casting.effects import (
     FACE_DOWN_NAME,
 )
@@ -17,7 +18,6 @@ from app.rules.casting.prepared import PreparedBoard
 from app.rules.casting.spell_cost import CastCharacteristics, CostRun, CostWarning, SpellToCast
 from app.rules.casting.ways import CardWays, Way, WayKind, keyword_rule, ways_of, with_sacrifice
 from app.rules.errors import IllegalError, InvalidChoiceError
-from app.rules.text.ways_text import spell_kind
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
@@ -201,7 +201,8 @@ def chosen_way(
         return None
     if spell.alternative_cost is not None and way.kind is not WayKind.WITH_MANA_COST:
         raise IllegalError("only one alternative cost can be applied to a spell", rule="118.9a")
-    _check_way_condition(board, caster, way, chars.face.name, run)
+    if not spell.condition_assumed:
+        _check_way_condition(board, caster, way, chars.face.name, run)
     return way
 
 
@@ -322,65 +323,15 @@ def _refuse(
 
 
 def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: CostRun) -> None:
-    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions are checked on the
-    board where they can be (emerge and offering need a permanent to sacrifice: ``with_sacrifice``), else
-    warned about (nothing silent). A fact not given is assumed to allow the method, with a warning."""
-    if way.once_per_turn:  # nothing silent: the request does not say whether the grant was used this turn
-        message = (
-            f"{way.granted_by} allows one such spell each turn: whether it was used already this turn is not "
-            "stated, assumed not (CR 601.3)"
-        )
-        run.warnings.append(CostWarning(way.granted_by, name, way.text, message))
-    if way.keyword == "spectacle":
-        opponents = [board.player(o) for o in board.opponents_of(caster)]
-        if any(o.this_turn.knows("life_lost") and o.this_turn.life_lost > 0 for o in opponents):
-            return
-        if opponents and all(o.this_turn.knows("life_lost") for o in opponents):
-            raise IllegalError("spectacle needs an opponent who lost life this turn", rule=way.rule)
-        message = "whether an opponent lost life this turn was not given (this_turn.life_lost): assumed so"
-    elif way.keyword == "surge":
-        turn = board.player(caster).this_turn
-        if turn.knows("spells_cast"):
-            if turn.spells_cast > 0:
-                return
-            raise IllegalError("surge needs another spell cast this turn", rule=way.rule)
-        message = "whether another spell was cast this turn was not given (this_turn.spells_cast): assumed so"
-    elif way.condition is not None:
-        held = _controls_condition(board, caster, way.condition)
-        if held is True:
-            return
-        if held is False:
-            raise IllegalError(
-                f"{name}'s {way.keyword} cost holds only {way.condition[0].lower()}{way.condition[1:]}: "
-                "not so on this board",
-                rule=way.rule,
-            )
-        message = f"{way.keyword} needs that {way.condition}: not checked, assumed so"
-    else:
+    """CR 601.2b: the way announced must be available on this board (``way_availability``): a condition
+    the board says is false is a 422 naming it; one the request does not decide is assumed to hold, with a
+    warning naming the field that would decide it (nothing silent)."""
+    found = way_availability(board, caster, way, name)
+    if found.available is True:
         return
-    run.warnings.append(CostWarning(None, name, way.text, message))
-
-
-def _controls_condition(board: Board, caster: str, condition: str) -> bool | None:
-    """ "If you control a Swamp", "as long as you control a Giant": whether the caster controls a permanent
-    of that kind on this board (CR 109.5); "if it's not your turn": whether another player is the active
-    player (CR 102.1); None for any other condition (not checked)."""
-    low = condition.lower()
-    if low in ("if it's not your turn", "if it isn't your turn"):  # whose turn: the board's active player
-        return board.active_player != caster
-    if low in ("if it's your turn", "as long as it's your turn"):
-        return board.active_player == caster
-    for prefix in ("if you control ", "as long as you control "):
-        if low.startswith(prefix):
-            what = low[len(prefix) :]
-            break
-    else:
-        return None
-    try:
-        kind = spell_kind(what)
-    except ValueError:
-        return None
-    return any(kind.covers(p.characteristics) for p in board.permanents if p.controller == caster)
+    if found.available is False:
+        raise IllegalError(found.reason or f"{way.keyword} is not available on this board", rule=way.rule)
+    run.warnings.append(CostWarning(way.granted_by, name, way.text, unknown_message(way, found)))
 
 
 def way_characteristics(chars: CastCharacteristics, way: Way | None, card: Card) -> CastCharacteristics:

@@ -261,6 +261,12 @@ def test_golden(case: dict[str, Any]) -> None:
                 "total_cost": str(w.total_cost),
                 **({"granted_by": w.granted_by} if w.granted_by else {}),
                 **({"other_costs": [o.text for o in w.other_costs]} if w.other_costs else {}),
+                # API 1.3: a way not available on the board is listed, saying so
+                **(
+                    {"available": "unknown" if w.available is None else w.available}
+                    if w.available is not True
+                    else {}
+                ),
             }
             for w in offered
             if not w.optional_costs
