@@ -93,7 +93,7 @@ def test_a_bare_cost_has_no_spell_rules(client: TestClient) -> None:
 def test_imperiosaur_only_basic_lands(client: TestClient) -> None:
     """Imperiosaur {2}{G}{G}: "Spend only mana produced by basic lands to cast this spell." Llanowar Elves'
     {G} may not be spent: three Forests leave one mana short, of any type."""
-    board = lands("Forest", 3) + [{"id": "elves", "card": "Llanowar Elves"}]
+    board = [*lands("Forest", 3), {"id": "elves", "card": "Llanowar Elves"}]
     body = pay(client, board, spell={"card": "Imperiosaur"})
     assert body["payable"] is False and body["short"] == "{1}"
     body = pay(client, lands("Forest", 4), spell={"card": "Imperiosaur"})
@@ -136,7 +136,7 @@ def test_security_rhox_treasures_only_for_its_alternative_cost(client: TestClien
 def test_mycosynth_lattice_reaches_every_player(client: TestClient) -> None:
     """Mycosynth Lattice (the opponent's): "Players may spend mana as though it were mana of any color." Two
     Forests of yours pay {U}{U}."""
-    board = lands("Forest", 2) + [{"id": "lattice", "card": "Mycosynth Lattice", "controller": "opponent"}]
+    board = [*lands("Forest", 2), {"id": "lattice", "card": "Mycosynth Lattice", "controller": "opponent"}]
     assert pay(client, board, cost="{U}{U}")["payable"] is True
     assert pay(client, lands("Forest", 2), cost="{U}{U}")["payable"] is False
 
@@ -144,7 +144,7 @@ def test_mycosynth_lattice_reaches_every_player(client: TestClient) -> None:
 def test_sunglasses_of_urza_white_as_red(client: TestClient) -> None:
     """Sunglasses of Urza: "You may spend white mana as though it were red mana." A Plains pays {R}, not
     {G}."""
-    board = lands("Plains", 1) + [{"id": "glasses", "card": "Sunglasses of Urza"}]
+    board = [*lands("Plains", 1), {"id": "glasses", "card": "Sunglasses of Urza"}]
     assert pay(client, board, cost="{R}")["payable"] is True
     body = pay(client, board, cost="{G}")
     assert body["payable"] is False and body["short"] == "{G}"
@@ -153,7 +153,7 @@ def test_sunglasses_of_urza_white_as_red(client: TestClient) -> None:
 def test_vizier_of_the_menagerie_any_type_for_creature_spells(client: TestClient) -> None:
     """Vizier of the Menagerie: "You may spend mana as though it were mana of any type to cast creature
     spells." Four Forests pay Thought-Knot Seer's {3}{C} ({C} is a type, CR 609.4b), not Wrath of God."""
-    board = lands("Forest", 4) + [{"id": "vizier", "card": "Vizier of the Menagerie"}]
+    board = [*lands("Forest", 4), {"id": "vizier", "card": "Vizier of the Menagerie"}]
     assert pay(client, board, spell={"card": "Thought-Knot Seer"})["payable"] is True
     assert pay(client, board, spell={"card": "Wrath of God"})["payable"] is False
 
@@ -161,7 +161,7 @@ def test_vizier_of_the_menagerie_any_type_for_creature_spells(client: TestClient
 def test_oath_of_nissa_planeswalker_spells(client: TestClient) -> None:
     """Oath of Nissa: "You may spend mana as though it were mana of any color to cast planeswalker
     spells." Three Forests pay Jace Beleren's {1}{U}{U}, not Counterspell's {U}{U}."""
-    board = lands("Forest", 3) + [{"id": "oath", "card": "Oath of Nissa"}]
+    board = [*lands("Forest", 3), {"id": "oath", "card": "Oath of Nissa"}]
     assert pay(client, board, spell={"card": "Jace Beleren"})["payable"] is True
     assert pay(client, board, spell={"card": "Counterspell"})["payable"] is False
 
