@@ -18,6 +18,7 @@ from app.rules.casting.effects import (
 )
 from app.rules.casting.permissions import GrantedText, KeywordCostChange, Permission
 from app.rules.casting.spell_cost import CostWarning
+from app.rules.casting.standing_text import standing_text
 from app.rules.text.ways_text import read_granted
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card
@@ -63,7 +64,7 @@ class PreparedBoard:
         object.__setattr__(self, "keyword_costs", keyword_costs)
 
 
-_BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects, GrantedText | None]] = {}
+_BY_CARD: dict[tuple[int, str | None, int | None], tuple[Card, CardEffects, GrantedText | None]] = {}
 
 
 _BY_CARD_MAX: Final = 16384
@@ -72,16 +73,22 @@ _BY_CARD_MAX: Final = 16384
 _NOTHING_GRANTED: Final = GrantedText()
 
 
-def _effects_of(perm: Permanent) -> tuple[CardEffects, GrantedText | None]:
+def _effects_of(perm: Permanent, standing: bool = True) -> tuple[CardEffects, GrantedText | None]:
     """The cost effects of the face that is up, and what it grants for casting (None: nothing), cached per
-    card object (catalogue cards are shared): one look-up per permanent when a board is prepared."""
-    key = (id(perm.card), perm.face)
+    card object (catalogue cards are shared): one look-up per permanent when a board is prepared.
+    ``standing``: a permanent, granting what its state gives (``standing_text``); False for a stated
+    lasting effect, whose whole text is what resolved."""
+    face = perm.characteristics
+    is_class = standing and "Class" in face.type_line.subtypes
+    level = perm.class_level if is_class else None if standing else -1
+    key = (id(perm.card), perm.face, level)
     hit = _BY_CARD.get(key)
     if hit is not None and hit[0] is perm.card:
         return hit[1], hit[2]
-    face = perm.characteristics
     found = cost_effects(face)
-    granted: GrantedText | None = read_granted(face.name, face.oracle_text)
+    # CR 716.2a, 714.2b, 606: a later Class level, a chapter or a loyalty ability grants nothing standing
+    text = standing_text(face.oracle_text, perm.class_level, is_class) if standing else face.oracle_text
+    granted: GrantedText | None = read_granted(face.name, text)
     if granted == _NOTHING_GRANTED:
         granted = None
     if len(_BY_CARD) >= _BY_CARD_MAX:
@@ -113,13 +120,27 @@ def prepare_board(board: Board) -> PreparedBoard:
             )
         if granted is not None:
             _granted(perm, granted, False, permissions, keyword_costs, warnings)
+        if "class_level" not in perm.given and "Class" in perm.characteristics.type_line.subtypes:
+            _warn_unstated_level(perm, granted, warnings)
     for effect in board.effects:
-        granted = _effects_of(effect)[1]
+        granted = _effects_of(effect, standing=False)[1]
         if granted is not None:
             _granted(effect, granted, True, permissions, keyword_costs, warnings)
     return PreparedBoard(
         board, tuple(sources), tuple(warnings), tuple(grants), tuple(permissions), tuple(keyword_costs)
     )
+
+
+def _warn_unstated_level(perm: Permanent, granted: GrantedText | None, warnings: list[CostWarning]) -> None:
+    """Nothing silent: a Class whose level is not stated is taken at level 1 (CR 716.2d); a permission of a
+    later level is then not granted, and said."""
+    face = perm.characteristics
+    every = read_granted(face.name, standing_text(face.oracle_text, 3, True)).permissions
+    have = granted.permissions if granted is not None else ()
+    for p in every:
+        if p not in have:
+            message = "class_level not stated: level 1 assumed, this level's ability not granted (CR 716.2a)"
+            warnings.append(CostWarning(perm.id, perm.card.name, p.text, message))
 
 
 def _granted(
