@@ -44,7 +44,14 @@ from app.rules.casting.effects import (
     CostEffect,
     MinimumTotal,
 )
-from app.rules.casting.offered import FACE_DOWN, chosen_way, has_aftermath, offered_ways, way_characteristics
+from app.rules.casting.offered import (
+    FACE_DOWN,
+    chosen_way,
+    granted_optional,
+    has_aftermath,
+    offered_ways,
+    way_characteristics,
+)
 from app.rules.casting.prepared import PreparedBoard, prepare_board
 from app.rules.casting.spell_cost import (
     CastAs,
@@ -61,10 +68,12 @@ from app.rules.casting.spell_cost import (
     Variables,
     WayTotal,
 )
+from app.rules.casting.way_values import OptionalCost
 from app.rules.casting.ways import CardWays, Way, modal_keyword, ways_of
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.characters import CharacterIndex
 from app.rules.values.board import Board, Permanent
+from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
 
 _NO_CHARACTERS: Final = CharacterIndex(())
@@ -95,7 +104,8 @@ def ways_to_cast(
         return ()
     if has_aftermath(face) and spell.cast_from != "graveyard":
         return ()
-    options = _option_sets(ways_of(face))
+    given = tuple(opt.keyword for _s, _p, opt in granted_optional(prepared, caster, face, spell.card))
+    options = _option_sets(ways_of(face), given)
     out: list[WayTotal] = []
     # Whether and by how much each board effect applies depends on the spell (its face, mana value, zone,
     # optional costs, X), not on the way: it is worked out once per such spell for all the ways (the
@@ -152,13 +162,32 @@ def _plain(known: CostResult | None, spell: SpellToCast) -> bool:
     )
 
 
-def _option_sets(own: CardWays) -> list[tuple[OptionalChoice, ...]]:
-    """No optional cost, then each optional cost the card offers, one of its costs at a time (CR 601.2b); a
-    spree or tiered spell is cast with at least one mode chosen (702.172a, 702.183a): never bare."""
+def _option_sets(own: CardWays, granted: tuple[str, ...] = ()) -> list[tuple[OptionalChoice, ...]]:
+    """No optional cost, then each optional cost the card offers, one of its costs at a time (CR 601.2b),
+    then each that a permanent gives it (``granted``, CR 613.1f); a spree or tiered spell is cast with at
+    least one mode chosen (702.172a, 702.183a): never bare."""
     options: list[tuple[OptionalChoice, ...]] = [] if modal_keyword(own) is not None else [()]
     for opt in own.optional:
         options.extend((OptionalChoice(opt.keyword, which),) for which in range(1, len(opt.costs) + 1))
+    mine = {opt.keyword for opt in own.optional}
+    options.extend((OptionalChoice(kw),) for kw in dict.fromkeys(granted) if kw not in mine)
     return options
+
+
+def _granted_optional(
+    prepared: PreparedBoard, caster: str, spell: SpellToCast, face: Face
+) -> tuple[tuple[str, str, OptionalCost, bool], ...]:
+    """The optional costs permanents give the spell (CR 613.1f), as ``base.optional_costs`` takes them: a
+    grant to the first such spell each turn is certain only when the caster is stated to have cast no
+    spell this turn (else it is warned about)."""
+    if not spell.optional_costs or spell.cast_as is not None:
+        return ()
+    turn = prepared.board.player(caster).this_turn
+    first = turn.knows("spells_cast") and turn.spells_cast == 0
+    return tuple(
+        (source.id, source.card.name, opt, perm.once_per_turn and not first)
+        for source, perm, opt in granted_optional(prepared, caster, face, spell.card)
+    )
 
 
 def _variant(
@@ -216,7 +245,7 @@ def total_cost(
     if way is not None and way.x_at_least_one and v.x == 0:  # the card's own restriction (601.2b)
         raise IllegalError(f"{chars.face.name}: X can't be 0 when cast by its {way.keyword}", rule="601.2b")
     additional_costs(spell, v, run)
-    optional_costs(spell, chars.face, v, run)
+    optional_costs(spell, chars.face, v, run, _granted_optional(prepared, caster, spell, chars.face))
     mandatory_costs(chars.face, v, run)
     commander_tax(spell, run)
 

@@ -16,6 +16,7 @@ from app.rules.casting.effects import (
 from app.rules.casting.permissions import Permission, PermissionKind
 from app.rules.casting.prepared import PreparedBoard
 from app.rules.casting.spell_cost import CastCharacteristics, CostRun, CostWarning, SpellToCast
+from app.rules.casting.way_values import OptionalCost
 from app.rules.casting.ways import CardWays, Way, WayKind, keyword_rule, ways_of, with_sacrifice
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.values.board import Board, Permanent
@@ -160,6 +161,27 @@ def _granted_way(
         life_for_mana=perm.life_for_mana,
         once_per_turn=perm.once_per_turn,
     )
+
+
+def granted_optional(
+    prepared: PreparedBoard, caster: str, face: Face, card: Card
+) -> tuple[tuple[Permanent, Permission, OptionalCost], ...]:
+    """CR 613.1f, 601.2b: the optional additional costs permanents give this spell as its own (Djinn
+    Illuminatus's replicate at its mana cost, Zinnia's offspring {2}, Anhelo's casualty 2), each as the
+    card's own ``OptionalCost`` would be, with the permanent and its permission."""
+    out: list[tuple[Permanent, Permission, OptionalCost]] = []
+    for source, perm in prepared.permissions:
+        if perm.kind is not PermissionKind.OPTIONAL or perm.keyword is None:
+            continue
+        if not _covered(prepared.board, caster, source, perm, face, card):
+            continue
+        mana = (face.mana_cost or ManaCost.zero()) if perm.cost_is_mana_cost else perm.cost
+        if mana is None:
+            continue  # "has replicate" with no cost read: not_read says so
+        repeatable = perm.keyword == "replicate"  # CR 702.56a: paid any number of times
+        opt = OptionalCost(perm.keyword, perm.rule, ((mana, perm.other_costs),), repeatable, perm.text)
+        out.append((source, perm, opt))
+    return tuple(out)
 
 
 def _matches(way: Way | None, method: str, which: int | None, granted_by: str | None) -> bool:

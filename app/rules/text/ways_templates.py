@@ -225,14 +225,31 @@ GRANT_FLASHBACK_TARGET = WAYS.add(
     ),
     yields="a Permission (keyword flashback) for the card the trigger targeted (chosen card_name)",
 )
+GRANT_OPTIONAL = WAYS.add(
+    "granted-optional-cost",
+    r"^(?:[a-z' -]{1,30} — )?(?:(?P<first>the first )|each )?(?P<what>[a-z ,0-9-]{0,80}?)spells? you cast"
+    r"(?P<each> each turn)? "
+    r"(?:has|have) (?P<kw>replicate|conspire|casualty|offspring)"
+    r"(?: (?P<cost>(?:\{[^{}]{1,5}\}){1,10}|\d{1,2}))?\.?$",
+    rule="601.2b",
+    examples=(
+        "each instant and sorcery spell you cast has replicate.",
+        "each sliver spell you cast has replicate.",
+        "the first instant or sorcery spell you cast each turn has casualty 2.",
+        "creature spells you cast have offspring {2}.",
+        "science teacher — each saga spell you cast has replicate.",
+    ),
+    yields="a Permission (kind optional): an optional additional cost the spells have as their own (613.1f)",
+)
 KEYWORD_COST_IS_MANA_COST = WAYS.add(
     "granted-keyword-cost",
-    r"^the (?P<kw>escape|flashback) cost is equal to (?:its|the card's) mana cost"
+    r"^the (?P<kw>escape|flashback|replicate) cost is equal to (?:its|the card's) mana cost"
     r"(?: plus (?P<plus>[^.]{1,120}))?\.?$",
     rule="601.2f",
     examples=(
         "the flashback cost is equal to its mana cost.",
         "the escape cost is equal to the card's mana cost plus exile three other cards from your graveyard.",
+        "the replicate cost is equal to its mana cost.",
     ),
     yields="the cost of the keyword granted by the sentence before",
 )
