@@ -63,6 +63,10 @@ def _covered(board: Board, caster: str, source: Permanent, perm: Permission, fac
         or fold_name(source.chosen.card_name) not in (fold_name(card.name), fold_name(face.name))
     ):
         return False
+    if perm.chosen_type:  # "creature spells of the chosen type" (CR 205.3m): none chosen, none covered
+        chosen = source.chosen.creature_type
+        if chosen is None or not face.has_creature_type(chosen):
+            return False
     return perm.spells.covers(face)
 
 

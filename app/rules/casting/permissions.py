@@ -90,6 +90,7 @@ class Permission:
     named_card: bool = False  # only the card named by the source's chosen card_name (a trigger's target)
     your_turn: bool = False  # "as long as it's your turn", "during your turn": only on its controller's turn
     cost_is_mana_cost: bool = False  # OPTIONAL: "The replicate cost is equal to its mana cost."
+    chosen_type: bool = False  # "creature spells of the chosen type": the source's chosen creature type
 
 
 @dataclass(frozen=True, slots=True)

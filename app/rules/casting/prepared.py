@@ -154,6 +154,10 @@ def _granted(
     """What ``perm`` grants (CR 601.2b, 613). A trigger's grant to its target (Snapcaster Mage) holds only as
     a stated effect, not for the permanent on the battlefield (its trigger may never have resolved)."""
     permissions.extend((perm, p) for p in granted.permissions if is_effect or not p.named_card)
+    for p in granted.permissions:
+        if p.chosen_type and perm.chosen.creature_type is None:  # nothing silent: a choice not made
+            message = "chosen.creature_type not stated: the permission covers no spell (CR 205.3m)"
+            warnings.append(CostWarning(perm.id, perm.card.name, p.text, message))
     if not is_effect:
         keyword_costs.extend((perm, k) for k in granted.keyword_costs)
     for text in granted.not_read:

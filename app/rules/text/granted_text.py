@@ -181,10 +181,11 @@ def _grant_zone(_t: Template, s: Sentence, m: re.Match[str], out: list[Permissio
         ("a ", "an ", "one ")
     )
     extra = _added_costs(s, m, "extra", "the costs")
+    chosen = what.endswith(" of the chosen type")  # Realmwalker: the source's chosen creature type
     out.append(
         Permission(
             PermissionKind.ZONE,
-            spell_kind(what),
+            spell_kind(what.removesuffix(" of the chosen type")),
             (zone,),
             "601.3",
             s.text,
@@ -192,6 +193,7 @@ def _grant_zone(_t: Template, s: Sentence, m: re.Match[str], out: list[Permissio
             once_per_turn=once,
             # "during each of your turns" (Lurrus, Karador): only while its controller is active
             your_turn=bool(m["turn"] or (m["when"] and "each of your turns" in m["when"])),
+            chosen_type=chosen,
         )
     )
 
