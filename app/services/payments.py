@@ -11,10 +11,9 @@ from app.rules.casting.ways import ways_of
 from app.rules.errors import RulesError
 from app.rules.mana.abilities import Warning
 from app.rules.mana.payment import PaymentSources, PlanStep, SymbolPayment, UnpayableError
-from app.rules.mana.production import BoardAnalysis
 from app.rules.mana.restrictions import Casting
-from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, PaymentInputs, payment_inputs
-from app.rules.mana.spending import Spending, produced_by_matches, spending_for
+from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, payment_inputs
+from app.rules.mana.spending import only_produced_by, spending_for
 from app.rules.values.board import Board
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
@@ -140,25 +139,6 @@ def _x_spent(face: Face, x: int, optional: tuple[tuple[str, int, int], ...]) -> 
     return x * n
 
 
-def _produced_by(
-    analysis: BoardAnalysis, inputs: PaymentInputs, spending: Spending, life: int
-) -> PaymentSources:
-    """CR 106.6: "Spend only mana produced by [kind] to cast this spell": only the sources that are such
-    permanents pay (convoke, improvise and delve pay no mana and stay); the pool's mana, whose origin is
-    not stated, is not used."""
-    kind = spending.produced_by
-    assert kind is not None
-    states = {st.id: st for st in analysis.state.states}
-    kept = []
-    for src in inputs.sources:
-        st = states.get(src.permanent)
-        if src.ability < 0 or (
-            st is not None and produced_by_matches(kind, st.types, st.subtypes, st.supertypes)
-        ):
-            kept.append(src)
-    return PaymentSources(kept, life=life)
-
-
 def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -> PaymentPlanOut:
     """A plan paying the cost (or the spell's total cost) from ``player``'s sources, pool and life."""
     catalogue = Catalogue(session)
@@ -220,7 +200,8 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         warnings = [_warning(board, w) for w in (*inputs.warnings, *spending.warnings)]
         paid = cost if inputs.no_mana else spending.paid
         if spending.produced_by is not None and not inputs.no_mana:
-            payer = _produced_by(built.analysis, inputs, spending, board.player(player).life)
+            kept = only_produced_by(inputs.sources, built.analysis.state.states, spending.produced_by)
+            payer = PaymentSources(kept, life=board.player(player).life)  # the pool's origin: unknown
             if board.pool_of(player) != ManaCost.zero():
                 warnings.append(
                     CostWarningOut(

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from app.rules.mana.ability_values import PermanentState, Warning
+from app.rules.mana.payment_values import ManaSource
 from app.rules.mana.restrictions import Casting, spell_meets
 from app.rules.values.board import Choices
 from app.rules.values.cards import Face
@@ -330,3 +331,20 @@ def spending_for(
     applied.extend(e.text for e in effects)
     warnings.extend(unsure)
     return Spending(paid, produced, tuple(applied), tuple(warnings))
+
+
+def only_produced_by(
+    sources: tuple[ManaSource, ...], states: tuple[PermanentState, ...], kind: str
+) -> tuple[ManaSource, ...]:
+    """CR 106.6: "Spend only mana produced by [kind] to cast this spell": only the sources that are such
+    permanents pay (convoke, improvise and delve, listed with negative ability numbers, pay no mana and
+    stay); a card in a zone (Elvish Spirit Guide in the hand) is no permanent."""
+    by_id = {st.id: st for st in states}
+    kept: list[ManaSource] = []
+    for src in sources:
+        st = by_id.get(src.permanent)
+        if src.ability < 0 or (
+            st is not None and produced_by_matches(kind, st.types, st.subtypes, st.supertypes)
+        ):
+            kept.append(src)
+    return tuple(kept)
