@@ -262,6 +262,26 @@ def _symbol(text: str, kind: SymbolKind, accepted: frozenset[str]) -> ManaSymbol
     return ManaSymbol(text, kind, colors)
 
 
+_ANY_AS_THOUGH: Final = re.compile(r"[^.\n]*spend mana as though it were[^.\n]*\.")
+
+
+def _unread_for_cards(st: PermanentState) -> list[Warning]:
+    """Nothing silent: "... you may spend mana as though it were mana of any color to cast that spell"
+    (Gonti, Hostage Taker, Robber of the Rich) reaches the card it exiled, which the request cannot name: for
+    a spell cast from another zone than the hand, each such sentence not read is said."""
+    text = st.face.oracle_text
+    if "as though it were" not in text:
+        return []
+    read = {e.text for e in read_as_though(st.id, text)}
+    return [
+        Warning(
+            st.id, m.group(0).strip(), "not applied: whether this spell is the card it names is not stated"
+        )
+        for m in _ANY_AS_THOUGH.finditer(text)
+        if m.group(0).strip() not in read and "activat" not in m.group(0)
+    ]
+
+
 def board_as_though(
     states: tuple[PermanentState, ...], player: str, spell: Face | None, casting: Casting | None
 ) -> tuple[tuple[AsThough, ...], tuple[Warning, ...]]:
@@ -272,9 +292,12 @@ def board_as_though(
     warning."""
     found: list[AsThough] = []
     warnings: list[Warning] = []
+    elsewhere = spell is not None and casting is not None and casting.cast_from != "hand"
     for st in states:
         if st.lost_own_abilities:
             continue
+        if elsewhere and st.controller == player:
+            warnings.extend(_unread_for_cards(st))
         for effect in read_as_though(st.id, st.face.oracle_text):
             if st.controller != player and not effect.all_players:
                 continue

@@ -14,6 +14,7 @@ import yaml
 
 from app.rules.mana.payment import PaymentSources, UnpayableError
 from app.rules.mana.production import analyze_board
+from app.rules.mana.restrictions import Casting
 from app.rules.mana.sources import payment_inputs
 from app.rules.mana.spending import only_produced_by, spending_for
 from app.rules.values.costs import ManaCost
@@ -41,7 +42,8 @@ def test_golden_spending(case: dict[str, Any]) -> None:
     x = case.get("x", 0)
     x_spent = x * (face.mana_cost.variables.count("X") if face.mana_cost is not None else 0)
     alternative = case.get("method") == "alternative"
-    spending = spending_for(cost, analysis.state.states, "you", face, None, x_spent, alternative)
+    casting = Casting(cast_from=case["cast_from"]) if "cast_from" in case else None
+    spending = spending_for(cost, analysis.state.states, "you", face, casting, x_spent, alternative)
     inputs = payment_inputs(board, "you", cost, face, analysis)
     sources = inputs.sources
     if spending.produced_by is not None:
