@@ -12,6 +12,8 @@ text puts on it, read on the board where a fact of the request decides it.
   gained life this turn", "... drew three or more cards this turn", "If you've cast another spell this
   turn", "If an opponent lost life this turn";
 - "If you have no land cards in hand" (Land Grant): the caster's stated hand;
+- "If you control a commander" (Fierce Guardianship): a permanent of the caster's that is one of their
+  stated commanders (CR 903.3); "if there are thirteen or more creatures on the battlefield" (the board);
 - a grant limited to one spell each turn ("once during each of your turns", "the first ... each turn"):
   available when the caster is stated to have cast no spell this turn, else not known (no field says
   whether the grant was used).
@@ -28,6 +30,7 @@ from typing import Final
 from app.rules.casting.way_values import Way, number_word
 from app.rules.text.ways_text import spell_kind
 from app.rules.values.board import Board, Player
+from app.rules.values.names import fold_name
 
 _UNKNOWN_FACT: Final = "not stated"
 
@@ -51,6 +54,9 @@ _TURN: Final = re.compile(
     r"(?: (?P<n>a|an|one|two|three|four|five|another)(?: or more)?)?"
     r"(?: (?P<kind>creature|noncreature|instant or sorcery|instant and sorcery))?"
     r"(?: (?P<what>spells?|cards?))? this turn$"
+)
+_CREATURES_ON_BATTLEFIELD: Final = re.compile(
+    r"^if there are (?P<n>\w+) or more creatures on the battlefield$"
 )
 _KIND_FACTS: Final = {
     None: "spells_cast",
@@ -116,6 +122,21 @@ def condition_availability(board: Board, caster: str, condition: str) -> Availab
         fact, of_opponent, n = turn
         who = [board.player(o) for o in board.opponents_of(caster)] if of_opponent else [board.player(caster)]
         return _facts_hold(board, who, fact, n)
+    if low == "if you control a commander":  # Fierce Guardianship, Obscuring Haze (CR 903.3)
+        you = board.player(caster)
+        if not you.commander and not you.knows("commander"):
+            field = f"players.{caster}.commander"
+            return Availability(None, f"{field} {_UNKNOWN_FACT}", (field,))
+        names = {fold_name(c.name) for c in you.commander}
+        mine = (p for p in board.permanents if p.controller == caster)
+        return Availability(any(fold_name(p.card.name) in names for p in mine))
+    many = _CREATURES_ON_BATTLEFIELD.match(low)
+    if many is not None:  # Blasphemous Edict: the board lists every permanent
+        word = many.group("n")
+        least = number_word(word) if word != "thirteen" else 13  # the number words of rules text stop at 12
+        if least is not None:
+            count = sum(1 for p in board.permanents if "Creature" in p.characteristics.type_line.types)
+            return Availability(count >= least)
     if low == "if you have no land cards in hand":  # Land Grant
         you = board.player(caster)
         if not you.knows("hand"):
