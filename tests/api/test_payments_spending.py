@@ -177,3 +177,26 @@ def test_celestial_dawn_other_mana_only_as_colorless(client: TestClient) -> None
     body = pay(client, board, cost="{2}{G}")
     assert body["payable"] is True
     assert {p["symbol"]: p["mana"] for p in body["payments"]}["{G}"] == "W"
+
+
+# -- Class levels grant only their own level's abilities (CR 716.2a) ---------------------------------------
+
+
+def test_sorcerer_class_grants_mana_only_from_level_2(client: TestClient) -> None:
+    """Sorcerer Class: "{U}{R}: Level 2" then "Creatures you control have "{T}: Add {U} or {R}. Spend this
+    mana only to cast an instant or sorcery spell or to gain a Class level."" At level 1 the Bears have no
+    mana ability; at level 2 they have it."""
+
+    def bears_abilities(level: int) -> list[Any]:
+        board = {
+            "permanents": [
+                {"id": "sc", "card": "Sorcerer Class", "class_level": level},
+                {"id": "bears", "card": "Grizzly Bears"},
+            ]
+        }
+        r = client.post("/v1/boards/analyze", json={"board": board})
+        assert r.status_code == 200, r.text
+        return next(p for p in r.json()["permanents"] if p["id"] == "bears")["abilities"]
+
+    assert bears_abilities(1) == []
+    assert [a["is_mana_ability"] for a in bears_abilities(2)] == [True]

@@ -18,7 +18,7 @@ from app.rules.casting.effects import (
 )
 from app.rules.casting.permissions import GrantedText, KeywordCostChange, Permission
 from app.rules.casting.spell_cost import CostWarning
-from app.rules.casting.standing_text import standing_text
+from app.rules.text.standing_text import standing_text
 from app.rules.text.ways_text import read_granted
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card
