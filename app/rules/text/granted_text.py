@@ -58,7 +58,8 @@ from app.rules.values.costs import ManaCost
 _GRANTED_CASTING: Final = re.compile(
     r"rather than pay(?:ing)? (?:the|its|their) mana costs?|without paying their mana costs|"
     r"\bmay (?:play lands and )?cast [a-z ,0-9]*spells? from\b|card in your graveyard (?:has|gains) \w|"
-    r"can't (?:play lands or )?cast spells from"
+    r"can't (?:play lands or )?cast spells from|"
+    r"you cast[a-z ,0-9'-]{0,60} ha(?:s|ve) (?:replicate|conspire|casualty|offspring)\b"
 )
 # One-shot effects on particular objects ("cast a spell from among them", "cast the copy"): no standing
 # permission for the spells a request costs; casting such a card from exile is warned about where it is cast.
