@@ -11,6 +11,7 @@ from pydantic import (
     BaseModel,
     Field,
     SerializerFunctionWrapHandler,
+    WithJsonSchema,
     field_validator,
     model_serializer,
 )
@@ -193,6 +194,10 @@ class CostWarningOut(BaseModel):
     message: str = Field(description="What was assumed or left out.")
 
 
+# "unknown" as a one-value enum, not a ``const``: client generators read an enum beside a boolean.
+_Unknown = Annotated[Literal["unknown"], WithJsonSchema({"type": "string", "enum": ["unknown"]})]
+
+
 def _absent(value: object) -> bool:
     return value is None
 
@@ -249,7 +254,7 @@ class WayOut(BaseModel):
     other_costs: list[OtherCostOut] = Field(
         [], description="What this way takes beside mana.", examples=[[{"text": "Pay 1 life", "life": 1}]]
     )
-    available: bool | Literal["unknown"] = Field(
+    available: bool | _Unknown = Field(
         True,
         description=(
             "Whether this way is available on the stated board (CR 601.2b): `true`; `false` (then `reason` "
