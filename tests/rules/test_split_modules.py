@@ -186,6 +186,7 @@ def test_ways_registry_keeps_its_order() -> None:
         "grant-escape",
         "grant-flashback",
         "grant-flashback-to-target",
+        "granted-optional-cost",
         "granted-keyword-cost",
         "keyword-costs-cost-less",
     ]

@@ -262,7 +262,20 @@ def _symbol(text: str, kind: SymbolKind, accepted: frozenset[str]) -> ManaSymbol
     return ManaSymbol(text, kind, colors)
 
 
-_ANY_AS_THOUGH: Final = re.compile(r"[^.\n]*spend mana as though it were[^.\n]*\.")
+_SPEND_AS_THOUGH: Final = "spend mana as though it were"
+
+
+def _as_though_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` that speak of spending mana as though (split on line ends and ". ", in
+    linear time: no pattern scanned from every character)."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if _SPEND_AS_THOUGH not in line:
+            continue
+        for part in line.split(". "):
+            if _SPEND_AS_THOUGH in part:
+                out.append(part if part.endswith(".") else part + ".")
+    return out
 
 
 def _unread_for_cards(st: PermanentState) -> list[Warning]:
@@ -274,11 +287,9 @@ def _unread_for_cards(st: PermanentState) -> list[Warning]:
         return []
     read = {e.text for e in read_as_though(st.id, text)}
     return [
-        Warning(
-            st.id, m.group(0).strip(), "not applied: whether this spell is the card it names is not stated"
-        )
-        for m in _ANY_AS_THOUGH.finditer(text)
-        if m.group(0).strip() not in read and "activat" not in m.group(0)
+        Warning(st.id, sentence, "not applied: whether this spell is the card it names is unknown")
+        for sentence in _as_though_sentences(text)
+        if sentence not in read and "activat" not in sentence
     ]
 
 

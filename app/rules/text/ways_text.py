@@ -36,6 +36,7 @@ from app.rules.text.ways_templates import GRANT_FREE as GRANT_FREE
 from app.rules.text.ways_templates import GRANT_FROM_HAND_FREE as GRANT_FROM_HAND_FREE
 from app.rules.text.ways_templates import GRANT_LIFE as GRANT_LIFE
 from app.rules.text.ways_templates import GRANT_LIFE_ALTERNATIVE as GRANT_LIFE_ALTERNATIVE
+from app.rules.text.ways_templates import GRANT_OPTIONAL as GRANT_OPTIONAL
 from app.rules.text.ways_templates import GRANT_PAY_RATHER as GRANT_PAY_RATHER
 from app.rules.text.ways_templates import GRANT_ZONE as GRANT_ZONE
 from app.rules.text.ways_templates import KEYWORD_COST_IS_MANA_COST as KEYWORD_COST_IS_MANA_COST
