@@ -11,6 +11,7 @@ from pydantic import (
     BaseModel,
     Field,
     SerializerFunctionWrapHandler,
+    WithJsonSchema,
     field_validator,
     model_serializer,
 )
@@ -193,6 +194,10 @@ class CostWarningOut(BaseModel):
     message: str = Field(description="What was assumed or left out.")
 
 
+# "unknown" as a one-value enum, not a ``const``: client generators read an enum beside a boolean.
+_Unknown = Annotated[Literal["unknown"], WithJsonSchema({"type": "string", "enum": ["unknown"]})]
+
+
 def _absent(value: object) -> bool:
     return value is None
 
@@ -248,6 +253,30 @@ class WayOut(BaseModel):
     total_cost: str = Field(description="The total cost that way on this board.", examples=["{7}{U}{U}"])
     other_costs: list[OtherCostOut] = Field(
         [], description="What this way takes beside mana.", examples=[[{"text": "Pay 1 life", "life": 1}]]
+    )
+    available: bool | _Unknown = Field(
+        True,
+        description=(
+            "Whether this way is available on the stated board (CR 601.2b): `true`; `false` (then `reason` "
+            'says why, under `rule`); or `"unknown"` when a fact the request does not state decides it '
+            "(then `needs` names the request fields, and the answer warns). Added in 1.3."
+        ),
+        examples=[True, False, "unknown"],
+    )
+    reason: str | None = Field(
+        None,
+        description="Why the way is not available, or what is not known; absent when it is available.",
+        examples=["Snuff Out's alternative cost holds only if you control a Swamp: not so on this board"],
+        exclude_if=_absent,
+    )
+    needs: list[str] | None = Field(
+        None,
+        description=(
+            'For `available: "unknown"`: the request fields that would decide it (empty when no field '
+            "does); absent otherwise."
+        ),
+        examples=[["players.opponent.this_turn.spells_cast"]],
+        exclude_if=_absent,
     )
 
 

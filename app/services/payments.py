@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-
 from sqlalchemy.orm import Session
 
 from app.config import Settings
@@ -15,11 +12,14 @@ from app.rules.mana.ability_values import Warning
 from app.rules.mana.payment import PaymentSources
 from app.rules.mana.payment_values import PlanStep, SymbolPayment, UnpayableError
 from app.rules.mana.restrictions import Casting
-from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, as_any_color, payment_inputs
+from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, payment_inputs
+from app.rules.mana.spending import only_produced_by, spending_for
+from app.rules.text.face_ways import ways_of
 from app.rules.values.board import Board
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.names import fold_name
+from app.rules.values.symbols import ManaSymbol
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
 from app.schemas.spells import CostWarningOut
 from app.services.board_memo import BOARDS
@@ -97,27 +97,47 @@ def _casting(board: Board, player: str, spell: SpellToCast) -> Casting:
     )
 
 
-def _named_symbols(cost: ManaCost, paid: ManaCost, payments: Sequence[SymbolPayment]) -> list[str]:
-    """The symbol each payment paid, as the answer names it. With mana spent as though it were mana of any
-    color (CR 609.4b, Chromatic Orrery) the solver pays the colored symbols as {1} (``as_any_color``); the
-    answer still names the symbol of the cost that was paid, {W} paid with {C}, not a {1} the cost does not
-    have. A converted symbol goes to a payment of its own color where there is one."""
-    symbols = [p.symbol for p in payments]
-    if paid is cost:  # no symbol was converted (``as_any_color`` not applied)
-        return symbols
-    converted = Counter(str(sym) for sym in cost.others) - Counter(str(sym) for sym in paid.others)
-    free = [i for i, p in enumerate(payments) if p.target is None and p.symbol == "{1}"]
-    for sym in (str(s) for s in cost.others):
-        if converted[sym] == 0 or not free:
+def _own_mana_first(payments: list[SymbolPayment], paid: ManaCost) -> list[SymbolPayment]:
+    """With mana spent as though it were another (CR 609.4b), the plan names each symbol paid with mana of
+    its own type where the same mana could pay it: two payments of the same cost swap their mana when
+    each symbol accepts the other's mana (the plan is as legal, and reads as the player would pay)."""
+    accepts: dict[str, frozenset[str]] = {}
+    for sym in paid.others:
+        if sym.text != "{1}":
+            accepts.setdefault(sym.text, frozenset(sym.colors) | ({"C"} if "C" in sym.text else set()))
+    if not accepts:
+        return payments
+    own = {
+        text: frozenset(ManaSymbol.parse(text).colors) | ({"C"} if "C" in text else set()) for text in accepts
+    }
+    for i, p in enumerate(payments):
+        if p.symbol not in own or p.mana is None or p.mana in own[p.symbol]:
             continue
-        converted[sym] -= 1
-        own = [
-            i for i in free if payments[i].mana is not None and payments[i].mana in sym.strip("{}").split("/")
-        ]
-        chosen = own[0] if own else free[0]
-        free.remove(chosen)
-        symbols[chosen] = sym
-    return symbols
+        for j, q in enumerate(payments):
+            if (
+                q.target == p.target
+                and q.symbol in accepts
+                and q.mana in own[p.symbol]
+                and q.mana not in own[q.symbol]
+                and p.mana in accepts[q.symbol]
+            ):
+                payments[i] = SymbolPayment(p.symbol, p.target, q.mana, q.step)
+                payments[j] = SymbolPayment(q.symbol, q.target, p.mana, p.step)
+                break
+    return payments
+
+
+def _x_spent(face: Face, x: int, optional: tuple[tuple[str, int, int], ...]) -> int:
+    """The mana X stands for in the total (CR 107.3a): X times the X symbols of the mana cost and of the
+    optional costs paid (Emblazoned Golem's "Kicker {X}")."""
+    n = face.mana_cost.variables.count("X") if face.mana_cost is not None else 0
+    if optional:
+        own = ways_of(face)
+        for keyword, which, times in optional:
+            cost = own.optional_cost(keyword)
+            if cost is not None and 1 <= which <= len(cost.costs):
+                n += cost.costs[which - 1][0].variables.count("X") * max(times, 1)
+    return x * n
 
 
 def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -> PaymentPlanOut:
@@ -130,9 +150,15 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
     face: Face | None = None
     granted: tuple[str, ...] = ()
     casting: Casting | None = None
+    to_cast_x = 0
+    optional: tuple[tuple[str, int, int], ...] = ()
+    alternative = False
     if request.spell is not None:
         to_cast = spell_to_cast(request.spell, catalogue=catalogue)
         casting = _casting(board, player, to_cast)
+        to_cast_x = to_cast.x
+        optional = tuple((o.keyword, o.which, o.times) for o in to_cast.optional_costs)
+        alternative = to_cast.method == "alternative" or to_cast.alternative_cost is not None
         result = compute(built.prepared, player, to_cast)
         cost, granted = result.total_cost, result.granted
         loc: tuple[str, ...] = ("body", "spell")
@@ -163,10 +189,29 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
                 payer = PaymentSources(inputs.sources, life=board.player(player).life)
             else:
                 payer = built.sources_of(player, inputs)
-        warnings = [_warning(board, w) for w in inputs.warnings]
-        paid = cost
-        if inputs.any_color is not None and not inputs.no_mana:
-            paid = as_any_color(cost)  # CR 609.4b: Chromatic Orrery; the answer's `cost` stays the cost
+        spending = spending_for(
+            cost,
+            built.analysis.state.states,
+            player,
+            face,
+            casting,
+            x_spent=_x_spent(face, to_cast_x, optional) if face is not None else 0,
+            alternative=alternative,
+        )
+        warnings = [_warning(board, w) for w in (*inputs.warnings, *spending.warnings)]
+        paid = cost if inputs.no_mana else spending.paid
+        if spending.produced_by is not None and not inputs.no_mana:
+            kept = only_produced_by(inputs.sources, built.analysis.state.states, spending.produced_by)
+            payer = PaymentSources(kept, life=board.player(player).life)  # the pool's origin: unknown
+            if board.pool_of(player) != ManaCost.zero():
+                warnings.append(
+                    CostWarningOut(
+                        source=None,
+                        card=face.name if face is not None else player,
+                        text=spending.applied[0] if spending.applied else str(cost),
+                        message="mana already in the pool is of unknown origin: not used (CR 106.6)",
+                    )
+                )
         warnings.extend(
             CostWarningOut(source=None, card=player, text=str(cost), message=note) for note in payer.notes
         )
@@ -178,7 +223,8 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
     except RulesError as exc:
         where = ("body", "board", "mana_pool", player) if getattr(exc, "field", None) == "mana_pool" else loc
         raise from_rules_error(exc, where) from exc
-    symbols = _named_symbols(cost, paid, found.payments)
+    payments = _own_mana_first(list(found.payments), paid)
+    symbols = [p.symbol for p in payments]  # a rewritten symbol keeps the cost's text (spending)
     owners = [
         board.player(player).graveyard[int(s.permanent.removeprefix(GRAVEYARD_PREFIX))].name
         if s.ability == DELVE
@@ -190,7 +236,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         payable=True,
         cost=str(cost),
         plan=[
-            _step(board, player, s, [symbols[j] for j, p in enumerate(found.payments) if p.step == i])
+            _step(board, player, s, [symbols[j] for j, p in enumerate(payments) if p.step == i])
             for i, s in enumerate(found.steps)
         ],
         payments=[
@@ -200,7 +246,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
                 mana=p.mana,
                 source="life" if p.mana is None else "pool" if p.step is None else owners[p.step],
             )
-            for j, p in enumerate(found.payments)
+            for j, p in enumerate(payments)
         ],
         life_paid=found.life_paid,
         from_pool=_mana(found.from_pool) if found.from_pool else None,

@@ -179,6 +179,9 @@ def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) ->
                 ],
                 total_cost=str(w.total_cost),
                 other_costs=[OtherCostOut(text=o.text, life=o.life) for o in w.other_costs],
+                available="unknown" if w.available is None else w.available,
+                reason=w.reason if w.available is not True else None,
+                needs=list(w.needs) if w.available is None else None,
             )
             for w in result.ways
         ],

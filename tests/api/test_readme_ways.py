@@ -43,6 +43,7 @@ def test_readme_ways_examples(client: TestClient) -> None:
         "optional_costs": [],
         "total_cost": "{3}{U}",
         "other_costs": [],
+        "available": True,  # API 1.3
     }
     assert normal in kicked["ways"]
     # Deep Analysis from the graveyard: its flashback cost {1}{U} and 3 life (CR 702.34a)

@@ -30,7 +30,8 @@ def test_offering_without_its_quality_is_refused(client: TestClient) -> None:
     r = client.post("/v1/spells/cost", json={"board": board, "spell": spell})
     assert r.status_code == 422, r.text
     assert r.json()["rule"] == "702.48a" and "Snake" in r.json()["detail"]
-    # cast normally, the answer says why offering is not among the ways
+    # cast normally, the answer lists offering as not available and says why (API 1.3)
     normal = client.post("/v1/spells/cost", json={"board": board, "spell": {"card": "Patron of the Orochi"}})
-    assert [w["method"] for w in normal.json()["ways"]] == ["normal"]
-    assert any("offering" in w["message"] for w in normal.json()["warnings"])
+    ways = normal.json()["ways"]
+    assert [(w["method"], w["available"]) for w in ways] == [("normal", True), ("offering", False)]
+    assert "Snake" in ways[1]["reason"] and ways[1]["rule"] == "702.48a"

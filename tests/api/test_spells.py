@@ -351,6 +351,7 @@ def test_flashback_from_the_graveyard_is_its_only_cost(client: TestClient) -> No
             "optional_costs": [],
             "total_cost": "{1}{U}",
             "other_costs": [{"text": "Pay 3 life", "life": 3}],
+            "available": True,
         }
     ]
     assert body["steps"][0]["kind"] == "alternative" and body["steps"][0]["rule"] == "702.34a"
@@ -371,6 +372,7 @@ def test_kicker_and_the_ways_it_offers(client: TestClient) -> None:
             "optional_costs": [],
             "total_cost": "{2}{U}{U}",
             "other_costs": [],
+            "available": True,
         },
         {
             "method": "normal",
@@ -378,6 +380,7 @@ def test_kicker_and_the_ways_it_offers(client: TestClient) -> None:
             "optional_costs": [{"keyword": "kicker"}],
             "total_cost": "{7}{U}{U}",
             "other_costs": [],
+            "available": True,
         },
     ]
 
@@ -437,6 +440,7 @@ def test_an_alternative_cost_written_in_the_text_is_a_way(client: TestClient) ->
         "optional_costs": [],
         "total_cost": "{0}",
         "other_costs": [{"text": "Pay 1 life", "life": 1}, {"text": "Exile a blue card from your hand"}],
+        "available": True,
     }
     chosen = post(client, {"spell": {"card": "Force of Will", "method": "alternative", "which": 1}}).json()
     assert (chosen["total_cost"], chosen["method"], chosen["which"]) == ("{0}", "alternative", 1)

@@ -19,7 +19,7 @@ from app.rules.casting.spell_cost import (
 )
 from app.rules.effects.keywords import keyword_rule
 from app.rules.effects.other_costs import OtherCost
-from app.rules.effects.ways import Way, WayKind
+from app.rules.effects.ways import OptionalCost, Way, WayKind
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.additional_costs import modal_keyword
 from app.rules.text.reading import read_face
@@ -204,10 +204,18 @@ def commander_tax(spell: SpellToCast, run: CostRun) -> None:
         run.record(CostStep(StepKind.INCREASE, run.current, "903.8", amount=tax, applied=False, note=note))
 
 
-def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -> None:
+def optional_costs(
+    spell: SpellToCast,
+    face: Face,
+    v: Variables,
+    run: CostRun,
+    granted: tuple[tuple[str, str, OptionalCost, bool], ...] = (),
+) -> None:
     """CR 601.2b, 601.2f, 118.8: each optional additional cost paid is added (kicker 702.33, multikicker
-    702.33c, buyback 702.27, entwine 702.42, replicate 702.56, ...), read from the card's text; one that
-    the card lacks, paid twice, or paid more than once when it is not repeatable, is illegal."""
+    702.33c, buyback 702.27, entwine 702.42, replicate 702.56, ...), read from the card's text or given by
+    a permanent as its own (``granted``: (permanent id, card name, cost, one spell each turn), CR 613.1f);
+    one that the card lacks and no permanent gives, paid twice, or paid more than once when it is not
+    repeatable, is illegal."""
     own = read_face(face).ways
     seen: set[tuple[str, int]] = set()
     modal = modal_keyword(own)
@@ -224,9 +232,21 @@ def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -
             run.warnings.append(CostWarning(None, face.name, modal.text, message))
     for choice in spell.optional_costs:
         opt = own.optional_cost(choice.keyword)
+        source: tuple[str, str, OptionalCost, bool] | None = None
+        if opt is None:
+            source = next((g for g in granted if g[2].keyword == choice.keyword), None)
+            opt = source[2] if source is not None else None
         if opt is None:
             rule = keyword_rule(choice.keyword) or "601.2b"
-            raise IllegalError(f"{face.name} has no {choice.keyword} in its text", rule=rule)
+            raise IllegalError(
+                f"{face.name} has no {choice.keyword} in its text and no permanent gives it one", rule=rule
+            )
+        if source is not None and source[3]:
+            message = (
+                f"{source[1]} gives {choice.keyword} to one such spell each turn: whether this is the first "
+                "is not stated (players.<caster>.this_turn), assumed so"
+            )
+            run.warnings.append(CostWarning(source[0], source[1], opt.text, message))
         if not 1 <= choice.which <= len(opt.costs):
             raise InvalidChoiceError(
                 f"{face.name}'s {opt.keyword} has {len(opt.costs)} cost(s), not a cost {choice.which}",
@@ -242,7 +262,12 @@ def optional_costs(spell: SpellToCast, face: Face, v: Variables, run: CostRun) -
         mana, others = opt.costs[choice.which - 1]
         amount = times(mana.with_variables(v.x, v.y, v.z), choice.times)
         note = opt.keyword if choice.times == 1 else f"{opt.keyword} paid {choice.times} times"
-        run.record(CostStep(StepKind.ADDITIONAL, run.current + amount, opt.rule, amount=amount, note=note))
+        by = (source[0], source[1]) if source is not None else (None, None)
+        run.record(
+            CostStep(
+                StepKind.ADDITIONAL, run.current + amount, opt.rule, by[0], by[1], amount=amount, note=note
+            )
+        )
         for _ in range(min(choice.times, 20)):
             run.other_costs.extend(others)
 

@@ -29,6 +29,7 @@ from app.rules.casting.adjustments import (
     keyword_cost_changes,
     own_effects,
 )
+from app.rules.casting.availability import AVAILABLE, unknown_message, way_availability
 from app.rules.casting.base import (
     additional_costs,
     base_cost,
@@ -39,7 +40,13 @@ from app.rules.casting.base import (
     mandatory_costs,
     optional_costs,
 )
-from app.rules.casting.offered import chosen_way, has_aftermath, offered_ways, way_characteristics
+from app.rules.casting.offered import (
+    chosen_way,
+    granted_optional,
+    has_aftermath,
+    offered_ways,
+    way_characteristics,
+)
 from app.rules.casting.prepared import PreparedBoard, prepare_board
 from app.rules.casting.spell_cost import (
     CostResult,
@@ -51,16 +58,14 @@ from app.rules.casting.spell_cost import (
     SpellToCast,
     WayTotal,
 )
-from app.rules.effects.cost_effects import (
-    CostEffect,
-    MinimumTotal,
-)
-from app.rules.effects.ways import CardWays, Way
+from app.rules.effects.cost_effects import CostEffect, MinimumTotal
+from app.rules.effects.ways import CardWays, OptionalCost, Way
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.additional_costs import modal_keyword
 from app.rules.text.characters import CharacterIndex
 from app.rules.text.reading import read_face
 from app.rules.values.board import Board, Permanent
+from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
 
 _NO_CHARACTERS: Final = CharacterIndex(())
@@ -91,18 +96,25 @@ def ways_to_cast(
         return ()
     if has_aftermath(face) and spell.cast_from != "graveyard":
         return ()
-    options = _option_sets(read_face(face).ways)
+    given = tuple(opt.keyword for _s, _p, opt in granted_optional(prepared, caster, face, spell.card))
+    options = _option_sets(read_face(face).ways, given)
     out: list[WayTotal] = []
     # Whether and by how much each board effect applies depends on the spell (its face, mana value, zone,
     # optional costs, X), not on the way: it is worked out once per such spell for all the ways (the
     # answer's warnings come from the spell's own computation, not from these)
     judged: _JudgedBySpell = {}
+    board_state = prepared.board
     for way in offered_ways(prepared, caster, spell.cast_from, face, spell.card):
+        # CR 601.2b: whether the way is available on the stated board; one that is not is listed with its
+        # total as if it were, and why not (API 1.3); one not known is listed with what would decide it
+        found = AVAILABLE if way is None else way_availability(board_state, caster, way, face.name)
+        if way is not None and found.available is None and refused is not None:
+            refused.append(CostWarning(way.granted_by, face.name, way.text, unknown_message(way, found)))
         for chosen in options:
             if known is not None and plain and way is None and not chosen:
                 out.append(WayTotal("normal", chosen, known.total_cost, other_costs=known.other_costs))
                 continue
-            variant = _variant(spell, way, chosen)
+            variant = _variant(spell, way, chosen, assumed=found.available is not True)
             try:
                 result = total_cost(prepared, caster, variant, characters=characters, judged=judged)
             except (IllegalError, InvalidChoiceError) as exc:
@@ -119,6 +131,9 @@ def ways_to_cast(
                     variant.granted_by,
                     rule,
                     result.other_costs,
+                    found.available,
+                    found.reason,
+                    found.needs,
                 )
             )
     return tuple(out)
@@ -139,17 +154,39 @@ def _plain(known: CostResult | None, spell: SpellToCast) -> bool:
     )
 
 
-def _option_sets(own: CardWays) -> list[tuple[OptionalChoice, ...]]:
-    """No optional cost, then each optional cost the card offers, one of its costs at a time (CR 601.2b); a
-    spree or tiered spell is cast with at least one mode chosen (702.172a, 702.183a): never bare."""
+def _option_sets(own: CardWays, granted: tuple[str, ...] = ()) -> list[tuple[OptionalChoice, ...]]:
+    """No optional cost, then each optional cost the card offers, one of its costs at a time (CR 601.2b),
+    then each that a permanent gives it (``granted``, CR 613.1f); a spree or tiered spell is cast with at
+    least one mode chosen (702.172a, 702.183a): never bare."""
     options: list[tuple[OptionalChoice, ...]] = [] if modal_keyword(own) is not None else [()]
     for opt in own.optional:
         options.extend((OptionalChoice(opt.keyword, which),) for which in range(1, len(opt.costs) + 1))
+    mine = {opt.keyword for opt in own.optional}
+    options.extend((OptionalChoice(kw),) for kw in dict.fromkeys(granted) if kw not in mine)
     return options
 
 
-def _variant(spell: SpellToCast, way: Way | None, chosen: tuple[OptionalChoice, ...]) -> SpellToCast:
-    """``spell`` cast by ``way`` with the optional costs ``chosen`` and no alternative cost (CR 118.9a)."""
+def _granted_optional(
+    prepared: PreparedBoard, caster: str, spell: SpellToCast, face: Face
+) -> tuple[tuple[str, str, OptionalCost, bool], ...]:
+    """The optional costs permanents give the spell (CR 613.1f), as ``base.optional_costs`` takes them: a
+    grant to the first such spell each turn is certain only when the caster is stated to have cast no
+    spell this turn (else it is warned about)."""
+    if not spell.optional_costs or spell.cast_as is not None:
+        return ()
+    turn = prepared.board.player(caster).this_turn
+    first = turn.knows("spells_cast") and turn.spells_cast == 0
+    return tuple(
+        (source.id, source.card.name, opt, perm.once_per_turn and not first)
+        for source, perm, opt in granted_optional(prepared, caster, face, spell.card)
+    )
+
+
+def _variant(
+    spell: SpellToCast, way: Way | None, chosen: tuple[OptionalChoice, ...], *, assumed: bool = False
+) -> SpellToCast:
+    """``spell`` cast by ``way`` with the optional costs ``chosen`` and no alternative cost (CR 118.9a);
+    ``assumed``: costed as if the way's condition held (its availability is said beside its total)."""
     return replace(
         spell,
         method="normal" if way is None else way.keyword,
@@ -157,6 +194,7 @@ def _variant(spell: SpellToCast, way: Way | None, chosen: tuple[OptionalChoice, 
         granted_by=None if way is None else way.granted_by,
         optional_costs=chosen,
         alternative_cost=None,
+        condition_assumed=assumed,
     )
 
 
@@ -199,7 +237,7 @@ def total_cost(
     if way is not None and way.x_at_least_one and v.x == 0:  # the card's own restriction (601.2b)
         raise IllegalError(f"{chars.face.name}: X can't be 0 when cast by its {way.keyword}", rule="601.2b")
     additional_costs(spell, v, run)
-    optional_costs(spell, chars.face, v, run)
+    optional_costs(spell, chars.face, v, run, _granted_optional(prepared, caster, spell, chars.face))
     mandatory_costs(chars.face, v, run)
     commander_tax(spell, run)
 

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 from typing import Final, NoReturn
 
+from app.rules.casting.availability import controls_condition, unknown_message, way_availability
 from app.rules.casting.prepared import PreparedBoard
 from app.rules.casting.spell_cost import CastCharacteristics, CostRun, CostWarning, SpellToCast
-from app.rules.effects.cost_effects import (
-    FACE_DOWN_NAME,
-)
+from app.rules.effects.cost_effects import FACE_DOWN_NAME
 from app.rules.effects.keywords import keyword_rule
 from app.rules.effects.permissions import Permission, PermissionKind
-from app.rules.effects.ways import CardWays, Way, WayKind
+from app.rules.effects.ways import CardWays, OptionalCost, Way, WayKind
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.reading import read_face
 from app.rules.text.sacrifice_ways import with_sacrifice
-from app.rules.text.spell_kinds import spell_kind
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
@@ -65,6 +63,10 @@ def _covered(board: Board, caster: str, source: Permanent, perm: Permission, fac
         or fold_name(source.chosen.card_name) not in (fold_name(card.name), fold_name(face.name))
     ):
         return False
+    if perm.chosen_type:  # "creature spells of the chosen type" (CR 205.3m): none chosen, none covered
+        chosen = source.chosen.creature_type
+        if chosen is None or not face.has_creature_type(chosen):
+            return False
     return perm.spells.covers(face)
 
 
@@ -165,6 +167,27 @@ def _granted_way(
     )
 
 
+def granted_optional(
+    prepared: PreparedBoard, caster: str, face: Face, card: Card
+) -> tuple[tuple[Permanent, Permission, OptionalCost], ...]:
+    """CR 613.1f, 601.2b: the optional additional costs permanents give this spell as its own (Djinn
+    Illuminatus's replicate at its mana cost, Zinnia's offspring {2}, Anhelo's casualty 2), each as the
+    card's own ``OptionalCost`` would be, with the permanent and its permission."""
+    out: list[tuple[Permanent, Permission, OptionalCost]] = []
+    for source, perm in prepared.permissions:
+        if perm.kind is not PermissionKind.OPTIONAL or perm.keyword is None:
+            continue
+        if not _covered(prepared.board, caster, source, perm, face, card):
+            continue
+        mana = (face.mana_cost or ManaCost.zero()) if perm.cost_is_mana_cost else perm.cost
+        if mana is None:
+            continue  # "has replicate" with no cost read: not_read says so
+        repeatable = perm.keyword == "replicate"  # CR 702.56a: paid any number of times
+        opt = OptionalCost(perm.keyword, perm.rule, ((mana, perm.other_costs),), repeatable, perm.text)
+        out.append((source, perm, opt))
+    return tuple(out)
+
+
 def _matches(way: Way | None, method: str, which: int | None, granted_by: str | None) -> bool:
     keyword = "normal" if way is None else way.keyword
     if keyword != method:
@@ -204,7 +227,8 @@ def chosen_way(
         return None
     if spell.alternative_cost is not None and way.kind is not WayKind.WITH_MANA_COST:
         raise IllegalError("only one alternative cost can be applied to a spell", rule="118.9a")
-    _check_way_condition(board, caster, way, chars.face.name, run)
+    if not spell.condition_assumed:
+        _check_way_condition(board, caster, way, chars.face.name, run)
     return way
 
 
@@ -233,7 +257,7 @@ def _unnamed_way(
         (
             w
             for w in pick
-            if w.condition is None or _controls_condition(board, caster, w.condition) is not False
+            if w.condition is None or controls_condition(board, caster, w.condition) is not False
         ),
         pick[0],
     )
@@ -325,65 +349,15 @@ def _refuse(
 
 
 def _check_way_condition(board: Board, caster: str, way: Way, name: str, run: CostRun) -> None:
-    """Spectacle (702.137a) and surge (702.117a) read the turn's facts; other conditions are checked on the
-    board where they can be (emerge and offering need a permanent to sacrifice: ``with_sacrifice``), else
-    warned about (nothing silent). A fact not given is assumed to allow the method, with a warning."""
-    if way.once_per_turn:  # nothing silent: the request does not say whether the grant was used this turn
-        message = (
-            f"{way.granted_by} allows one such spell each turn: whether it was used already this turn is not "
-            "stated, assumed not (CR 601.3)"
-        )
-        run.warnings.append(CostWarning(way.granted_by, name, way.text, message))
-    if way.keyword == "spectacle":
-        opponents = [board.player(o) for o in board.opponents_of(caster)]
-        if any(o.this_turn.knows("life_lost") and o.this_turn.life_lost > 0 for o in opponents):
-            return
-        if opponents and all(o.this_turn.knows("life_lost") for o in opponents):
-            raise IllegalError("spectacle needs an opponent who lost life this turn", rule=way.rule)
-        message = "whether an opponent lost life this turn was not given (this_turn.life_lost): assumed so"
-    elif way.keyword == "surge":
-        turn = board.player(caster).this_turn
-        if turn.knows("spells_cast"):
-            if turn.spells_cast > 0:
-                return
-            raise IllegalError("surge needs another spell cast this turn", rule=way.rule)
-        message = "whether another spell was cast this turn was not given (this_turn.spells_cast): assumed so"
-    elif way.condition is not None:
-        held = _controls_condition(board, caster, way.condition)
-        if held is True:
-            return
-        if held is False:
-            raise IllegalError(
-                f"{name}'s {way.keyword} cost holds only {way.condition[0].lower()}{way.condition[1:]}: "
-                "not so on this board",
-                rule=way.rule,
-            )
-        message = f"{way.keyword} needs that {way.condition}: not checked, assumed so"
-    else:
+    """CR 601.2b: the way announced must be available on this board (``way_availability``): a condition
+    the board says is false is a 422 naming it; one the request does not decide is assumed to hold, with a
+    warning naming the field that would decide it (nothing silent)."""
+    found = way_availability(board, caster, way, name)
+    if found.available is True:
         return
-    run.warnings.append(CostWarning(None, name, way.text, message))
-
-
-def _controls_condition(board: Board, caster: str, condition: str) -> bool | None:
-    """ "If you control a Swamp", "as long as you control a Giant": whether the caster controls a permanent
-    of that kind on this board (CR 109.5); "if it's not your turn": whether another player is the active
-    player (CR 102.1); None for any other condition (not checked)."""
-    low = condition.lower()
-    if low in ("if it's not your turn", "if it isn't your turn"):  # whose turn: the board's active player
-        return board.active_player != caster
-    if low in ("if it's your turn", "as long as it's your turn"):
-        return board.active_player == caster
-    for prefix in ("if you control ", "as long as you control "):
-        if low.startswith(prefix):
-            what = low[len(prefix) :]
-            break
-    else:
-        return None
-    try:
-        kind = spell_kind(what)
-    except ValueError:
-        return None
-    return any(kind.covers(p.characteristics) for p in board.permanents if p.controller == caster)
+    if found.available is False:
+        raise IllegalError(found.reason or f"{way.keyword} is not available on this board", rule=way.rule)
+    run.warnings.append(CostWarning(way.granted_by, name, way.text, unknown_message(way, found)))
 
 
 def way_characteristics(chars: CastCharacteristics, way: Way | None, card: Card) -> CastCharacteristics:

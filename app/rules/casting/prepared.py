@@ -19,7 +19,9 @@ from app.rules.effects.cost_effects import (
 from app.rules.effects.permissions import GrantedText, KeywordCostChange, Permission
 from app.rules.mana.ability_loss import may_lose_abilities
 from app.rules.mana.board_reading import read_board
+from app.rules.text.granted_text import read_granted
 from app.rules.text.reading import read_face
+from app.rules.text.standing_text import standing_text
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Card
 
@@ -64,21 +66,33 @@ class PreparedBoard:
         object.__setattr__(self, "keyword_costs", keyword_costs)
 
 
-_BY_CARD: dict[tuple[int, str | None], tuple[Card, CardEffects, GrantedText | None]] = {}
+_BY_CARD: dict[tuple[int, str | None, int | None], tuple[Card, CardEffects, GrantedText | None]] = {}
 
 
 _BY_CARD_MAX: Final = 16384
 
 
-def _effects_of(perm: Permanent) -> tuple[CardEffects, GrantedText | None]:
+_NOTHING_GRANTED: Final = GrantedText()
+
+
+def _effects_of(perm: Permanent, standing: bool = True) -> tuple[CardEffects, GrantedText | None]:
     """The cost effects of the face that is up, and what it grants for casting (None: nothing), cached per
-    card object (catalogue cards are shared): one look-up per permanent when a board is prepared."""
-    key = (id(perm.card), perm.face)
+    card object (catalogue cards are shared): one look-up per permanent when a board is prepared.
+    ``standing``: a permanent, granting what its state gives (``standing_text``); False for a stated
+    lasting effect, whose whole text is what resolved."""
+    face = perm.characteristics
+    is_class = standing and "Class" in face.type_line.subtypes
+    level = perm.class_level if is_class else None if standing else -1
+    key = (id(perm.card), perm.face, level)
     hit = _BY_CARD.get(key)
     if hit is not None and hit[0] is perm.card:
         return hit[1], hit[2]
-    reading = read_face(perm.characteristics)
-    found, granted = reading.costs, reading.granted
+    found = read_face(face).costs
+    # CR 716.2a, 714.2b, 606: a later Class level, a chapter or a loyalty ability grants nothing standing
+    text = standing_text(face.oracle_text, perm.class_level, is_class) if standing else face.oracle_text
+    granted: GrantedText | None = read_granted(face.name, text)
+    if granted == _NOTHING_GRANTED:
+        granted = None
     if len(_BY_CARD) >= _BY_CARD_MAX:
         _BY_CARD.clear()
     _BY_CARD[key] = (perm.card, found, granted)  # holding the card keeps its id from being reused
@@ -111,8 +125,10 @@ def prepare_board(board: Board) -> PreparedBoard:
             )
         if granted is not None:
             _granted(perm, granted, False, permissions, keyword_costs, warnings)
+        if "class_level" not in perm.given and "Class" in perm.characteristics.type_line.subtypes:
+            _warn_unstated_level(perm, granted, warnings)
     for effect in board.effects:
-        granted = _effects_of(effect)[1]
+        granted = _effects_of(effect, standing=False)[1]
         if granted is not None:
             _granted(effect, granted, True, permissions, keyword_costs, warnings)
     return PreparedBoard(
@@ -128,6 +144,18 @@ def _silenced(board: Board) -> frozenset[str]:
     return frozenset(st.id for st in read_board(board).states if st.stripped)
 
 
+def _warn_unstated_level(perm: Permanent, granted: GrantedText | None, warnings: list[CostWarning]) -> None:
+    """Nothing silent: a Class whose level is not stated is taken at level 1 (CR 716.2d); a permission of a
+    later level is then not granted, and said."""
+    face = perm.characteristics
+    every = read_granted(face.name, standing_text(face.oracle_text, 3, True)).permissions
+    have = granted.permissions if granted is not None else ()
+    for p in every:
+        if p not in have:
+            message = "class_level not stated: level 1 assumed, this level's ability not granted (CR 716.2a)"
+            warnings.append(CostWarning(perm.id, perm.card.name, p.text, message))
+
+
 def _granted(
     perm: Permanent,
     granted: GrantedText,
@@ -139,6 +167,10 @@ def _granted(
     """What ``perm`` grants (CR 601.2b, 613). A trigger's grant to its target (Snapcaster Mage) holds only as
     a stated effect, not for the permanent on the battlefield (its trigger may never have resolved)."""
     permissions.extend((perm, p) for p in granted.permissions if is_effect or not p.named_card)
+    for p in granted.permissions:
+        if p.chosen_type and perm.chosen.creature_type is None:  # nothing silent: a choice not made
+            message = "chosen.creature_type not stated: the permission covers no spell (CR 205.3m)"
+            warnings.append(CostWarning(perm.id, perm.card.name, p.text, message))
     if not is_effect:
         keyword_costs.extend((perm, k) for k in granted.keyword_costs)
     for text in granted.not_read:

@@ -68,6 +68,9 @@ class WayTotal:
     granted_by: str | None = None  # the permanent or effect that grants the way (CR 601.2b, 613)
     rule: str = "601.2f"
     other_costs: tuple[OtherCost, ...] = ()
+    available: bool | None = True  # CR 601.2b on the stated board; None: not known (``needs``)
+    reason: str | None = None  # why it is not available, or what is not known
+    needs: tuple[str, ...] = ()  # the request fields that would decide it
 
     def __init__(
         self,
@@ -78,6 +81,9 @@ class WayTotal:
         granted_by: str | None = None,
         rule: str = "601.2f",
         other_costs: tuple[OtherCost, ...] = (),
+        available: bool | None = True,
+        reason: str | None = None,
+        needs: tuple[str, ...] = (),
     ) -> None:
         # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
         object.__setattr__(self, "method", method)
@@ -87,6 +93,9 @@ class WayTotal:
         object.__setattr__(self, "granted_by", granted_by)
         object.__setattr__(self, "rule", rule)
         object.__setattr__(self, "other_costs", other_costs)
+        object.__setattr__(self, "available", available)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "needs", needs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +126,8 @@ class SpellToCast:
     granted_by: str | None = None  # the id of the permanent or effect whose grant is used
     targets_given: bool = False  # the request stated ``targets``; not stated and empty: a count warns
     commander_casts_given: bool = False  # the request stated ``commander_casts``; not stated: 0, warned
+    condition_assumed: bool = False  # cost its way as if the way's condition held (``ways`` lists one not
+    # available on the board with its total)
 
     def __init__(
         self,
@@ -139,6 +150,7 @@ class SpellToCast:
         granted_by: str | None = None,
         targets_given: bool = False,
         commander_casts_given: bool = False,
+        condition_assumed: bool = False,
     ) -> None:
         # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
         object.__setattr__(self, "card", card)
@@ -160,6 +172,7 @@ class SpellToCast:
         object.__setattr__(self, "granted_by", granted_by)
         object.__setattr__(self, "targets_given", targets_given)
         object.__setattr__(self, "commander_casts_given", commander_casts_given)
+        object.__setattr__(self, "condition_assumed", condition_assumed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +298,7 @@ class CostResult:
     def with_ways(self, ways: tuple[WayTotal, ...], refused: tuple[CostWarning, ...]) -> CostResult:
         """This result with the ways the card offers and the warnings of those refused (CR 601.2f): what
         ``dataclasses.replace`` would make, built directly (replace is interpreted, field by field)."""
+        refused = tuple(w for w in dict.fromkeys(refused) if w not in self.warnings)  # each said once
         return CostResult(
             self.card,
             self.face,

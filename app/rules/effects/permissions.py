@@ -10,6 +10,9 @@ A permission says which spells (``SpellKind``), from which zone, at what cost:
   mana costs", Leyline of Mutation's {W}{U}{B}{R}{G}, CR 118.9).
 - ``KEYWORD``: a way to cast by keyword (escape from Underworld Breach, flashback from Past in Flames or
   a Snapcaster Mage's trigger) whose cost is the card's mana cost plus ``other_costs``.
+- ``OPTIONAL``: an optional additional cost the spells have as their own (CR 613.1f, 601.2b: Djinn
+  Illuminatus's replicate, Zinnia's offspring {2}, Anhelo's casualty 2): ``keyword``, its mana ``cost``
+  (``cost_is_mana_cost``: the spell's mana cost) and ``other_costs``.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class PermissionKind(StrEnum):
     ZONE = "zone"
     ALTERNATIVE = "alternative"
     KEYWORD = "keyword"
+    OPTIONAL = "optional"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,8 @@ class Permission:
     any_player: bool = False  # "any player may cast" (Aluren): not only the source's controller
     named_card: bool = False  # only the card named by the source's chosen card_name (a trigger's target)
     your_turn: bool = False  # "as long as it's your turn", "during your turn": only on its controller's turn
+    cost_is_mana_cost: bool = False  # OPTIONAL: "The replicate cost is equal to its mana cost."
+    chosen_type: bool = False  # "creature spells of the chosen type": the source's chosen creature type
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from app.rules.text.mana_activated import ActivatedText, parse_activated
 from app.rules.text.mana_filters import LAND_TYPES, Filter
 from app.rules.text.mana_static import Grant, TypeChange
 from app.rules.text.oracle_mana import FaceMana, read_face, read_text, strip_reminder
+from app.rules.text.standing_text import standing_text
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Face
 from app.rules.values.names import fold_name
@@ -159,7 +160,8 @@ class _Layers:
     def __init__(self, board: Board) -> None:
         self.perms: tuple[Permanent, ...] = board.permanents
         self.faces: list[Face] = [p.characteristics for p in self.perms]
-        self.readings: list[FaceMana] = [read_face(f) for f in self.faces]
+        pairs = zip(self.perms, self.faces, strict=True)
+        self.readings: list[FaceMana] = [read_face(_standing(p, f)) for p, f in pairs]
         self.types: list[tuple[str, ...]] = [f.type_line.types for f in self.faces]
         self.subtypes: list[tuple[str, ...]] = [f.type_line.subtypes for f in self.faces]
         self.supertypes: list[tuple[str, ...]] = [f.type_line.supertypes for f in self.faces]
@@ -279,6 +281,15 @@ def _reached(
         out.append(j)
     memo[key] = out
     return out
+
+
+def _standing(perm: Permanent, face: Face) -> Face:
+    """CR 716.2a: a Class has the abilities of its levels up to its level only (Sorcerer Class's level 2
+    grant to creatures is not there at level 1); any other face as it is."""
+    if "Class" not in face.type_line.subtypes:
+        return face
+    text = standing_text(face.oracle_text, perm.class_level, True)
+    return face if text == face.oracle_text else replace(face, oracle_text=text)
 
 
 _NamedGrants = dict[int, list[tuple[ActivatedText, str]]]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from typing import Final, TypeAlias
 
@@ -42,6 +43,7 @@ from app.rules.text.ways_templates import (
     GRANT_FROM_HAND_FREE,
     GRANT_LIFE,
     GRANT_LIFE_ALTERNATIVE,
+    GRANT_OPTIONAL,
     GRANT_PAY_RATHER,
     GRANT_ZONE,
     KEYWORD_COST_IS_MANA_COST,
@@ -56,7 +58,8 @@ from app.rules.values.costs import ManaCost
 _GRANTED_CASTING: Final = re.compile(
     r"rather than pay(?:ing)? (?:the|its|their) mana costs?|without paying their mana costs|"
     r"\bmay (?:play lands and )?cast [a-z ,0-9]*spells? from\b|card in your graveyard (?:has|gains) \w|"
-    r"can't (?:play lands or )?cast spells from"
+    r"can't (?:play lands or )?cast spells from|"
+    r"you cast[a-z ,0-9'-]{0,60} ha(?:s|ve) (?:replicate|conspire|casualty|offspring)\b"
 )
 # One-shot effects on particular objects ("cast a spell from among them", "cast the copy"): no standing
 # permission for the spells a request costs; casting such a card from exile is warned about where it is cast.
@@ -179,10 +182,11 @@ def _grant_zone(_t: Template, s: Sentence, m: re.Match[str], out: list[Permissio
         ("a ", "an ", "one ")
     )
     extra = _added_costs(s, m, "extra", "the costs")
+    chosen = what.endswith(" of the chosen type")  # Realmwalker: the source's chosen creature type
     out.append(
         Permission(
             PermissionKind.ZONE,
-            spell_kind(what),
+            spell_kind(what.removesuffix(" of the chosen type")),
             (zone,),
             "601.3",
             s.text,
@@ -190,6 +194,7 @@ def _grant_zone(_t: Template, s: Sentence, m: re.Match[str], out: list[Permissio
             once_per_turn=once,
             # "during each of your turns" (Lurrus, Karador): only while its controller is active
             your_turn=bool(m["turn"] or (m["when"] and "each of your turns" in m["when"])),
+            chosen_type=chosen,
         )
     )
 
@@ -229,7 +234,62 @@ def _grant_keyword(template: Template, s: Sentence, m: re.Match[str], out: list[
     )
 
 
+# What each optional cost a permanent may grant takes (CR 702.56a replicate: the cost the grant gives;
+# 702.78a conspire; 702.153a casualty N; 702.175a offspring [cost]): its rule, and the other costs.
+_OPTIONAL_RULES: Final = {
+    "replicate": "702.56a",
+    "conspire": "702.78a",
+    "casualty": "702.153a",
+    "offspring": "702.175a",
+}
+
+
+def _grant_optional(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
+    """ "Each instant and sorcery spell you cast has replicate." (the cost in the next sentence), "Creature
+    spells you cast have offspring {2}.", "The first instant or sorcery spell you cast each turn has
+    casualty 2." (one spell each turn), "... has conspire" (tap two untapped creatures sharing a color)."""
+    kw = m["kw"]
+    cost: ManaCost | None = None
+    others: tuple[OtherCost, ...] = ()
+    raw = m["cost"]
+    if kw == "casualty":
+        if raw is None or not raw.isdigit():
+            raise Unreadable("casualty with no number")
+        others = (OtherCost(f"Sacrifice a creature with power {raw} or greater"),)
+        cost = ManaCost.zero()
+    elif kw == "conspire":
+        others = (OtherCost("Tap two untapped creatures you control that share a color with it"),)
+        cost = ManaCost.zero()
+    elif raw is not None:
+        if raw.isdigit():
+            raise Unreadable(f"{kw} {raw}")
+        cost = cost_mana(original(s, m, "cost"))
+    once = bool(m["first"] and m["each"])
+    out.append(
+        Permission(
+            PermissionKind.OPTIONAL,
+            spell_kind(m["what"]),
+            ALL_ZONES,
+            _OPTIONAL_RULES[kw],
+            s.text,
+            cost,
+            keyword=kw,
+            other_costs=others,
+            once_per_turn=once,
+        )
+    )
+
+
 def _keyword_cost_is_mana_cost(_t: Template, s: Sentence, m: re.Match[str], out: list[Permission]) -> None:
+    if (
+        out
+        and out[-1].kind is PermissionKind.OPTIONAL
+        and out[-1].keyword == m["kw"]
+        and out[-1].cost is None
+    ):
+        last = out.pop()  # "The replicate cost is equal to its mana cost." (Djinn Illuminatus)
+        out.append(replace(last, text=f"{last.text} {s.text}", cost_is_mana_cost=True))
+        return
     if not out or out[-1].kind is not PermissionKind.KEYWORD or out[-1].keyword != m["kw"]:
         raise Unreadable(f"the {m['kw']} cost, with no {m['kw']} granted before it")
     last = out.pop()
@@ -259,5 +319,6 @@ _GRANTS: Final[tuple[tuple[tuple[Template, ...], _Builder], ...]] = (
     ((GRANT_LIFE,), _grant_life),
     ((GRANT_ESCAPE, GRANT_FLASHBACK, GRANT_FLASHBACK_TARGET), _grant_keyword),
     ((KEYWORD_COST_IS_MANA_COST,), _keyword_cost_is_mana_cost),
+    ((GRANT_OPTIONAL,), _grant_optional),
 )
 """Each granting template (CR 601.2b, 601.3, 118.9, 702.34a, 702.138a) and the builder of its permission."""

@@ -62,7 +62,8 @@ OWN_WITHOUT_PAYING = WAYS.add(
 )
 OWN_ZONE_USING = WAYS.add(
     "own-zone-using-keyword",
-    r"^you may cast ~ from your (?P<zone>graveyard|exile) using its (?P<kw>[a-z -]{1,30}) ability\.?$",
+    r"^you may cast (?:~|this card) from your (?P<zone>graveyard|exile) "
+    r"using its (?P<kw>[a-z -]{1,30}) ability\.?$",
     rule="601.3",
     examples=(
         "you may cast ~ from your graveyard using its mutate ability.",
@@ -72,7 +73,8 @@ OWN_ZONE_USING = WAYS.add(
 )
 OWN_ZONE_PAYING = WAYS.add(
     "own-zone-paying",
-    rf"^{_COND}you may cast ~ from your (?P<zone>graveyard|exile) by (?P<cost>[^.]{{1,200}}?) rather than "
+    rf"^{_COND}you may cast (?:~|this card) from your (?P<zone>graveyard|exile) "
+    rf"by (?P<cost>[^.]{{1,200}}?) rather than "
     r"paying its mana cost\.?$",
     rule="601.3",
     examples=(
@@ -86,19 +88,23 @@ OWN_ZONE_PAYING = WAYS.add(
 )
 OWN_ZONE_ADDITIONAL = WAYS.add(
     "own-zone-with-additional-cost",
-    r"^(?:[a-z' -]{1,30} — )?you may cast ~ from your (?P<zone>graveyard|exile) by (?P<cost>[^.]{1,200}?) in "
+    r"^(?:[a-z' -]{1,30} — )?you may cast (?:~|this card) from your (?P<zone>graveyard|exile) "
+    r"by (?P<cost>[^.]{1,200}?) in "
     r"addition to paying its other costs\.?$",
     rule="601.3",
     examples=(
         "you may cast ~ from your graveyard by paying 3 life and discarding a card in addition to paying its "
         "other costs.",
         "you may cast ~ from your graveyard by discarding two cards in addition to paying its other costs.",
+        "you may cast this card from your graveyard by discarding a card in addition to paying its other "
+        "costs.",
     ),
     yields="an OwnPermission: the normal costs plus these, from that zone",
 )
 OWN_ZONE = WAYS.add(
     "own-zone",
-    r"^(?:(?P<cond1>(?:if|as long as) [^,]{1,120}), )?you may cast ~ from (?:your )?(?P<zone>graveyard|exile)"
+    r"^(?:(?P<cond1>(?:if|as long as) [^,]{1,120}), )?you may cast (?:~|this card) from (?:your )?"
+    r"(?P<zone>graveyard|exile)"
     r"(?P<both> or from exile)?(?: (?P<cond>as long as [^.]{1,120}|if [^.]{1,120}))?\.?$",
     rule="601.3",
     examples=(
@@ -167,7 +173,8 @@ GRANT_ZONE = WAYS.add(
     "grant-cast-from-zone",
     r"^(?:as long as ~ is on the battlefield, )?(?P<turn>during your turn, )?"
     r"(?P<when>until end of turn, |once during each of your turns, |during each of your turns, "
-    r"|once each turn, )?you may (?:play (?:lands|a land) and )?cast (?P<what>[a-z ,0-9-]{1,120}?) from "
+    r"|once each turn, )?you may (?:play (?:lands|a land) and )?cast "
+    r"(?!this card )(?P<what>[a-z ,0-9-]{1,120}?) from "
     r"(?P<zone>your graveyard|the top of your library)"
     r"(?: by (?P<extra>[^.]{1,120}?) in addition to (?:paying )?(?:its|their) other costs)?\.?$",
     rule="601.3",
@@ -183,6 +190,7 @@ GRANT_ZONE = WAYS.add(
         "once during each of your turns, you may cast an instant or sorcery spell from your graveyard by "
         "sacrificing a creature in addition to paying its other costs.",
         "once each turn, you may cast an instant or sorcery spell from the top of your library.",
+        "you may cast creature spells of the chosen type from the top of your library.",
     ),
     yields="a Permission (zone): the spells described may be cast from that zone for their costs (and the "
     "extra costs it names)",
@@ -225,14 +233,31 @@ GRANT_FLASHBACK_TARGET = WAYS.add(
     ),
     yields="a Permission (keyword flashback) for the card the trigger targeted (chosen card_name)",
 )
+GRANT_OPTIONAL = WAYS.add(
+    "granted-optional-cost",
+    r"^(?:[a-z' -]{1,30} — )?(?:(?P<first>the first )|each )?(?P<what>[a-z ,0-9-]{0,80}?)spells? you cast"
+    r"(?P<each> each turn)? "
+    r"(?:has|have) (?P<kw>replicate|conspire|casualty|offspring)"
+    r"(?: (?P<cost>(?:\{[^{}]{1,5}\}){1,10}|\d{1,2}))?\.?$",
+    rule="601.2b",
+    examples=(
+        "each instant and sorcery spell you cast has replicate.",
+        "each sliver spell you cast has replicate.",
+        "the first instant or sorcery spell you cast each turn has casualty 2.",
+        "creature spells you cast have offspring {2}.",
+        "science teacher — each saga spell you cast has replicate.",
+    ),
+    yields="a Permission (kind optional): an optional additional cost the spells have as their own (613.1f)",
+)
 KEYWORD_COST_IS_MANA_COST = WAYS.add(
     "granted-keyword-cost",
-    r"^the (?P<kw>escape|flashback) cost is equal to (?:its|the card's) mana cost"
+    r"^the (?P<kw>escape|flashback|replicate) cost is equal to (?:its|the card's) mana cost"
     r"(?: plus (?P<plus>[^.]{1,120}))?\.?$",
     rule="601.2f",
     examples=(
         "the flashback cost is equal to its mana cost.",
         "the escape cost is equal to the card's mana cost plus exile three other cards from your graveyard.",
+        "the replicate cost is equal to its mana cost.",
     ),
     yields="the cost of the keyword granted by the sentence before",
 )

@@ -18,7 +18,7 @@ import yaml
 
 from app.rules.casting import mental_magic
 from app.rules.casting.engine import total_cost, ways_to_cast
-from app.rules.casting.spell_cost import CastAs, OptionalChoice, SpellToCast, StepKind
+from app.rules.casting.spell_cost import CastAs, CostWarning, OptionalChoice, SpellToCast, StepKind
 from app.rules.errors import IllegalError, InvalidChoiceError
 from app.rules.text.card_registry import heralds_horn_reveal
 from app.rules.text.characters import CharacterIndex
@@ -246,8 +246,14 @@ def test_golden(case: dict[str, Any]) -> None:
             assert getattr(r, field) == expect[field], explained
     if "other_costs" in expect:
         assert [o.text for o in r.other_costs] == expect["other_costs"], explained
+    refused: list[CostWarning] = []  # the warnings of the ways listed (API 1.3: an unknown way warns)
+    offered = (
+        ways_to_cast(b, case.get("caster", "you"), s, characters=characters(), known=r, refused=refused)
+        if "ways" in expect
+        else ()
+    )
     if "warns" in expect:
-        messages = " ".join(f"{w.text} {w.message}" for w in r.warnings)
+        messages = " ".join(f"{w.text} {w.message}" for w in (*r.warnings, *refused))
         for needle in expect["warns"]:
             assert needle in messages, messages
     if "no_warns" in expect:  # a fact stated: the warning for it not given must not appear
@@ -255,13 +261,19 @@ def test_golden(case: dict[str, Any]) -> None:
         for needle in expect["no_warns"]:
             assert needle not in messages, messages
     if "ways" in expect:  # each listed way is offered, with its total and what it takes beside mana
-        offered = ways_to_cast(b, case.get("caster", "you"), s, characters=characters(), known=r)
         seen = [
             {
                 "method": w.method,
                 "total_cost": str(w.total_cost),
                 **({"granted_by": w.granted_by} if w.granted_by else {}),
                 **({"other_costs": [o.text for o in w.other_costs]} if w.other_costs else {}),
+                # API 1.3: a way not available on the board is listed, saying so (and what would decide it)
+                **(
+                    {"available": "unknown" if w.available is None else w.available}
+                    if w.available is not True
+                    else {}
+                ),
+                **({"needs": list(w.needs)} if w.available is None else {}),
             }
             for w in offered
             if not w.optional_costs
