@@ -142,7 +142,12 @@ def redis_client(url: str, **options: Any) -> Any:
     it is told to, none by default, so each stale connection was a failure that sent the worker to its
     own buckets for ``REDIS_RETRY_S``. Timeouts are not retried: a Redis that does not answer is not
     asked twice."""
-    from redis import asyncio as aioredis
+    try:
+        from redis import asyncio as aioredis
+    except ImportError as exc:  # an extra: `pip install 'manacalc[redis]'`
+        raise RuntimeError(
+            "MANACALC_REDIS_URL is set but the redis package is not installed: install manacalc[redis]"
+        ) from exc
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
     from redis.exceptions import ConnectionError as RedisConnectionError
