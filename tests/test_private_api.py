@@ -111,3 +111,18 @@ def test_fastapi_private_hooks_the_app_calls_exist() -> None:
         pytest.skip("app/main.py no longer calls FastAPI's _native_telemetry")
     app = FastAPI()
     assert callable(getattr(getattr(app, "_native_telemetry", None), "enabled", None))
+
+
+def test_serve_uses_uvicorn_s_documented_options_where_they_do_the_job() -> None:
+    """What uvicorn's own options cover is left to them; the protocol is ours only for the rest."""
+    from app.cli import HTTP_PROTOCOL, server_options
+    from app.config import Settings
+
+    options = server_options(Settings(database_url="sqlite://"))
+    assert options["http"] == HTTP_PROTOCOL == "app.api.http_server:ManacalcHttpToolsProtocol"
+    assert options["ws"] == "none"  # no WebSocket route
+    assert options["proxy_headers"] is False  # forwarded headers: the rate limit's, from trusted proxies
+    assert options["limit_concurrency"] is None  # it counted idle connections against requests
+    assert options["timeout_keep_alive"] == 5
+    assert options["backlog"] >= 2048
+    uvicorn.Config(lambda *a: None, **options)  # every option is one uvicorn knows
