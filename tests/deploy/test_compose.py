@@ -301,3 +301,19 @@ def test_entrypoint_runs_other_commands_as_they_are(tmp_path: Path) -> None:
     assert result.stdout.startswith("manacalc ")
     assert not (tmp_path / "unused.db").exists()  # no migration before a command other than serve
     assert shlex.split(ENTRYPOINT.read_text(encoding="utf-8").splitlines()[0]) == ["#!/bin/sh"]
+
+
+def test_the_edge_configuration_is_valid_nginx(tmp_path: Path) -> None:
+    """``nginx -t`` on the edge's configuration (the upstream's compose name replaced by an address: nginx
+    resolves it at start). Skipped where nginx is not installed (`apt-get install nginx-light`)."""
+    import shutil
+
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx is None:
+        pytest.skip("nginx is not installed")
+    conf = (REPO / "deploy" / "nginx" / "nginx.conf").read_text(encoding="utf-8")
+    conf = conf.replace("server api:8000", "server 127.0.0.1:8000").replace("/tmp/", f"{tmp_path}/")
+    path = tmp_path / "nginx.conf"
+    path.write_text(conf, encoding="utf-8")
+    done = subprocess.run([nginx, "-t", "-c", str(path), "-p", str(tmp_path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
