@@ -20,8 +20,9 @@ COPY pyproject.toml setup.py README.md constraints.txt ./
 COPY tools/mypyc.ini ./tools/
 COPY app ./app
 COPY migrations ./migrations
-# constraints.txt pins every dependency: the image is built from the versions CI tested.
-RUN pip wheel --constraint constraints.txt --wheel-dir /wheels .
+# constraints.txt pins every dependency: the image is built from the versions CI tested. The redis extra
+# is the shared rate limit (MANACALC_REDIS_URL, set by docker-compose.yml and the Kubernetes Secret).
+RUN pip wheel --constraint constraints.txt --wheel-dir /wheels '.[redis]'
 
 FROM ${PYTHON_IMAGE} AS runtime
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -33,7 +34,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # The wheels are bind-mounted from the build stage, so they never become a layer of this image.
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     python -m venv /opt/manacalc \
-    && /opt/manacalc/bin/pip install --no-index --find-links /wheels manacalc \
+    && /opt/manacalc/bin/pip install --no-index --find-links /wheels 'manacalc[redis]' \
     && groupadd --system --gid 10001 manacalc \
     && useradd --system --uid 10001 --gid manacalc --no-create-home --home-dir /var/lib/manacalc manacalc \
     && install -d -o manacalc -g manacalc -m 0750 /var/lib/manacalc

@@ -133,14 +133,18 @@ def server_options(settings: Settings) -> dict[str, Any]:
         # Forwarded headers are not uvicorn's to trust: its default trusts them from 127.0.0.1, which
         # let any local client spoof its address past the rate limit (issue 15).
         "proxy_headers": False,
-        # httptools through our protocol (app.api.http_server): a header cap however the head arrives, a
-        # deadline for each request head, idle connections that cannot crowd out requests, problem+json
-        # for every refusal. It reads its limits from the settings (MANACALC_MAX_HEADER_BYTES,
-        # MANACALC_REQUEST_HEAD_TIMEOUT_S, MANACALC_MAX_CONCURRENT_CONNECTIONS) in each worker, so
+        # httptools through our protocol (app.api.http_server): what no uvicorn option bounds there (head
+        # and trailer caps, head and send deadlines, pipelining, fair connection and request limits,
+        # problem+json for every refusal). It reads its limits from the settings (MANACALC_MAX_HEADER_BYTES,
+        # MANACALC_REQUEST_HEAD_TIMEOUT_S, MANACALC_MAX_CONCURRENT_CONNECTIONS, ...) in each worker, so
         # uvicorn's own connection limit stays off: it counted idle connections against requests.
         "http": HTTP_PROTOCOL,
         "timeout_keep_alive": settings.keep_alive_timeout_s,
         "limit_concurrency": None,
+        # No WebSocket route: an Upgrade header is ignored and the request served as an ordinary one.
+        "ws": "none",
+        # Connections the kernel queues before they are accepted (uvicorn's default, said here).
+        "backlog": 2048,
     }
 
 

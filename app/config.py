@@ -53,8 +53,8 @@ class Settings(BaseSettings):
     rate_limit_burst: int = Field(default=120, ge=1)
     # redis://host:port/db: one rate limit for every worker and replica (unset: each worker counts alone).
     redis_url: str | None = None
-    # Addresses of reverse proxies whose X-Forwarded-For is believed (JSON list or comma-separated;
-    # "*" trusts every peer). Empty: the socket's peer is the client.
+    # Addresses (or ranges, 10.0.0.0/8) of reverse proxies whose X-Forwarded-For is believed (JSON list or
+    # comma-separated; "*" trusts every peer). Empty: the socket's peer is the client.
     trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
     # Seconds a request body may take to arrive in full before a 408 (a trickled body holds a slot).
     body_read_timeout_s: float = Field(default=10.0, gt=0, le=600)

@@ -279,6 +279,13 @@ _extra_type(
     "method-not-allowed", 405, "Method Not Allowed", "This path does not accept this HTTP method; see Allow."
 )
 _extra_type("forbidden", 403, "Forbidden", "The API key may not do this.")
+_extra_type(
+    "not-implemented",
+    501,
+    "Not Implemented",
+    "The request's Transfer-Encoding names a coding the service does not apply (only `chunked` is): send"
+    " the body chunked or with Content-Length. Answered by `manacalc serve`; the connection is closed.",
+)
 
 
 # --- rendering ---------------------------------------------------------------------------------------

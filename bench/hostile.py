@@ -12,12 +12,20 @@ each attack 2 s or less, ``/healthz`` 100 ms or less, no 5xx, 400 MB or less per
 connections held while another client's requests succeed. Below HTTP (raw sockets): heads over the cap,
 whole and trickled (431), Content-Length with Transfer-Encoding (400), a trickled head (408 at the head
 deadline), every refusal problem+json. ``short_form`` is what CI runs (tests/api/test_hostile_bench.py).
+
+``--floods`` runs only issue 36's connection attacks instead (``connection_floods``): 1,000 connections
+answered before their body ended, a chunked trailer stream, a pipelined flood on one connection, unread
+``Connection: close`` answers, 1,000 slow bodies, ``gzip, chunked`` and one-byte chunks. For each: the
+worst ``/healthz`` and the 5xx another client got meanwhile, and the largest process's peak memory.
+``--serve`` starts the ``manacalc`` command beside the Python that runs this script, or ``--command``'s,
+outside the source tree: ``--command .venv-run/bin/manacalc`` measures the built wheel ``make run`` serves.
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import json
 import os
 import socket
@@ -420,13 +428,19 @@ def server_pids(pid: int | None) -> list[int]:
         return [pid]
 
 
-def start_server(database_url: str, workers: int, port: int) -> subprocess.Popen[bytes]:
-    """``manacalc serve`` on 127.0.0.1:``port`` with ``database_url``; returns once ``/healthz`` answers."""
+def start_server(
+    database_url: str, workers: int, port: int, command: str | None = None
+) -> subprocess.Popen[bytes]:
+    """``manacalc serve`` on 127.0.0.1:``port`` with ``database_url``; returns once ``/healthz`` answers.
+
+    The ``manacalc`` command installed beside this Python, run outside the source tree: what that
+    virtualenv serves (the built wheel in ``.venv-run``, the editable sources in ``.venv``)."""
     env = {**os.environ, "MANACALC_DATABASE_URL": database_url, "MANACALC_RATE_LIMIT_PER_MINUTE": "0"}
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", str(workers)]
-    server = subprocess.Popen(
-        command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    script = Path(command) if command else Path(sys.executable).parent / "manacalc"
+    head = [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
+    command = [*head, "serve", "--port", str(port), "--workers", str(workers)]
+    log = open(os.environ.get("HOSTILE_SERVER_LOG", os.devnull), "ab")  # noqa: SIM115 (the server's)
+    server = subprocess.Popen(command, env=env, cwd="/" if script.exists() else ROOT, stdout=log, stderr=log)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -473,6 +487,232 @@ def socket_attacks(ns: argparse.Namespace) -> int:
     return failures
 
 
+# --- issue 36: connection floods ----------------------------------------------------------------------
+
+
+class Prober:
+    """Another client meanwhile: ``/healthz`` and an ordinary ``spells/cost`` in turn, each on a new
+    connection; the worst ``/healthz`` latency and the statuses it got (0: no answer)."""
+
+    def __init__(self, url: str, timeout: float) -> None:
+        self.url, self.timeout = url, timeout
+        self.worst_healthz = 0.0
+        self.statuses: list[int] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        method, path, body = baseline()
+        while not self._stop.is_set():
+            for healthz in (True, False):
+                started = time.perf_counter()
+                try:
+                    if healthz:
+                        status = httpx.get(self.url + "/healthz", timeout=self.timeout).status_code
+                    else:
+                        status = httpx.request(
+                            method, self.url + path, json=body, timeout=self.timeout
+                        ).status_code
+                except httpx.HTTPError:
+                    status = 0
+                if healthz:
+                    self.worst_healthz = max(self.worst_healthz, time.perf_counter() - started)
+                self.statuses.append(status)
+            time.sleep(0.05)
+
+    def __enter__(self) -> Prober:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _connect(url: str, timeout: float = 10.0, rcvbuf: int = 0) -> socket.socket | None:
+    try:
+        sock = socket.socket()
+        if rcvbuf:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.settimeout(timeout)
+        sock.connect(_address(url))
+        return sock
+    except OSError:
+        return None
+
+
+def _send(sock: socket.socket, data: bytes) -> bool:
+    try:
+        sock.sendall(data)
+        return True
+    except OSError:
+        return False
+
+
+def _answered_early(url: str, seconds: float) -> str:
+    """1,000 connections each declaring a body over the cap (answered 413 at once), sending a little of
+    it every second and reading nothing."""
+    host = urlsplit(url).netloc.encode()
+    head = b"POST /v1/spells/cost HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/json\r\n"
+    head += b"Content-Length: 50000000\r\n\r\n{"
+    held = [s for s in (_connect(url) for _ in range(1000)) if s is not None]
+    for sock in held:
+        _send(sock, head)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        open_ = [s for s in held if _send(s, b" " * 64)]
+        time.sleep(1)
+    for sock in held:
+        sock.close()
+    return f"{len(held)} sent, {len(open_)} still open after {seconds:g} s"
+
+
+def _trailers(url: str, seconds: float) -> str:
+    """One connection: a chunked body, then trailer bytes for as long as the server reads them."""
+    host = urlsplit(url).netloc.encode()
+    sock = _connect(url)
+    if sock is None:
+        return "not connected"
+    head = b"POST /v1/spells/cost HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/json\r\n"
+    sent = 0
+    with sock:
+        _send(sock, head + b"Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n0\r\nX-T: ")
+        end = time.monotonic() + seconds
+        # At most 64 MiB: enough to tell a bound from none without taking a shared machine's memory.
+        while time.monotonic() < end and sent < 64 << 20 and _send(sock, b"a" * 65536):
+            sent += 65536
+    return f"{sent / 1024 / 1024:.1f} MiB of trailer sent before the server stopped reading (64 at most)"
+
+
+def _pipelined(url: str, seconds: float) -> str:
+    """One connection sending pipelined ``GET /healthz`` requests and reading no answer."""
+    host = urlsplit(url).netloc.encode()
+    sock = _connect(url)
+    if sock is None:
+        return "not connected"
+    batch = (b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n\r\n") * 2000
+    sent = 0
+    with sock:
+        sock.settimeout(1)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and sent < 200_000:  # enough to tell a bound from none
+            try:
+                sock.sendall(batch)
+                sent += 2000
+            except (TimeoutError, OSError):
+                break
+    return f"{sent:,} requests sent before the server stopped reading (200,000 at most)"
+
+
+def _server_side_sockets(url: str) -> int | None:
+    """Established TCP connections whose local port is the server's (``ss``; None without it)."""
+    port = _address(url)[1]
+    try:
+        done = subprocess.run(
+            ["ss", "-Htn", "state", "established", f"( sport = :{port} )"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return len(done.stdout.splitlines()) if done.returncode == 0 else None
+
+
+def _unread_close(url: str, seconds: float) -> str:
+    """200 connections asking ``/openapi.json`` (hundreds of KB, one write) with ``Connection: close``
+    and reading nothing: the server must drop them by its send deadline, not hold them for ever."""
+    host = urlsplit(url).netloc.encode()
+    ask = b"GET /openapi.json HTTP/1.1\r\nHost: " + host + b"\r\nAccept-Encoding: identity\r\n"
+    ask += b"Connection: close\r\n\r\n"
+    held = [s for s in (_connect(url, rcvbuf=4096) for _ in range(200)) if s is not None]
+    for sock in held:
+        _send(sock, ask)
+    time.sleep(seconds)
+    still = _server_side_sockets(url)
+    for sock in held:
+        sock.close()
+    kept = "?" if still is None else str(still)
+    return f"{len(held)} asked; after {seconds:g} s the server still holds {kept} connections"
+
+
+def _slow_bodies(url: str, seconds: float) -> str:
+    """1,000 connections each sending a 1,000-byte body a byte a second."""
+    host = urlsplit(url).netloc.encode()
+    head = b"POST /v1/spells/cost HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/json\r\n"
+    head += b"Content-Length: 1000\r\n\r\n{"
+    held = [s for s in (_connect(url) for _ in range(1000)) if s is not None]
+    for sock in held:
+        _send(sock, head)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        open_ = [s for s in held if _send(s, b" ")]
+        time.sleep(1)
+    for sock in held:
+        sock.close()
+    return f"{len(held)} sent, {len(open_)} still open after {seconds:g} s"
+
+
+def _coding(url: str, seconds: float) -> str:
+    host = urlsplit(url).netloc.encode()
+    head = b"POST /v1/spells/cost HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/json\r\n"
+    status, _, _ = raw_attack(url, head + b"Transfer-Encoding: gzip, chunked\r\n\r\n1\r\n{\r\n0\r\n\r\n", 10)
+    return f"answered {status}"
+
+
+def _one_byte_chunks(url: str, seconds: float) -> str:
+    host = urlsplit(url).netloc.encode()
+    head = b"POST /v1/spells/cost HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/json\r\n"
+    body = b"".join(b"1\r\n \r\n" for _ in range(100_000)) + b"0\r\n\r\n"
+    status, took, _ = raw_attack(url, head + b"Transfer-Encoding: chunked\r\n\r\n" + body, 30)
+    return f"100,000 one-byte chunks answered {status} after {took:.2f} s"
+
+
+def _nothing(url: str, seconds: float) -> str:
+    time.sleep(seconds)
+    return "the prober alone: this machine's noise"
+
+
+FLOODS: dict[str, Callable[[str, float], str]] = {
+    "no attack (baseline)": _nothing,
+    "1,000 answered before body end": _answered_early,
+    "chunked trailer stream": _trailers,
+    "pipelined flood, one connection": _pipelined,
+    "200 unread Connection: close": _unread_close,
+    "1,000 slow bodies": _slow_bodies,
+    "Transfer-Encoding: gzip, chunked": _coding,
+    "one-byte chunks": _one_byte_chunks,
+}
+
+
+def connection_floods(ns: argparse.Namespace, seconds: float = 12.0) -> int:
+    """Issue 36's connection attacks, each for ``seconds`` while another client probes; the number of
+    goals missed (/healthz 100 ms or less, no 5xx nor unanswered request, 400 MiB or less)."""
+    failures = 0
+    print(f"{'attack':34} {'healthz ms':>10} {'5xx':>4} {'none':>4} {'peak MiB':>8}  what happened")
+    for name, flood in FLOODS.items():
+        if ns.only and ns.only not in name and flood is not _nothing:
+            continue
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.get(ns.url + "/healthz", timeout=30)  # the previous attack's connections are gone
+        with Prober(ns.url, ns.timeout) as prober:
+            what = flood(ns.url, seconds)
+        peak = vm_hwm_mib(server_pids(ns.pid))
+        errors = sum(1 for s in prober.statuses if s >= 500)
+        unanswered = prober.statuses.count(0)
+        bad = prober.worst_healthz > 0.1 or errors or unanswered or (peak != "-" and float(peak) > 400)
+        failures += bool(bad)
+        print(
+            f"{name:34} {prober.worst_healthz * 1000:10.1f} {errors:4} {unanswered:4} {peak:>8}  {what}"
+            + ("  <- goal missed" if bad else "")
+        )
+        alive = server_pids(ns.pid)
+        if ns.pid is not None and len(alive) < 1 + max(ns.workers, 1) * (ns.workers > 1):
+            print(f"  a worker is gone after {name!r} (processes now: {alive})")
+    print(f"{failures} flood(s) missed the goals")
+    return 1 if failures else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -481,6 +721,12 @@ def main() -> int:
     parser.add_argument("--pid", type=int, default=None, help="the server process, for its memory peak")
     parser.add_argument("--serve", metavar="DATABASE_URL", help="start manacalc serve on this database first")
     parser.add_argument("--workers", type=int, default=1, help="with --serve: worker processes")
+    parser.add_argument(
+        "--command",
+        metavar="MANACALC",
+        help="with --serve: the manacalc command to start (default: the one beside this Python;"
+        " .venv-run/bin/manacalc is the wheel `make run` serves)",
+    )
     parser.add_argument("--port", type=int, default=8127, help="with --serve: the port")
     parser.add_argument("--idle", type=int, default=1000, help="idle connections to hold (default 1000)")
     parser.add_argument("--timeout", type=float, default=30.0, help="hard bound per attack, seconds")
@@ -488,6 +734,9 @@ def main() -> int:
         "--reload",
         action="store_true",
         help="with --serve: only the worst /healthz while the catalogue reloads (twice), nothing else",
+    )
+    parser.add_argument(
+        "--floods", action="store_true", help="only the connection attacks of issue 36 (connection_floods)"
     )
     parser.add_argument(
         "--only",
@@ -498,7 +747,7 @@ def main() -> int:
 
     server = None
     if ns.serve:
-        server = start_server(ns.serve, ns.workers, ns.port)
+        server = start_server(ns.serve, ns.workers, ns.port, ns.command)
         ns.url, ns.pid = f"http://127.0.0.1:{ns.port}", server.pid
     try:
         if ns.reload and ns.serve:
@@ -507,6 +756,8 @@ def main() -> int:
             shown = ", ".join(f"{w * 1000:.1f}" for w in worsts)
             print(f"{'catalogue reload (x2)':34} worst /healthz {shown} ms{'' if ok else '  <- goal missed'}")
             return 0 if ok else 1
+        if ns.floods:
+            return connection_floods(ns)
         return run(ns)
     finally:
         if server is not None:

@@ -23,12 +23,13 @@ Send = Callable[[Any], Awaitable[None]]
 class CorkedTransport:
     """A transport whose writes are held while ``corked`` and written as one when it is released."""
 
-    __slots__ = ("_held", "corked", "transport")
+    __slots__ = ("_held", "closer", "corked", "transport")
 
-    def __init__(self, transport: asyncio.Transport) -> None:
+    def __init__(self, transport: asyncio.Transport, closer: Callable[[], None] | None = None) -> None:
         self.transport = transport
         self.corked = False
         self._held: list[bytes] = []
+        self.closer = closer
 
     def write(self, data: bytes) -> None:
         if self.corked:
@@ -45,22 +46,30 @@ class CorkedTransport:
 
     def close(self) -> None:
         self.release()  # what was held goes out before the close, as it would have
-        self.transport.close()
+        if self.closer is not None:
+            self.closer()
+        else:
+            self.transport.close()
 
     def is_closing(self) -> bool:
         return self.transport.is_closing()
 
 
-def cork_answers(cycle: Any) -> None:
+def cork_answers(cycle: Any, closer: Callable[[], None] | None = None) -> None:
     """Give uvicorn's request-response ``cycle`` a corked transport and a ``send`` that holds the answer's
-    head until the first ``http.response.body`` message has been written after it."""
-    corked = CorkedTransport(cycle.transport)
+    head until the first ``http.response.body`` message has been written after it.
+
+    ``closer`` closes the connection when the cycle does (``app.api.http_server``'s deadlines); an answer
+    started before the request's body has all arrived says ``Connection: close`` and closes it."""
+    corked = CorkedTransport(cycle.transport, closer)
     cycle.transport = corked
     send: Send = cycle.send
 
     async def send_corked(message: Any) -> None:
         kind = message["type"]
         if kind == "http.response.start":
+            if cycle.more_body:  # answered before the body ended: the connection closes after it
+                cycle.keep_alive = False
             corked.corked = True
             try:
                 await send(message)

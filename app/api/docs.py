@@ -7,6 +7,7 @@ document generator-friendly (headers, common problems, shared schemas) is ``app.
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -224,16 +225,21 @@ def _validated_openapi_route(app: FastAPI) -> None:
     own route, which sends neither."""
     url = app.openapi_url or "/openapi.json"
     app.router.routes = [r for r in app.router.routes if getattr(r, "path", None) != url]
-    encoded: list[bytes] = []
+    encoded: list[tuple[bytes, bytes, str]] = []
 
     def openapi_document(request: Request) -> Response:
-        if not encoded:  # built once, on first use (the app's start-up builds the document already)
-            encoded.append(json.dumps(app.openapi(), ensure_ascii=False).encode())
-        body = encoded[0]
-        etag = etag_of(body)
-        headers = {"ETag": etag, "Cache-Control": STATIC_CACHE_CONTROL}
+        if not encoded:  # built and compressed once, on first use (a flood costs no compression)
+            body = json.dumps(app.openapi(), ensure_ascii=False).encode()
+            encoded.append((body, gzip.compress(body, compresslevel=9, mtime=0), etag_of(body)))
+        body, compressed, etag = encoded[0]
+        headers = {"ETag": etag, "Cache-Control": STATIC_CACHE_CONTROL, "Vary": "Accept-Encoding"}
         if matches(request, etag):
             return Response(status_code=304, headers=headers)
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            # Already encoded: the gzip middleware passes an answer with Content-Encoding through.
+            return Response(
+                compressed, media_type="application/json", headers={**headers, "Content-Encoding": "gzip"}
+            )
         return Response(body, media_type="application/json", headers=headers)
 
     # HEAD too, as FastAPI's own route answered it (RFC 9110 9.3.2).

@@ -137,6 +137,8 @@ class ServiceMiddleware:
                 raise
             await internal_error_response(scope.get("path"))(scope, receive, send_wrapper)
         finally:
+            if not started_response:  # no answer at all: the client left first (nginx's 499)
+                status = 499
             elapsed = time.perf_counter() - started
             IN_PROGRESS.dec()
             method = scope["method"] if scope["method"] in _METHODS else "other"

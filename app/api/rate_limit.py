@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import ipaddress
 import logging
 import math
 import time
@@ -142,7 +143,12 @@ def redis_client(url: str, **options: Any) -> Any:
     it is told to, none by default, so each stale connection was a failure that sent the worker to its
     own buckets for ``REDIS_RETRY_S``. Timeouts are not retried: a Redis that does not answer is not
     asked twice."""
-    from redis import asyncio as aioredis
+    try:
+        from redis import asyncio as aioredis
+    except ImportError as exc:  # an extra: `pip install 'manacalc[redis]'`
+        raise RuntimeError(
+            "MANACALC_REDIS_URL is set but the redis package is not installed: install manacalc[redis]"
+        ) from exc
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
     from redis.exceptions import ConnectionError as RedisConnectionError
@@ -256,6 +262,8 @@ class RateLimiter:
     def __init__(self, buckets: Bucket, trusted_proxies: Iterable[str] = ()) -> None:
         self.buckets = buckets
         self.trusted = frozenset(trusted_proxies)
+        # A range (10.0.0.0/8) trusts every address in it: an ingress controller's pods change address.
+        self._networks = tuple(ipaddress.ip_network(t, strict=False) for t in self.trusted if "/" in t)
         self._verified: OrderedDict[str, float] = OrderedDict()  # key hash -> when last accepted
 
     def bucket_key(self, scope: Scope, key_hash: str | None) -> str:
@@ -269,15 +277,26 @@ class RateLimiter:
         """The peer's address; behind trusted proxies, the nearest untrusted ``X-Forwarded-For`` hop."""
         client = scope.get("client")
         address = client[0] if client else "unknown"
-        if not self.trusted or (address not in self.trusted and "*" not in self.trusted):
+        if not self.trusted or not self._is_trusted(address):
             return address
         forwarded = b",".join(v for k, v in scope.get("headers", ()) if k.lower() == b"x-forwarded-for")
         hops = [h.strip() for h in forwarded.decode("latin-1").split(",") if h.strip()]
         for hop in reversed(hops):  # the right-most hops were added by our own proxies
-            if hop not in self.trusted and "*" not in self.trusted:
+            if not self._is_trusted(hop):
                 return hop[:64]
             address = hop[:64]
         return address
+
+    def _is_trusted(self, address: str) -> bool:
+        if address in self.trusted or "*" in self.trusted:
+            return True
+        if not self._networks:
+            return False
+        try:
+            ip = ipaddress.ip_address(address[:64])
+        except ValueError:
+            return False
+        return any(ip in network for network in self._networks)
 
     async def take(self, key: str) -> tuple[float, float]:
         """(0.0 if a token was taken, else the seconds until one is back; the tokens left)."""

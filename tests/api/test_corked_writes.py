@@ -58,6 +58,7 @@ def _cycle(method: str = "GET", *, keep_alive: bool = True, expect_100: bool = F
         keep_alive=keep_alive,
         on_response=lambda: None,
     )
+    cycle.more_body = False  # the request has all arrived, as a parsed GET's has
     return cycle, transport
 
 
@@ -180,3 +181,16 @@ def test_a_head_request_and_an_expect_100_request_are_answered(served: Served) -
         sock.shutdown(socket.SHUT_WR)
         status, answer = read_answer(sock)
         assert status == 200 and answer.endswith(b'{"path": "/e", "body_bytes": 4}')
+
+
+def test_an_answer_started_before_the_body_ended_closes_the_connection() -> None:
+    """A 413 or a 429 answered while the request body is still arriving says ``Connection: close``, and
+    the cycle's close goes through the protocol's closer (its deadlines), not straight to the transport."""
+    cycle, transport = _cycle()
+    cycle.more_body = True
+    closed: list[bool] = []
+    cork_answers(cycle, lambda: closed.append(True))
+    asyncio.run(_answer(cycle, START, {"type": "http.response.body", "body": BODY}))
+    (answer,) = [e for e in transport.events if isinstance(e, bytes)]
+    assert b"connection: close\r\n" in answer
+    assert closed == [True] and "close" not in transport.events

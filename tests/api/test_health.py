@@ -103,3 +103,26 @@ def test_each_request_logs_one_line_with_its_request_id(
         and doc["status"] == 200
         and doc["message"].startswith("GET /healthz 200")
     )
+
+
+def test_readyz_asks_the_database_at_most_once_a_second(client: TestClient) -> None:
+    """A probe flood (``/readyz`` is exempt from the rate limit) costs one query a second per worker."""
+    from unittest import mock
+
+    from app.api.routes import health
+
+    calls = []
+    real = health.check_ready
+
+    def counted(session: object) -> object:
+        calls.append(1)
+        return real(session)  # type: ignore[arg-type]
+
+    with mock.patch.object(health, "check_ready", counted):
+        client.app.state.ready = None  # type: ignore[attr-defined]
+        for _ in range(20):
+            assert client.get("/readyz").status_code == 200
+        assert len(calls) == 1
+        client.app.state.ready = (0.0, client.app.state.ready[1])  # type: ignore[attr-defined]
+        assert client.get("/readyz").status_code == 200
+        assert len(calls) == 2

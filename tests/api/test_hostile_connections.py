@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 HEAD_TIMEOUT_S = 0.6
 SENT_BIG = threading.Event()
+DISCONNECTED = threading.Event()
 CAP = 16 * 1024
 
 
@@ -40,14 +41,29 @@ async def small_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             elif message["type"] == "lifespan.shutdown":
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+    if scope["path"] == "/early":  # answers before reading the body, as a 413 or a 429 does
+        answer = b'{"early": true}'
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
+        return
     body = b""
     while True:
         message = await receive()
+        if message["type"] == "http.disconnect":
+            DISCONNECTED.set()
+            return
         body += message.get("body", b"")
         if not message.get("more_body"):
             break
     if scope["path"] == "/sleep":
         await asyncio.sleep(1.0)
+    if scope["path"] == "/bigone":  # 8 MB in one message: handed whole to the transport, then closed
+        headers = [(b"content-length", str(8 << 20).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b"x" * (8 << 20)})
+        SENT_BIG.set()
+        return
     if scope["path"] == "/big":  # 32 MB: more than the socket buffers hold, so the server must wait
         chunk = b"x" * (1024 * 1024)
         headers = [(b"content-length", str(32 * len(chunk)).encode())]
@@ -57,7 +73,10 @@ async def small_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await send({"type": "http.response.body", "body": b""})
         SENT_BIG.set()  # the task ends (uvicorn's send returns at once on a dropped connection)
         return
-    answer = json.dumps({"path": scope["path"], "body_bytes": len(body)}).encode()
+    document: dict[str, Any] = {"path": scope["path"], "body_bytes": len(body)}
+    if scope["path"] == "/headers":
+        document["headers"] = [name.decode("latin-1") for name, _ in scope["headers"]]
+    answer = json.dumps(document).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     await send({"type": "http.response.body", "body": answer})
@@ -296,22 +315,28 @@ def test_requests_past_the_limit_get_a_503_problem_with_retry_after() -> None:
     limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=5, max_connections=100, max_requests=2)
     for served in serve(limits):
         with sleeping(served, 2):
-            status, answer = served.get()
+            status, answer = served.get("/echo")
             assert status == 503, answer
             head = answer.partition(b"\r\n\r\n")[0].lower()
             assert b"retry-after: 1" in head
             assert b"application/problem+json" in head
             assert json.loads(answer.partition(b"\r\n\r\n")[2])["type"] == "/problems/service-unavailable"
+            status, answer = served.get("/healthz")  # the liveness probe is never refused for lack of slots
+            assert status == 200, answer
 
 
 def test_a_newcomer_is_refused_with_a_503_problem_when_every_connection_is_busy() -> None:
+    """Past the connection limit with every connection running a request, a newcomer's request is a 503,
+    except ``/healthz``, which is served."""
     limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=5, max_connections=2, max_requests=10)
     for served in serve(limits):
         with sleeping(served, 2) as sleepers:
-            with served.connect() as sock:
-                status, answer = read_answer(sock)
+            status, answer = served.get("/echo")
             assert status == 503, answer
             assert b"retry-after: 1" in answer.lower()
+            assert problem(answer)["type"] == "/problems/service-unavailable"
+            status, answer = served.get("/healthz")
+            assert status == 200, answer
             for sock in sleepers:  # the busy ones were not cut
                 assert sock.recv(65536).startswith(b"HTTP/1.1 200")
 
@@ -407,3 +432,218 @@ def test_a_head_is_served_up_to_the_cap_and_refused_past_it(
         assert status == 200, (length, answer[:200])
     elif length > CAP + 4:
         assert status == 431, (length, answer[:200])
+
+
+# --- answers before the body ended, trailers, pipelining, slow bodies, codings -----------------------
+
+
+def closed_within(sock: socket.socket, seconds: float) -> bool:
+    """Whether the server closes ``sock`` (EOF or reset) within ``seconds``, whatever it sent before."""
+    sock.settimeout(seconds)
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            if not sock.recv(65536):
+                return True
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+    return False
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        b"POST /early HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\n" + b"x" * 10,
+        b"POST /early HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+        b"GET /early HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\nabc",
+    ],
+    ids=["content-length", "chunked", "GET with a body"],
+)
+def test_an_answer_before_the_body_ended_closes_the_connection(request_: bytes) -> None:
+    """Issue 36's first critical finding: a connection answered before its body ended (a 413, a 429, a
+    GET with a body) stayed open, neither closed nor evictable. It answers ``Connection: close`` now,
+    then closes once the client has had ``linger_s`` to read the answer."""
+    limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=30, linger_s=0.5)
+    for served in serve(limits):
+        with served.connect() as sock:
+            sock.sendall(request_)
+            answer = sock.recv(65536)
+            assert answer.startswith(b"HTTP/1.1 413"), answer
+            assert b"connection: close" in answer.lower(), answer
+            started = time.monotonic()
+            # The client keeps sending its body: read and dropped until the linger deadline.
+            try:
+                for _ in range(5):
+                    sock.sendall(b"y" * 1000)
+                    time.sleep(0.05)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            assert closed_within(sock, 5)
+            assert time.monotonic() - started < 3
+
+
+def test_a_thousand_connections_answered_early_do_not_keep_others_out() -> None:
+    """1,000 such sockets, held open by their clients, made every new request a 503, /healthz included."""
+    enough_files_for_a_thousand_connections()
+    limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=30, max_connections=1000, linger_s=30)
+    for served in serve(limits):
+        held = []
+        try:
+            for _ in range(1000):
+                sock = served.connect()
+                sock.sendall(b"POST /early HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\nxx")
+                held.append(sock)
+            time.sleep(0.3)
+            for path in ("/healthz", "/echo"):
+                for _ in range(10):
+                    started = time.monotonic()
+                    status, answer = served.get(path)
+                    assert status == 200, answer
+                    assert time.monotonic() - started < 1
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def chunked_post(path: str, chunks: list[bytes], trailers: bytes = b"") -> bytes:
+    body = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for chunk in chunks)
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode()
+        + body
+        + b"0\r\n"
+        + trailers
+        + b"\r\n"
+    )
+
+
+def test_small_trailers_are_read_and_dropped(served: Served) -> None:
+    with served.connect() as sock:
+        sock.sendall(chunked_post("/headers", [b"hello", b"world"], trailers=b"X-Checksum: 42\r\n"))
+        status, answer = read_answer(sock)
+    assert status == 200, answer
+    document = json.loads(answer.partition(b"\r\n\r\n")[2])
+    assert document["body_bytes"] == 10
+    assert "x-checksum" not in document["headers"]  # never added to the request's headers
+
+
+@pytest.mark.parametrize("shape", ["one endless trailer", "many trailers"])
+def test_trailers_count_against_the_head_cap(served: Served, shape: str) -> None:
+    """Issue 36: chunked trailers had no bound; one connection grew a worker ~300 MB/s until httptools
+    crashed. The trailers are held to the head cap, sent whole or streamed."""
+    with served.connect() as sock:
+        sock.sendall(
+            b"POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
+        )
+        piece = b"X-T: " + b"a" * 60_000 if shape == "one endless trailer" else b"X-T: aaaaaaaaaa\r\n" * 4000
+        sent = 0
+        try:
+            for _ in range(200):  # 12 MB unless the server cuts it short
+                sock.sendall(piece)
+                sent += len(piece)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        status, answer = read_answer(sock)
+    assert sent < 4_000_000
+    assert status in (431, 0), answer[:300]  # 0: reset before the client read the answer
+    if status:
+        assert problem(answer)["type"] == "/problems/header-too-large"
+
+
+def test_the_chunks_of_a_body_are_bounded() -> None:
+    limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=5, max_body_chunks=100)
+    for served in serve(limits):
+        with served.connect() as sock:
+            sock.sendall(chunked_post("/echo", [b"x"] * 99))
+            status, answer = read_answer(sock)
+        assert status == 200, answer
+        with served.connect() as sock:
+            sock.sendall(chunked_post("/echo", [b"x"] * 101))
+            status, answer = read_answer(sock)
+        assert status == 400, answer
+        assert "100 chunks" in problem(answer)["detail"]
+
+
+@pytest.mark.parametrize(
+    ("coding", "status"),
+    [(b"gzip, chunked", 501), (b"deflate,chunked", 501), (b"chunked, chunked", 400), (b"CHUNKED", 200)],
+)
+def test_a_transfer_coding_the_server_does_not_apply_is_a_501(
+    served: Served, coding: bytes, status: int
+) -> None:
+    head = (
+        b"POST /echo HTTP/1.1\r\nHost: t\r\nConnection: close\r\nTransfer-Encoding: " + coding + b"\r\n\r\n"
+    )
+    with served.connect() as sock:
+        sock.sendall(head + b"5\r\nhello\r\n0\r\n\r\n")
+        got, answer = read_answer(sock)
+    assert got == status, answer
+    if status == 501:
+        assert problem(answer)["type"] == "/problems/not-implemented"
+
+
+def test_pipelined_requests_are_read_a_few_ahead_then_the_connection_closes() -> None:
+    """Issue 36: pipelined requests queued without bound (one connection: 171 MB -> 1.74 GB in 10 s).
+    With 1,000 requests in one write, the one being answered and ``max_pipelined`` behind it are
+    answered; the last says ``Connection: close`` and the rest is never read."""
+    limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=5, max_pipelined=4)
+    for served in serve(limits):
+        with served.connect() as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n" * 1000)
+            _, answer = read_answer(sock)
+        assert answer.count(b"HTTP/1.1 200") == 5, answer[:2000]
+        assert answer.lower().count(b"connection: close") == 1
+        assert served.get()[0] == 200
+
+
+def test_an_unread_answer_to_connection_close_is_aborted_at_the_send_deadline() -> None:
+    """Issue 36: the answer to a ``Connection: close`` request that the client never read held its
+    connection and bytes for ever (a closing transport was never dropped)."""
+    limits = ServerLimits(max_header_bytes=CAP, request_head_timeout_s=5, send_timeout_s=0.5)
+    for served in serve(limits):
+        SENT_BIG.clear()
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", served.port))
+        with sock:
+            sock.sendall(b"GET /bigone HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            assert SENT_BIG.wait(3)  # the application is done; the transport holds the answer, closing
+            time.sleep(1.5)  # past the send deadline, reading nothing
+            sock.settimeout(5)
+            received = 0
+            try:
+                while chunk := sock.recv(1 << 20):
+                    received += len(chunk)
+            except ConnectionResetError:
+                pass
+        assert received < 8 << 20  # aborted: not the whole answer
+
+
+def test_slow_bodies_take_no_request_slots_and_are_evicted_for_newcomers() -> None:
+    """Issue 36: 1,000 slow bodies refused everything else, 503 on /healthz too. Requests still
+    receiving their body do not count against ``max_requests``, and past ``max_connections`` the
+    longest-waiting of them is closed to make room (its application sees the client gone)."""
+    limits = ServerLimits(
+        max_header_bytes=CAP, request_head_timeout_s=30, max_connections=50, max_requests=10
+    )
+    for served in serve(limits):
+        slow = []
+        try:
+            for _ in range(50):
+                sock = served.connect()
+                sock.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\nabc")
+                slow.append(sock)
+            time.sleep(0.3)
+            DISCONNECTED.clear()
+            for path in ("/healthz", "/echo"):
+                for _ in range(5):
+                    started = time.monotonic()
+                    status, answer = served.get(path)
+                    assert status == 200, answer
+                    assert time.monotonic() - started < 1
+            assert closed_within(slow[0], 2)  # the oldest slow body made room
+            assert DISCONNECTED.wait(2)
+        finally:
+            for sock in slow:
+                sock.close()

@@ -61,3 +61,20 @@ def test_scenario_pages_follow_their_link(client: TestClient, db_session: Sessio
         assert (link is not None) == page.json()["has_more"]
         url = link[1 : link.index(">")] if link else None
     assert seen == ids
+
+
+def test_openapi_json_is_compressed_once_and_served_as_sent(client: TestClient) -> None:
+    """``/openapi.json`` is exempt from the rate limit: a flood of it must cost no compression each."""
+    import gzip
+    from unittest import mock
+
+    with mock.patch("gzip.compress", wraps=gzip.compress) as compress:
+        plain = client.get("/openapi.json", headers={"Accept-Encoding": "identity"})
+        zipped = [client.get("/openapi.json", headers={"Accept-Encoding": "gzip"}) for _ in range(3)]
+    assert compress.call_count <= 1
+    assert plain.status_code == 200 and "content-encoding" not in plain.headers
+    for answer in zipped:
+        assert answer.headers["content-encoding"] == "gzip"
+        assert answer.headers["vary"] == "Accept-Encoding"
+        assert answer.json() == plain.json()  # httpx decodes it
+        assert answer.headers["etag"] == plain.headers["etag"]

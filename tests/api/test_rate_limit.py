@@ -243,3 +243,18 @@ def test_ratelimit_headers_on_every_limited_answer(settings: Settings) -> None:
     clock.now += 10
     assert client.get("/v1/symbols").headers["ratelimit"] == '"default";r=0;t=20'
     assert "ratelimit" not in client.get("/healthz").headers
+
+
+def test_a_trusted_proxy_range_covers_every_address_in_it() -> None:
+    """An ingress controller's pods change address: ``MANACALC_TRUSTED_PROXIES`` takes ranges too."""
+    from app.api.rate_limit import RateLimiter, TokenBucketLimiter
+
+    limiter = RateLimiter(TokenBucketLimiter(60, 10), ["10.0.0.0/8", "192.0.2.7"])
+
+    def scope(peer: str, forwarded: str) -> dict[str, object]:
+        return {"client": (peer, 1234), "headers": [(b"x-forwarded-for", forwarded.encode())]}
+
+    assert limiter.client_address(scope("10.4.2.9", "203.0.113.5")) == "203.0.113.5"
+    assert limiter.client_address(scope("192.0.2.7", "203.0.113.5, 10.1.1.1")) == "203.0.113.5"
+    assert limiter.client_address(scope("198.51.100.1", "203.0.113.5")) == "198.51.100.1"  # not a proxy
+    assert limiter.client_address(scope("10.4.2.9", "not an address")) == "not an address"

@@ -170,7 +170,7 @@ def _interpolate(value: str) -> str:
 def test_compose_runs_the_api_on_postgres_once_it_is_healthy() -> None:
     compose: dict[str, Any] = yaml.safe_load((REPO / "docker-compose.yml").read_text(encoding="utf-8"))
     services = compose["services"]
-    assert set(services) == {"db", "api", "redis"}
+    assert set(services) == {"db", "api", "redis", "edge"}
     db, api = services["db"], services["api"]
 
     assert db["image"].startswith("postgres:")
@@ -201,7 +201,44 @@ def test_compose_runs_the_api_on_postgres_once_it_is_healthy() -> None:
     )
     probe = api["healthcheck"]["test"]
     assert probe[0] == "CMD" and probe[1] == "python" and "/readyz" in probe[-1]
-    assert "8000:8000" in [str(p) for p in api["ports"]]
+    assert "ports" not in api  # reached through the edge only
+
+
+def test_compose_puts_nginx_in_front_with_timeouts_and_limits() -> None:
+    """Issue 36: production has an edge. The API publishes no port; nginx does, with header, body and
+    send timeouts, buffer limits and connection limits, and the API believes its X-Forwarded-For only."""
+    compose: dict[str, Any] = yaml.safe_load((REPO / "docker-compose.yml").read_text(encoding="utf-8"))
+    edge, api = compose["services"]["edge"], compose["services"]["api"]
+    assert edge["image"].startswith("nginx:1.")
+    assert "8000:8080" in [str(p) for p in edge["ports"]]
+    assert edge["read_only"] is True
+    assert "./deploy/nginx/nginx.conf:/etc/nginx/nginx.conf:ro" in edge["volumes"]
+    address = edge["networks"]["default"]["ipv4_address"]
+    assert api["environment"]["MANACALC_TRUSTED_PROXIES"] == address
+    conf = (REPO / "deploy" / "nginx" / "nginx.conf").read_text(encoding="utf-8")
+    directives: dict[str, str] = {}  # the first of each name (the http block's, before the upstream's)
+    for raw in conf.splitlines():
+        line = raw.split("#")[0].strip()
+        if line and not line.endswith(("{", "}")):
+            directives.setdefault(line.split()[0], " ".join(line.split()[1:]).rstrip(";"))
+    for name, value in {
+        "client_header_timeout": "5s",
+        "large_client_header_buffers": "4 16k",
+        "client_body_timeout": "10s",
+        "client_max_body_size": "1m",
+        "send_timeout": "10s",
+        "keepalive_timeout": "5s",
+        "reset_timedout_connection": "on",
+        "proxy_request_buffering": "on",
+        "limit_conn": "per_address 100",
+        "proxy_next_upstream": "off",
+        "proxy_set_header": "X-Forwarded-Proto $scheme",
+    }.items():
+        assert name in directives, name
+        if name != "proxy_set_header":
+            assert directives[name] == value, (name, directives[name])
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in conf  # a client's own header is replaced
+    assert "server api:8000" in conf
 
 
 # --- the entry point and the health checks, run for real ---------------------------------------------------
@@ -264,3 +301,19 @@ def test_entrypoint_runs_other_commands_as_they_are(tmp_path: Path) -> None:
     assert result.stdout.startswith("manacalc ")
     assert not (tmp_path / "unused.db").exists()  # no migration before a command other than serve
     assert shlex.split(ENTRYPOINT.read_text(encoding="utf-8").splitlines()[0]) == ["#!/bin/sh"]
+
+
+def test_the_edge_configuration_is_valid_nginx(tmp_path: Path) -> None:
+    """``nginx -t`` on the edge's configuration (the upstream's compose name replaced by an address: nginx
+    resolves it at start). Skipped where nginx is not installed (`apt-get install nginx-light`)."""
+    import shutil
+
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx is None:
+        pytest.skip("nginx is not installed")
+    conf = (REPO / "deploy" / "nginx" / "nginx.conf").read_text(encoding="utf-8")
+    conf = conf.replace("server api:8000", "server 127.0.0.1:8000").replace("/tmp/", f"{tmp_path}/")
+    path = tmp_path / "nginx.conf"
+    path.write_text(conf, encoding="utf-8")
+    done = subprocess.run([nginx, "-t", "-c", str(path), "-p", str(tmp_path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

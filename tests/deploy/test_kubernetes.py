@@ -427,3 +427,38 @@ def test_the_server_writes_only_to_the_pods_volumes(
     assert list(snapshot.glob("catalogue-*"))  # the snapshot went where the pod keeps it
     outside = log.read_text(encoding="utf-8") if log.exists() else ""
     assert outside == "", f"written outside the pod's volumes:\n{outside}"
+
+
+def test_the_edge_is_an_ingress_nginx_ingress_with_timeouts_and_limits(objects: list[dict[str, Any]]) -> None:
+    """Issue 36: production has an edge. The Ingress sends everything to the API's Service through
+    ingress-nginx, with body, buffer, upstream-timeout and connection limits; the controller-wide head,
+    body, send and keep-alive timeouts are in the ConfigMap beside it (the controller's to apply)."""
+    ingress = one(objects, "Ingress", "manacalc")
+    assert ingress["spec"]["ingressClassName"] == "nginx"
+    (rule,) = ingress["spec"]["rules"]
+    (path,) = rule["http"]["paths"]
+    service = one(objects, "Service", "manacalc")
+    assert path["backend"]["service"] == {"name": "manacalc", "port": {"name": "http"}}
+    assert "http" in [port["name"] for port in service["spec"]["ports"]]
+    prefix = "nginx.ingress.kubernetes.io/"
+    annotations = {
+        key.removeprefix(prefix): value
+        for key, value in ingress["metadata"]["annotations"].items()
+        if key.startswith(prefix)
+    }
+    assert annotations["proxy-body-size"] == "1m"
+    assert annotations["proxy-request-buffering"] == "on"
+    assert annotations["proxy-next-upstream"] == "off"
+    for key in ("proxy-send-timeout", "proxy-read-timeout", "limit-connections", "limit-rps"):
+        assert int(annotations[key]) > 0, key
+    assert not any("snippet" in key for key in annotations)  # snippets are off in current controllers
+    configmap = yaml.safe_load(
+        (BASE / "ingress-nginx" / "controller-configmap.yaml").read_text(encoding="utf-8")
+    )
+    data = configmap["data"]
+    assert data["client-header-timeout"] == "5"
+    assert data["client-body-timeout"] == "10"
+    assert data["send-timeout"] == "10"
+    assert data["large-client-header-buffers"] == "4 16k"
+    assert int(data["upstream-keepalive-timeout"]) < 5  # below manacalc's keep-alive
+    assert data["use-forwarded-headers"] == "false"

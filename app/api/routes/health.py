@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import time
+
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from app import __version__
@@ -10,9 +12,14 @@ from app.api.compute import light
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import problem_responses
 from app.errors import ServiceUnavailable
+from app.services.health import Readiness as ReadyState
 from app.services.health import check_ready
 
 router = APIRouter(tags=["health"])
+
+READY_CACHE_S = 1.0
+"""How long one ``/readyz`` verdict (ready or not) answers for: a probe flood costs the database one query
+a second per worker, whatever its rate (``/readyz`` is exempt from the rate limit)."""
 
 
 class Health(BaseModel):
@@ -51,11 +58,28 @@ async def healthz() -> Health:
     },
 )
 @light(router, "/readyz", "GET", "one schema-revision query, bounded by the statement timeout")
-def readyz(session: SessionDep, settings: SettingsDep) -> Readiness:
-    state = check_ready(session)
+def readyz(request: Request, session: SessionDep, settings: SettingsDep) -> Readiness:
+    state = _ready_state(request, session)
     return Readiness(
         status="ready",
         database=state.backend,
         revisions=list(state.revisions),
         rules_edition=settings.rules_edition,
     )
+
+
+def _ready_state(request: Request, session: SessionDep) -> ReadyState:
+    """``check_ready``'s verdict, asked at most once per ``READY_CACHE_S`` per application."""
+    now = time.monotonic()
+    cached: tuple[float, ReadyState | ServiceUnavailable] | None = getattr(request.app.state, "ready", None)
+    if cached is None or now - cached[0] >= READY_CACHE_S:
+        verdict: ReadyState | ServiceUnavailable
+        try:
+            verdict = check_ready(session)
+        except ServiceUnavailable as exc:
+            verdict = exc
+        cached = (now, verdict)
+        request.app.state.ready = cached
+    if isinstance(cached[1], ServiceUnavailable):  # a new one each time: a raised one keeps its traceback
+        raise ServiceUnavailable(cached[1].detail, headers=cached[1].headers)
+    return cached[1]

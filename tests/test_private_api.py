@@ -1,0 +1,128 @@
+"""What the service relies on inside its dependencies, beyond their documented API: each such hook is
+listed in one place, and this test fails when the installed version lacks one (a renamed hook would
+otherwise silently turn a protection off, as a uvicorn release could)."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from uvicorn.protocols.http import httptools_impl
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.server import ServerState
+
+from app.api.http_server import CYCLE_ATTRIBUTES, OVERRIDES, USED_ATTRIBUTES, ManacalcHttpToolsProtocol
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CALLBACKS_NOT_IN_UVICORN = {"on_chunk_header"}
+"""Methods of our protocol that httptools calls and uvicorn's protocol does not define."""
+
+
+@pytest.mark.parametrize(("name", "reason"), OVERRIDES, ids=[name for name, _ in OVERRIDES])
+def test_every_overridden_hook_exists_in_the_installed_uvicorn(name: str, reason: str) -> None:
+    assert reason
+    hook = getattr(HttpToolsProtocol, name, None)
+    assert callable(hook), f"uvicorn {uvicorn.__version__}'s HttpToolsProtocol has no {name}: {reason}"
+    ours = getattr(ManacalcHttpToolsProtocol, name)
+    assert ours is not hook, f"{name} is listed in OVERRIDES but not overridden"
+    if name != "__init__":  # same arguments, so uvicorn's callers still reach ours
+        assert list(inspect.signature(ours).parameters) == list(inspect.signature(hook).parameters), name
+
+
+def test_every_override_is_listed_with_its_reason() -> None:
+    listed = {name for name, _ in OVERRIDES}
+    overridden = {
+        name
+        for name, value in vars(ManacalcHttpToolsProtocol).items()
+        if callable(value) and hasattr(HttpToolsProtocol, name)
+    }
+    assert overridden == listed
+    ours = {name for name, value in vars(ManacalcHttpToolsProtocol).items() if callable(value)}
+    assert ours >= CALLBACKS_NOT_IN_UVICORN
+    assert not any(hasattr(HttpToolsProtocol, name) for name in CALLBACKS_NOT_IN_UVICORN)
+
+
+class _Transport(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return ("127.0.0.1", 8000) if name in ("sockname", "peername") else default
+
+    def write(self, data: Any) -> None:
+        self.written += bytes(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+async def _app(scope: Any, receive: Any, send: Any) -> None:
+    await send({"type": "http.response.start", "status": 204, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+def test_the_attributes_our_protocol_reads_exist_in_the_installed_uvicorn() -> None:
+    """uvicorn's own protocol, fed a request: every attribute of it and of its request cycle that
+    ``app.api.http_server`` and ``app.api.corked_writes`` read or replace is there."""
+    seen: dict[str, Any] = {}
+
+    async def drive() -> None:
+        config = uvicorn.Config(_app, log_config=None, lifespan="off")
+        protocol = HttpToolsProtocol(config, ServerState(), {}, asyncio.get_running_loop())
+        protocol.connection_made(_Transport())
+        cycles: list[Any] = []
+        start = protocol._start_asgi_task
+
+        def capture(cycle: Any, app: Any) -> None:
+            cycles.append(cycle)
+            start(cycle, app)
+
+        protocol._start_asgi_task = capture  # type: ignore[method-assign]
+        protocol.data_received(b"POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nab")
+        seen["protocol"] = protocol
+        seen["cycle"] = cycles[0]
+        seen["missing"] = [name for name in USED_ATTRIBUTES if not hasattr(protocol, name)]
+        seen["missing_cycle"] = [name for name in CYCLE_ATTRIBUTES if not hasattr(cycles[0], name)]
+        await asyncio.sleep(0)
+
+    asyncio.run(drive())
+    assert seen["missing"] == [], f"uvicorn {uvicorn.__version__}"
+    assert seen["missing_cycle"] == [], f"uvicorn {uvicorn.__version__}"
+    assert seen["cycle"].more_body is True  # what an answer given before the body ended looks like
+    assert hasattr(httptools_impl, "STATUS_LINE")
+
+
+def test_fastapi_private_hooks_the_app_calls_exist() -> None:
+    """``app/main.py`` asks FastAPI's private ``_native_telemetry`` once per process, while it does."""
+    if "_native_telemetry" not in (ROOT / "app" / "main.py").read_text(encoding="utf-8"):
+        pytest.skip("app/main.py no longer calls FastAPI's _native_telemetry")
+    app = FastAPI()
+    assert callable(getattr(getattr(app, "_native_telemetry", None), "enabled", None))
+
+
+def test_serve_uses_uvicorn_s_documented_options_where_they_do_the_job() -> None:
+    """What uvicorn's own options cover is left to them; the protocol is ours only for the rest."""
+    from app.cli import HTTP_PROTOCOL, server_options
+    from app.config import Settings
+
+    options = server_options(Settings(database_url="sqlite://"))
+    assert options["http"] == HTTP_PROTOCOL == "app.api.http_server:ManacalcHttpToolsProtocol"
+    assert options["ws"] == "none"  # no WebSocket route
+    assert options["proxy_headers"] is False  # forwarded headers: the rate limit's, from trusted proxies
+    assert options["limit_concurrency"] is None  # it counted idle connections against requests
+    assert options["timeout_keep_alive"] == 5
+    assert options["backlog"] >= 2048
+    uvicorn.Config(lambda *a: None, **options)  # every option is one uvicorn knows
