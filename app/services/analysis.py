@@ -21,6 +21,7 @@ from app.schemas.analysis import (
 )
 from app.services.board_memo import BOARDS
 from app.services.catalogue import Catalogue
+from app.services.unread_text import unread_for_analysis
 
 
 def analyze(*, request: AnalyzeRequest, session: Session, settings: Settings) -> AnalyzeAnswer:
@@ -74,7 +75,7 @@ def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_ve
     return AnalyzeAnswer(
         players=players,
         permanents=permanents,
-        warnings=[WarningOut(permanent=w.permanent, text=w.text, reason=w.reason) for w in analysis.warnings],
+        warnings=_warnings(board, analysis),
         rules_edition=rules_edition,
         data_version=data_version,
     )
@@ -85,3 +86,19 @@ def _produces(alternatives: list[str] | None) -> str | None:
     if alternatives is None or len(alternatives) > 1:
         return None
     return alternatives[0] if alternatives else "{0}"
+
+
+def _warnings(board: Board, analysis: BoardAnalysis) -> list[WarningOut]:
+    """The readers' warnings, then the unread sentences of the board's permanents (``unread_text``)."""
+    names = {p.id: p.card.name for p in board.permanents}
+    said = [
+        WarningOut(
+            permanent=w.permanent,
+            card=w.card or names.get(w.permanent),
+            text=w.text,
+            reason=w.reason,
+            rule=w.rule,
+        )
+        for w in analysis.warnings
+    ]
+    return said + unread_for_analysis(board, said)

@@ -16,7 +16,7 @@ from app.rules.mana.payment import PaymentSources, PlanStep, SymbolPayment, Unpa
 from app.rules.mana.restrictions import Casting
 from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, as_any_color, payment_inputs
 from app.rules.values.board import Board
-from app.rules.values.cards import Face
+from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.names import fold_name
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
@@ -24,6 +24,7 @@ from app.schemas.spells import CostWarningOut
 from app.services.board_memo import BOARDS
 from app.services.catalogue import Catalogue
 from app.services.spells import compute, spell_to_cast
+from app.services.unread_text import unread_for_costs
 
 
 def _mana(types: tuple[str, ...]) -> str:
@@ -68,6 +69,7 @@ def _warning(board: Board, w: Warning) -> CostWarningOut:
         card=names.get(w.permanent, w.permanent),
         text=w.text,
         message=w.reason,
+        rule=w.rule,
     )
 
 
@@ -129,6 +131,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
     face: Face | None = None
     granted: tuple[str, ...] = ()
     casting: Casting | None = None
+    spell_face: tuple[Card, Face] | None = None
     if request.spell is not None:
         to_cast = spell_to_cast(request.spell, catalogue=catalogue)
         casting = _casting(board, player, to_cast)
@@ -146,6 +149,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
             )
         except RulesError as exc:
             raise from_rules_error(exc, ("body", "spell", "face")) from exc
+        spell_face = (card, face)
     else:
         assert request.cost is not None  # the schema requires one of them
         cost = ManaCost.parse(request.cost)
@@ -169,6 +173,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         warnings.extend(
             CostWarningOut(source=None, card=player, text=str(cost), message=note) for note in payer.notes
         )
+        warnings.extend(unread_for_costs(board, spell_face, warnings))
         found = payer.plan(paid)
     except UnpayableError as exc:
         return PaymentPlanOut(

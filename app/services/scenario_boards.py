@@ -124,7 +124,7 @@ def scenario_spell_cost(
     spell = spell_service.spell_to_cast(request.spell, catalogue=catalogue)
     result = spell_service.compute(board, request.caster, spell)
     return spell_service.cost_answer(
-        result, rules_edition=settings.rules_edition, data_version=catalogue.data_version
+        result, rules_edition=settings.rules_edition, data_version=catalogue.data_version, board=board
     )
 
 

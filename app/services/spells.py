@@ -48,6 +48,7 @@ from app.schemas.spells import (
 from app.services.board_memo import BOARDS
 from app.services.boards import build_board, resolve_card
 from app.services.catalogue import Catalogue
+from app.services.unread_text import unread_for_costs
 
 Loc = tuple[str | int, ...]
 
@@ -137,9 +138,17 @@ def compute(
         raise from_rules_error(exc, where) from exc
 
 
-def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) -> SpellCostOut:
-    """The API answer for an engine result."""
+def cost_answer(
+    result: CostResult, *, rules_edition: str, data_version: str, board: Board | None = None
+) -> SpellCostOut:
+    """The API answer for an engine result; with ``board``, the unread sentences of its permanents and of
+    the spell are warnings too (``unread_text``)."""
     card = result.card
+    warnings = [
+        CostWarningOut(source=w.source, card=w.card, text=w.text, message=w.message, rule=w.rule)
+        for w in result.warnings
+    ]
+    warnings.extend(unread_for_costs(board, (card, result.face), warnings))
     return SpellCostOut(
         rules_edition=rules_edition,
         data_version=data_version,
@@ -165,10 +174,7 @@ def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) ->
             )
             for s in result.steps
         ],
-        warnings=[
-            CostWarningOut(source=w.source, card=w.card, text=w.text, message=w.message)
-            for w in result.warnings
-        ],
+        warnings=warnings,
         x_for_etb=result.x_for_etb,
         choices=list(result.choices),
         method=result.method,
@@ -200,7 +206,7 @@ def spell_cost(*, request: SpellCostRequest, session: Session, settings: Setting
     built = BOARDS.get(request.board, catalogue, version, extra_players=(request.caster,))
     spell = spell_to_cast(request.spell, catalogue=catalogue)
     result = compute(built.prepared, request.caster, spell)
-    return cost_answer(result, rules_edition=settings.rules_edition, data_version=version)
+    return cost_answer(result, rules_edition=settings.rules_edition, data_version=version, board=built.board)
 
 
 def spell_cost_batch(
@@ -248,7 +254,7 @@ def _batch(
         except AppError as exc:
             items.append(SpellCostBatchItem(index=i, problem=app_error_body(exc)))
             continue
-        answer = cost_answer(result, rules_edition=rules_edition, data_version=version)
+        answer = cost_answer(result, rules_edition=rules_edition, data_version=version, board=prepared.board)
         size += len(answer.model_dump_json())
         items.append(SpellCostBatchItem(index=i, result=answer))
     return items
