@@ -17,9 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _catalogue import catalogue_cards  # noqa: E402
+from _catalogue import catalogue_cards
 
-from app.rules.text.ledger import (  # noqa: E402
+from app.rules.text.ledger import (
     APPLIED,
     IRRELEVANT,
     UNREAD,

@@ -205,7 +205,7 @@ class CostWarning:
     card: str
     text: str
     message: str
-    rule: str | None
+    rule: str | None = None
 
     def __init__(
         self, source: str | None, card: str, text: str, message: str, rule: str | None = None

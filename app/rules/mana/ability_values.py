@@ -50,8 +50,8 @@ class Warning:
     permanent: str
     text: str
     reason: str
-    card: str | None
-    rule: str | None
+    card: str | None = None
+    rule: str | None = None
 
     def __init__(
         self, permanent: str, text: str, reason: str, card: str | None = None, rule: str | None = None

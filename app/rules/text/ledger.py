@@ -902,6 +902,11 @@ def _face_up(permanent: Permanent) -> Face:
         return permanent.card.front
 
 
+def _quoted(sentence: str, face: Face) -> str:
+    """The sentence as printed: the card's name where the ledger reads ``~``."""
+    return sentence.replace("~", face.name)
+
+
 def board_unread(board: Board) -> tuple[UnreadSentence, ...]:
     """The unread relevant sentences of every permanent of ``board`` (the face that is up), in board
     order; each face's ledger is memoized per text."""
@@ -910,7 +915,12 @@ def board_unread(board: Board) -> tuple[UnreadSentence, ...]:
         face = _face_up(permanent)
         for entry in unread_relevant(face.name, face.oracle_text):
             out.append(
-                UnreadSentence(permanent.id, permanent.card.name, entry.sentence, tuple(sorted(entry.words)))
+                UnreadSentence(
+                    permanent.id,
+                    permanent.card.name,
+                    _quoted(entry.sentence, face),
+                    tuple(sorted(entry.words)),
+                )
             )
     return tuple(out)
 
@@ -918,6 +928,6 @@ def board_unread(board: Board) -> tuple[UnreadSentence, ...]:
 def spell_unread(card: Card, face: Face) -> tuple[UnreadSentence, ...]:
     """The unread relevant sentences of the face being cast (``permanent`` None: the spell)."""
     return tuple(
-        UnreadSentence(None, card.name, e.sentence, tuple(sorted(e.words)))
+        UnreadSentence(None, card.name, _quoted(e.sentence, face), tuple(sorted(e.words)))
         for e in unread_relevant(face.name, face.oracle_text)
     )
