@@ -34,6 +34,7 @@ from app.rules.casting.additional_costs import _mandatory
 from app.rules.casting.cast_keywords import keyword_rule, optional_keywords, way_keywords
 from app.rules.casting.way_values import OptionalCost
 from app.rules.errors import RulesError
+from app.rules.mana.sources import _ANY_COLOR
 from app.rules.text.mana_add import ADD, parse_add
 from app.rules.text.mana_static import STATIC, read_static
 from app.rules.text.oracle_costs import read_cost_effects
@@ -60,6 +61,16 @@ WORD_CLASSES: Final[tuple[tuple[str, str], ...]] = (
     ("add", r"\badds?\b"),
     ("symbol", r"\{(?:[WUBRGCSXYZTQ]|\d{1,2}|[WUBRGC2]/[WUBRGP]|[WUBRG]/[WUBRG]/P|H[WUBRG]|½|∞)\}"),
     ("land type", r"\b(?:plains|islands?|swamps?|mountains?|forests?|basic land types?|land types?)\b"),
+    (
+        "type change",
+        r"\bin addition to (?:its|their) other (?:card )?types\b|\b(?:is|are|becomes?) (?:an? )?(?:[a-z]+ ){0,3}"
+        r"(?:artifacts?|lands?)\b(?! cards?)",
+    ),
+    (
+        "color change",
+        r"\b(?:is|are|becomes?) (?:colorless|all colors|every color|the chosen color)\b"
+        r"|\b(?:is|are) (?:white|blue|black|red|green)\b(?! (?:and|or) )",
+    ),
     (
         "cost keyword",
         r"\b(?:convoke|delve|improvise|affinity|undaunted|changeling|haste|"
@@ -417,7 +428,17 @@ _irrelevant(
     ),
     yields="a triggered ability that adds no mana and names no cost: it does its work as it resolves "
     "(603.3), never while a cost is paid (605.1b: not a mana ability)",
-    covers=("symbol", "cast", "ability", "activate", "play", "land type", "cost keyword"),
+    covers=(
+        "symbol",
+        "cast",
+        "ability",
+        "activate",
+        "play",
+        "land type",
+        "cost keyword",
+        "type change",
+        "color change",
+    ),
 )
 _irrelevant(
     "trigger-limit",
@@ -736,6 +757,8 @@ def _applied(sentence: str, cost_read: frozenset[str] = frozenset()) -> tuple[st
         for template in ADD:
             if template.pattern.match(bare) is not None:
                 return f"mana/{template.name}", template.rule
+    if _ANY_COLOR.match(sentence) is not None:
+        return "payment/any-color", "609.4b"
     additional = _mandatory(sentence)
     if isinstance(additional, OptionalCost):
         return "casting/additional-cost", additional.rule
@@ -780,7 +803,7 @@ def _classify(sentence: str, words: frozenset[str], after_non_mana: bool, cost_r
     return Entry(sentence, UNREAD, None, words, None)
 
 
-_NOT_MANA_EFFECT_WORDS: Final = frozenset({"symbol", "activate", "ability"})
+_NOT_MANA_EFFECT_WORDS: Final = frozenset({"symbol", "activate", "ability", "type change", "color change"})
 """What the effect of an activated ability that adds no mana may name and still be irrelevant (its cost
 may name anything: it is paid only to activate that ability)."""
 

@@ -30,7 +30,7 @@ from app.rules.text.ledger import (
 )
 
 BUNDLED = Path(__file__).resolve().parents[3] / "app" / "data" / "cards.json.gz"
-_NOT_MANA_EFFECT = frozenset({"symbol", "activate", "ability"})
+_NOT_MANA_EFFECT = frozenset({"symbol", "activate", "ability", "type change", "color change"})
 
 
 @cache
