@@ -63,8 +63,8 @@ WORD_CLASSES: Final[tuple[tuple[str, str], ...]] = (
     ("land type", r"\b(?:plains|islands?|swamps?|mountains?|forests?|basic land types?|land types?)\b"),
     (
         "type change",
-        r"\bin addition to (?:its|their) other (?:card )?types\b|\b(?:is|are|becomes?) (?:an? )?(?:[a-z]+ ){0,3}"
-        r"(?:artifacts?|lands?)\b(?! cards?)",
+        r"\bin addition to (?:its|their) other (?:card )?types\b"
+        r"|\b(?:is|are|becomes?) (?:an? )?(?:[a-z]+ ){0,3}(?:artifacts?|lands?)\b(?! cards?)",
     ),
     (
         "color change",

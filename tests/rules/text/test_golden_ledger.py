@@ -39,7 +39,7 @@ def test_there_are_forty_cases_or_more() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_quotes_are_the_cards_text(case: dict[str, Any]) -> None:
-    card, face, _k = _kinds(case["card"])
+    _card, face, _k = _kinds(case["card"])
     printed = _REMINDER.sub("", face.oracle_text)
     for sentence in case["quote"][case["card"]]:
         assert sentence in printed, sentence
@@ -47,7 +47,7 @@ def test_quotes_are_the_cards_text(case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_each_sentence_is_classed_as_judged(case: dict[str, Any]) -> None:
-    card, face, kinds = _kinds(case["card"])
+    _card, _face, kinds = _kinds(case["card"])
     expect = case["expect"]
     for sentence in expect.get("applied", ()):
         assert kinds.get(sentence) == APPLIED, (sentence, kinds)
