@@ -419,16 +419,18 @@ _irrelevant(
 )
 _irrelevant(
     "triggered-not-mana",
-    r"^(?:when|whenever|at the beginning of|at end of)\b(?!.*\b(?:spend|spent|costs?|add|adds)\b)"
-    r"(?!.*\bmana\b(?! values?\b))",
+    r"^(?:when|whenever|at the beginning of|at end of)\b(?!.*\b(?:costs?|add|adds|as though)\b)",
     rule="603.3",
     examples=(
         "at the beginning of your upkeep, sacrifice ~ unless you pay {w}{w}.",
         "at the beginning of each upkeep, if no spells were cast last turn, transform ~.",
     ),
-    yields="a triggered ability that adds no mana and names no cost: it does its work as it resolves "
-    "(603.3), never while a cost is paid (605.1b: not a mana ability)",
+    yields="a triggered ability that adds no mana and names no cost (the mana it names is its trigger "
+    "condition or a count): it does its work as it resolves (603.3), never while a cost is paid "
+    "(605.1b: not a mana ability)",
     covers=(
+        "mana",
+        "spend",
         "symbol",
         "cast",
         "ability",
@@ -884,15 +886,33 @@ def face_ledger(name: str, oracle_text: str) -> tuple[Entry, ...]:
     costs = read_cost_effects(name, oracle_text)
     cost_read = frozenset(_fold(e.text) for e in (*costs.effects, *costs.own))
     out: list[Entry] = []
-    for raw in restore_breaks(strip_reminder(oracle_text)).splitlines():
-        kind = kinds.get(raw.strip(), "other")
-        line = _named(strip_reminder(raw), name).strip()
-        line = _ABILITY_WORD.sub("", line, count=1)
-        line = _CHAPTER.sub("", line, count=1).strip()
-        if not line or _LEVEL_LINE.match(line):
-            continue
-        out.extend(_line_entries(line, kind, cost_read))
+    for whole in restore_breaks(strip_reminder(oracle_text)).splitlines():
+        kind = kinds.get(whole.strip(), "other")
+        pieces = _LOST_BREAK.split(whole)
+        for raw in pieces:
+            # a piece of a line whose break was lost: what the mana reader makes of the piece alone
+            own = kind if len(pieces) == 1 else dict(read_text(raw, name).lines).get(raw.strip(), "other")
+            out.extend(_raw_line_entries(raw, name, own, cost_read))
     return tuple(out)
+
+
+_LOST_BREAK: Final = re.compile(
+    r"(?<=[a-z])(?=\{[^{}]{1,8}\}[^:\"]{0,80}:)|(?<=[a-z])(?=(?:When|Whenever|At) )"
+)
+"""A line break the data lost: a keyword run into an ability's cost ("Flying, trample{2}{G}, Sacrifice a land:
+...") or into a trigger ("DefenderWhenever you cast ..."); oracle text always starts an ability on a line of
+its own (CR 113.2)."""
+
+
+def _raw_line_entries(raw: str, name: str, kind: str, cost_read: frozenset[str]) -> list[Entry]:
+    """One line's entries: reminder text removed, the name read as ``~``, an ability word, a chapter or level
+    label dropped (CR 207.2c, 714.2b, 711.2)."""
+    line = _named(strip_reminder(raw), name).strip()
+    line = _ABILITY_WORD.sub("", line, count=1)
+    line = _CHAPTER.sub("", line, count=1).strip()
+    if not line or _LEVEL_LINE.match(line):
+        return []
+    return _line_entries(line, kind, cost_read)
 
 
 def unread_relevant(name: str, oracle_text: str) -> tuple[Entry, ...]:
