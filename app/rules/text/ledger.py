@@ -32,6 +32,7 @@ import app.rules.text.ways_templates as _ways_templates  # noqa: F401
 from app.rules.bounded_cache import text_cache
 from app.rules.casting.additional_costs import _mandatory
 from app.rules.casting.cast_keywords import keyword_rule, optional_keywords, way_keywords
+from app.rules.casting.cost_registry import _RICHARD_TEXT, _VORTHOS_TEXT
 from app.rules.casting.way_values import OptionalCost
 from app.rules.errors import RulesError
 from app.rules.mana.sources import _ANY_COLOR
@@ -759,6 +760,10 @@ def _applied(sentence: str, cost_read: frozenset[str] = frozenset()) -> tuple[st
         for template in ADD:
             if template.pattern.match(bare) is not None:
                 return f"mana/{template.name}", template.rule
+    if _VORTHOS_TEXT in sentence:
+        return "cost-registry/vorthos", "ruling:vorthos"
+    if _RICHARD_TEXT in lower:
+        return "cost-registry/richard-garfield", "ruling:richard-garfield-phd"
     if _ANY_COLOR.match(sentence) is not None:
         return "payment/any-color", "609.4b"
     additional = _mandatory(sentence)
@@ -893,7 +898,28 @@ def face_ledger(name: str, oracle_text: str) -> tuple[Entry, ...]:
             # a piece of a line whose break was lost: what the mana reader makes of the piece alone
             own = kind if len(pieces) == 1 else dict(read_text(raw, name).lines).get(raw.strip(), "other")
             out.extend(_raw_line_entries(raw, name, own, cost_read))
-    return tuple(out)
+    return tuple(_riders_read(out))
+
+
+_COLORED_ONLY: Final = "this effect reduces only the amount of colored mana you pay"
+
+
+def _riders_read(entries: list[Entry]) -> list[Entry]:
+    """The cost reader folds "This effect reduces only the amount of colored mana you pay." into the
+    reduction before it (CR 601.2f): read when that reduction was."""
+    out: list[Entry] = []
+    for entry in entries:
+        before = out[-1] if out else None
+        if (
+            entry.kind == UNREAD
+            and _fold(entry.sentence) == _COLORED_ONLY
+            and before is not None
+            and before.kind == APPLIED
+            and (before.template or "").startswith(("costs/", "cost-registry/"))
+        ):
+            entry = Entry(entry.sentence, APPLIED, "costs/colored-only-rider", entry.words, "601.2f")
+        out.append(entry)
+    return out
 
 
 _LOST_BREAK: Final = re.compile(
