@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.rules.casting.party import party
 from app.rules.mana.abilities import check_activation
 from app.rules.mana.production import BoardAnalysis
+from app.rules.text.ledger import UnreadSentence, board_unread
 from app.rules.values.board import Board
 from app.schemas.analysis import (
     AbilityOut,
@@ -29,10 +32,24 @@ def analyze(*, request: AnalyzeRequest, session: Session, settings: Settings) ->
     catalogue = Catalogue(session)
     version = catalogue.data_version
     built = BOARDS.get(request.board, catalogue, version)
-    return render(built.board, built.analysis, rules_edition=settings.rules_edition, data_version=version)
+    return render(
+        built.board,
+        built.analysis,
+        rules_edition=settings.rules_edition,
+        data_version=version,
+        unread=built.unread,
+    )
 
 
-def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_version: str) -> AnalyzeAnswer:
+def render(
+    board: Board,
+    analysis: BoardAnalysis,
+    *,
+    rules_edition: str,
+    data_version: str,
+    unread: Sequence[UnreadSentence] | None = None,
+) -> AnalyzeAnswer:
+    """The answer; ``unread``: the board's unread sentences when already read (``BuiltBoard.unread``)."""
     permanents = []
     for state in analysis.state.states:
         abilities = []
@@ -75,7 +92,7 @@ def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_ve
     return AnalyzeAnswer(
         players=players,
         permanents=permanents,
-        warnings=_warnings(board, analysis),
+        warnings=_warnings(board, analysis, unread),
         rules_edition=rules_edition,
         data_version=data_version,
     )
@@ -88,7 +105,9 @@ def _produces(alternatives: list[str] | None) -> str | None:
     return alternatives[0] if alternatives else "{0}"
 
 
-def _warnings(board: Board, analysis: BoardAnalysis) -> list[WarningOut]:
+def _warnings(
+    board: Board, analysis: BoardAnalysis, unread: Sequence[UnreadSentence] | None
+) -> list[WarningOut]:
     """The readers' warnings, then the unread sentences of the board's permanents (``unread_text``)."""
     names = {p.id: p.card.name for p in board.permanents}
     said = [
@@ -101,4 +120,4 @@ def _warnings(board: Board, analysis: BoardAnalysis) -> list[WarningOut]:
         )
         for w in analysis.warnings
     ]
-    return said + unread_for_analysis(board, said)
+    return said + unread_for_analysis(board_unread(board) if unread is None else unread, said)

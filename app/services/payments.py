@@ -173,7 +173,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         warnings.extend(
             CostWarningOut(source=None, card=player, text=str(cost), message=note) for note in payer.notes
         )
-        warnings.extend(unread_for_costs(board, spell_face, warnings))
+        warnings.extend(unread_for_costs(built.unread, spell_face, warnings))
         found = payer.plan(paid)
     except UnpayableError as exc:
         return PaymentPlanOut(

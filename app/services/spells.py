@@ -27,6 +27,7 @@ from app.rules.casting.engine import (
 )
 from app.rules.errors import RulesError
 from app.rules.text.characters import CharacterIndex
+from app.rules.text.ledger import UnreadSentence
 from app.rules.values.board import Board
 from app.rules.values.cards import Card
 from app.rules.values.costs import ManaCost
@@ -139,16 +140,20 @@ def compute(
 
 
 def cost_answer(
-    result: CostResult, *, rules_edition: str, data_version: str, board: Board | None = None
+    result: CostResult,
+    *,
+    rules_edition: str,
+    data_version: str,
+    unread: Sequence[UnreadSentence] = (),
 ) -> SpellCostOut:
-    """The API answer for an engine result; with ``board``, the unread sentences of its permanents and of
-    the spell are warnings too (``unread_text``)."""
+    """The API answer for an engine result; the unread sentences of the spell and ``unread`` (those of the
+    board's permanents) are warnings too (``unread_text``)."""
     card = result.card
     warnings = [
         CostWarningOut(source=w.source, card=w.card, text=w.text, message=w.message, rule=w.rule)
         for w in result.warnings
     ]
-    warnings.extend(unread_for_costs(board, (card, result.face), warnings))
+    warnings.extend(unread_for_costs(unread, (card, result.face), warnings))
     return SpellCostOut(
         rules_edition=rules_edition,
         data_version=data_version,
@@ -206,7 +211,9 @@ def spell_cost(*, request: SpellCostRequest, session: Session, settings: Setting
     built = BOARDS.get(request.board, catalogue, version, extra_players=(request.caster,))
     spell = spell_to_cast(request.spell, catalogue=catalogue)
     result = compute(built.prepared, request.caster, spell)
-    return cost_answer(result, rules_edition=settings.rules_edition, data_version=version, board=built.board)
+    return cost_answer(
+        result, rules_edition=settings.rules_edition, data_version=version, unread=built.unread
+    )
 
 
 def spell_cost_batch(
@@ -220,7 +227,9 @@ def spell_cost_batch(
     return SpellCostBatchOut(
         rules_edition=settings.rules_edition,
         data_version=version,
-        data=_batch(prepared, request.caster, request.spells, catalogue, settings.rules_edition, version),
+        data=_batch(
+            prepared, request.caster, request.spells, catalogue, settings.rules_edition, version, built.unread
+        ),
     )
 
 
@@ -231,6 +240,7 @@ def _batch(
     catalogue: Catalogue,
     rules_edition: str,
     version: str,
+    unread: Sequence[UnreadSentence] = (),
 ) -> list[SpellCostBatchItem]:
     items: list[SpellCostBatchItem] = []
     deadline = time.monotonic() + BATCH_TIME_BUDGET_S
@@ -254,7 +264,7 @@ def _batch(
         except AppError as exc:
             items.append(SpellCostBatchItem(index=i, problem=app_error_body(exc)))
             continue
-        answer = cost_answer(result, rules_edition=rules_edition, data_version=version, board=prepared.board)
+        answer = cost_answer(result, rules_edition=rules_edition, data_version=version, unread=unread)
         size += len(answer.model_dump_json())
         items.append(SpellCostBatchItem(index=i, result=answer))
     return items

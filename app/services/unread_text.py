@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from app.rules.text.ledger import UNREAD_REASON, UnreadSentence, board_unread, spell_unread
-from app.rules.values.board import Board
+from app.rules.text.ledger import UNREAD_REASON, UnreadSentence, spell_unread
 from app.rules.values.cards import Card, Face
 from app.schemas.warnings import CostWarningOut, WarningOut
 
@@ -31,14 +30,14 @@ def _new(unread: Iterable[UnreadSentence], said: Sequence[tuple[str | None, str]
 
 
 def unread_for_costs(
-    board: Board | None, spell: tuple[Card, Face] | None, existing: Sequence[CostWarningOut]
+    board: Sequence[UnreadSentence], spell: tuple[Card, Face] | None, existing: Sequence[CostWarningOut]
 ) -> list[CostWarningOut]:
-    """The warnings of ``spells/cost`` and ``payments/plan``: the spell's unread sentences first."""
+    """The warnings of ``spells/cost`` and ``payments/plan``: the spell's unread sentences first, then the
+    board's (``ledger.board_unread``, read once per board: ``BuiltBoard.unread``)."""
     unread: list[UnreadSentence] = []
     if spell is not None:
         unread.extend(spell_unread(*spell))
-    if board is not None:
-        unread.extend(board_unread(board))
+    unread.extend(board)
     said = [(w.permanent, w.text) for w in existing]
     return [
         CostWarningOut(
@@ -54,10 +53,10 @@ def unread_for_costs(
     ]
 
 
-def unread_for_analysis(board: Board, existing: Sequence[WarningOut]) -> list[WarningOut]:
+def unread_for_analysis(board: Sequence[UnreadSentence], existing: Sequence[WarningOut]) -> list[WarningOut]:
     """The warnings of ``boards/analyze``."""
     said = [(w.permanent, w.text) for w in existing]
     return [
         WarningOut(permanent=u.permanent or "", card=u.card, text=u.text, reason=_reason(u), rule="605.1a")
-        for u in _new(board_unread(board), said)
+        for u in _new(board, said)
     ]
