@@ -682,7 +682,11 @@ class Entry:
     rule: str | None
 
 
-_APPLIED_LOWER: Final = ("ways", "prohibition", "named-land-change")
+_READER_DECIDES: Final = frozenset({"costs", "mana", "mana-static", "activation", "irrelevant"})
+"""Registries whose patterns are guards (their readers decide, asked below) or that do not read sentences
+(``activation``: cost parts; ``irrelevant``: this module's). Every other registry, present or added later
+(``ways``, ``prohibition``, ``named-land-change``...), applies a sentence its template's pattern matches, in
+lower case or as printed."""
 _COSTS: Final = registry("costs")
 _RIDERS: Final = (
     ("Activate only ", "mana-ability/activation-condition", "602.5b"),
@@ -744,12 +748,11 @@ def _applied(sentence: str, cost_read: frozenset[str] = frozenset()) -> tuple[st
             if template.name != "not-tracked" and template.pattern.match(lower) is not None:
                 return f"costs/{template.name}", template.rule
         return "costs/read", "601.2f"
-    for reader in _APPLIED_LOWER:
-        found = REGISTRIES.get(reader)
-        if found is None:
+    for reader, found in tuple(REGISTRIES.items()):
+        if reader in _READER_DECIDES:
             continue
         for template in found:
-            if template.pattern.match(lower) is not None:
+            if template.pattern.match(lower) is not None or template.pattern.match(bare) is not None:
                 return f"{reader}/{template.name}", template.rule
     # The mana templates are guards too: the reader decides (``read_static``, ``parse_add``).
     if read_static(bare) is not None:
