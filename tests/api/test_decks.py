@@ -105,13 +105,13 @@ COMMANDER_LANDS = [
 ]  # fmt: skip
 
 
-
 def _old(warnings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The 1.2 fields of deck warnings (``card``, ``text``); 1.3 adds ``permanent``, ``reason`` (= ``text``)
     and ``rule`` beside them (API 1.3, one warning shape)."""
     for w in warnings:
         assert w["reason"] == w["text"] and w["permanent"] is None and "rule" in w, w
     return [{"card": w["card"], "text": w["text"]} for w in warnings]
+
 
 def commander_list(extra: str = "") -> str:
     spells = "\n".join(f"1 {n}" for names in SPELLS_BY_VALUE.values() for n in names)
