@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from app.schemas.board import BoardIn
 from app.schemas.common import ComputedAnswer, StrictModel
+from app.schemas.warnings import WarningOut
 
 
 class AnalyzeRequest(StrictModel):
@@ -101,14 +102,6 @@ class PlayerAnalysis(BaseModel):
     """What the board says about one player."""
 
     party: PartyOut = Field(description="The player's party (CR 700.8).")
-
-
-class WarningOut(BaseModel):
-    """A text of a permanent that was not understood, so has no effect here."""
-
-    permanent: str = Field(description="The permanent's id.")
-    text: str = Field(description="The text not understood.")
-    reason: str = Field(description="Why it was left out.")
 
 
 class AnalyzeAnswer(ComputedAnswer):

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, model_validator
 from app.rules.decks.decklist import MAX_CHARS, MAX_COUNT, MAX_LINES
 from app.rules.decks.legality import ReasonKind as LegalityReasonKind
 from app.schemas.common import ComputedAnswer, StrictModel
+from app.schemas.warnings import DeckWarningOut
 
 MAX_JSON_CARDS = MAX_LINES
 MAX_CARD_NAME = 200
@@ -160,13 +161,6 @@ class LegalityOut(BaseModel):
         default=None, description="The date of the catalogue's legality data (YYYY-MM-DD); null: not known."
     )
     reasons: list[LegalityReasonOut] = Field(description="Every reason the deck is not legal.")
-
-
-class DeckWarningOut(BaseModel):
-    """Something the analysis did not understand or had to assume."""
-
-    card: str | None = Field(None, description="The card it is about, if one.")
-    text: str = Field(description="What was assumed or left out.")
 
 
 class DeckAnalyzeAnswer(ComputedAnswer):

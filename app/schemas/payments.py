@@ -9,7 +9,8 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.schemas.board import BoardIn, PlayerName
 from app.schemas.common import ComputedAnswer, CostText, StrictModel
-from app.schemas.spells import CostWarningOut, Spell
+from app.schemas.spells import Spell
+from app.schemas.warnings import CostWarningOut
 
 
 class PaymentPlanRequest(StrictModel):

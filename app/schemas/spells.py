@@ -18,6 +18,7 @@ from pydantic import (
 
 from app.schemas.board import MAX_TARGETS, MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
 from app.schemas.common import ComputedAnswer, CostText, StrictModel
+from app.schemas.warnings import CostWarningOut
 
 MAX_SPELLS = 250
 MAX_ADDITIONAL_COSTS = 20
@@ -183,15 +184,6 @@ class CostStepOut(BaseModel):
         True, description="False when the effect could not apply (its reduction found nothing to reduce)."
     )
     note: str | None = Field(None, description="More about the step, in words.")
-
-
-class CostWarningOut(BaseModel):
-    """A card text that was not understood, or was read with an assumption."""
-
-    source: str | None = Field(description="The permanent whose text was not understood (null: the spell).")
-    card: str = Field(description="The card whose text it is.")
-    text: str = Field(description="The text not understood or read with an assumption.")
-    message: str = Field(description="What was assumed or left out.")
 
 
 # "unknown" as a one-value enum, not a ``const``: client generators read an enum beside a boolean.

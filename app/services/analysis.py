@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.rules.casting.party import party
 from app.rules.mana.activation_checks import check_activation
 from app.rules.mana.production import BoardAnalysis
+from app.rules.text.ledger import UnreadSentence, board_unread
 from app.rules.values.board import Board
 from app.schemas.analysis import (
     AbilityOut,
@@ -18,10 +21,11 @@ from app.schemas.analysis import (
     PermanentAnalysis,
     PlayerAnalysis,
     ReasonOut,
-    WarningOut,
 )
+from app.schemas.warnings import WarningOut
 from app.services.board_memo import BOARDS
 from app.services.catalogue import Catalogue
+from app.services.unread_text import unread_for_analysis
 
 
 def analyze(*, request: AnalyzeRequest, session: Session, settings: Settings) -> AnalyzeAnswer:
@@ -29,10 +33,24 @@ def analyze(*, request: AnalyzeRequest, session: Session, settings: Settings) ->
     catalogue = Catalogue(session)
     version = catalogue.data_version
     built = BOARDS.get(request.board, catalogue, version)
-    return render(built.board, built.analysis, rules_edition=settings.rules_edition, data_version=version)
+    return render(
+        built.board,
+        built.analysis,
+        rules_edition=settings.rules_edition,
+        data_version=version,
+        unread=built.unread,
+    )
 
 
-def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_version: str) -> AnalyzeAnswer:
+def render(
+    board: Board,
+    analysis: BoardAnalysis,
+    *,
+    rules_edition: str,
+    data_version: str,
+    unread: Sequence[UnreadSentence] | None = None,
+) -> AnalyzeAnswer:
+    """The answer; ``unread``: the board's unread sentences when already read (``BuiltBoard.unread``)."""
     permanents = []
     for state in analysis.state.states:
         abilities = []
@@ -81,7 +99,7 @@ def render(board: Board, analysis: BoardAnalysis, *, rules_edition: str, data_ve
     return AnalyzeAnswer(
         players=players,
         permanents=permanents,
-        warnings=[WarningOut(permanent=w.permanent, text=w.text, reason=w.reason) for w in analysis.warnings],
+        warnings=_warnings(board, analysis, unread),
         rules_edition=rules_edition,
         data_version=data_version,
     )
@@ -92,3 +110,21 @@ def _produces(alternatives: list[str] | None) -> str | None:
     if alternatives is None or len(alternatives) > 1:
         return None
     return alternatives[0] if alternatives else "{0}"
+
+
+def _warnings(
+    board: Board, analysis: BoardAnalysis, unread: Sequence[UnreadSentence] | None
+) -> list[WarningOut]:
+    """The readers' warnings, then the unread sentences of the board's permanents (``unread_text``)."""
+    names = {p.id: p.card.name for p in board.permanents}
+    said = [
+        WarningOut(
+            permanent=w.permanent,
+            card=w.card or names.get(w.permanent),
+            text=w.text,
+            reason=w.reason,
+            rule=w.rule,
+        )
+        for w in analysis.warnings
+    ]
+    return said + unread_for_analysis(board_unread(board) if unread is None else unread, said)

@@ -36,6 +36,7 @@ from app.rules.mana import production_memo
 from app.rules.mana.payment import PaymentSources
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.sources import PaymentInputs, bare_payment_inputs
+from app.rules.text.ledger import UnreadSentence, board_unread
 from app.rules.values.board import Board
 from app.schemas.board import BoardIn
 from app.services.board_key import board_key
@@ -94,6 +95,12 @@ class BuiltBoard:
     def prepared(self) -> PreparedBoard:
         """``casting.prepare_board`` of the board (its permanents' cost effects)."""
         return self._once("prepared", lambda: prepare_board(self.board))
+
+    @property
+    def unread(self) -> tuple[UnreadSentence, ...]:
+        """``ledger.board_unread`` of the board: its permanents' unread sentences that could bear on costs or
+        mana (the warnings of API 1.3)."""
+        return self._once("unread", lambda: board_unread(self.board))
 
     def payer(self, player: str) -> tuple[PaymentInputs, PaymentSources]:
         """What ``player`` pays a cost that is not a spell's with: the sources and their warnings

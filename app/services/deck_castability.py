@@ -11,7 +11,8 @@ from app.rules.decks import castability as model
 from app.rules.decks import deckstats, faces
 from app.rules.decks.castability_exact import HAND_SIZE
 from app.rules.values.cards import Card
-from app.schemas.decks import CastabilityOut, DeckWarningOut
+from app.schemas.decks import CastabilityOut
+from app.schemas.warnings import DeckWarningOut
 from app.services.deck_reading import Deck, Held, key, ref, sources
 
 

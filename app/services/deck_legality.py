@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from app.db.repositories import cards as cards_repo
 from app.rules.decks import faces, legality
 from app.rules.mana.ability_conditions import card_identity
-from app.schemas.decks import DeckWarningOut, LegalityOut, LegalityReasonOut
+from app.schemas.decks import LegalityOut, LegalityReasonOut
+from app.schemas.warnings import DeckWarningOut
 from app.services.card_import import legalities_as_of
 from app.services.catalogue import Catalogue
 from app.services.deck_reading import Held

@@ -16,9 +16,9 @@ from app.schemas.decks import (
     ChangeOut,
     DeckManabaseAnswer,
     DeckManabaseRequest,
-    DeckWarningOut,
     UnreachableOut,
 )
+from app.schemas.warnings import DeckWarningOut
 from app.services.deck_castability import castability
 from app.services.deck_reading import Deck, Held, commanders, key, land_colors, read, ref
 

@@ -39,9 +39,9 @@ from app.schemas.decks import (
     DeckAnalyzeRequest,
     DeckLineOut,
     DeckProblemOut,
-    DeckWarningOut,
     SuggestionOut,
 )
+from app.schemas.warnings import DeckWarningOut
 from app.services.catalogue import Catalogue
 
 COMMANDER_DECK_SIZE = 99

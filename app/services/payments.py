@@ -16,15 +16,16 @@ from app.rules.mana.sources import CONVOKE, DELVE, GRAVEYARD_PREFIX, IMPROVISE, 
 from app.rules.mana.spending import only_produced_by, spending_for
 from app.rules.text.face_ways import ways_of
 from app.rules.values.board import Board
-from app.rules.values.cards import Face
+from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.names import fold_name
 from app.rules.values.symbols import ManaSymbol
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest, PlanStepOut, SymbolPaymentOut
-from app.schemas.spells import CostWarningOut
+from app.schemas.warnings import CostWarningOut
 from app.services.board_memo import BOARDS
 from app.services.catalogue import Catalogue
 from app.services.spells import compute, spell_to_cast
+from app.services.unread_text import unread_for_costs
 
 
 def _mana(types: tuple[str, ...]) -> str:
@@ -69,6 +70,7 @@ def _warning(board: Board, w: Warning) -> CostWarningOut:
         card=names.get(w.permanent, w.permanent),
         text=w.text,
         message=w.reason,
+        rule=w.rule,
     )
 
 
@@ -153,6 +155,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
     to_cast_x = 0
     optional: tuple[tuple[str, int, int], ...] = ()
     alternative = False
+    spell_face: tuple[Card, Face] | None = None
     if request.spell is not None:
         to_cast = spell_to_cast(request.spell, catalogue=catalogue)
         casting = _casting(board, player, to_cast)
@@ -173,6 +176,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
             )
         except RulesError as exc:
             raise from_rules_error(exc, ("body", "spell", "face")) from exc
+        spell_face = (card, face)
     else:
         assert request.cost is not None  # the schema requires one of them
         cost = ManaCost.parse(request.cost)
@@ -215,6 +219,7 @@ def plan(*, request: PaymentPlanRequest, session: Session, settings: Settings) -
         warnings.extend(
             CostWarningOut(source=None, card=player, text=str(cost), message=note) for note in payer.notes
         )
+        warnings.extend(unread_for_costs(built.unread, spell_face, warnings))
         found = payer.plan(paid)
     except UnpayableError as exc:
         return PaymentPlanOut(

@@ -14,6 +14,7 @@ from app.db.models.scenarios import ScenarioRow
 from app.db.repositories import scenarios as repo
 from app.db.repositories.scenarios import PermanentFacts
 from app.errors import InputError, RulesViolation
+from app.rules.text.ledger import board_unread
 from app.rules.values.board import Board
 from app.rules.values.names import fold_name
 from app.schemas.board import BoardIn
@@ -124,7 +125,10 @@ def scenario_spell_cost(
     spell = spell_service.spell_to_cast(request.spell, catalogue=catalogue)
     result = spell_service.compute(board, request.caster, spell)
     return spell_service.cost_answer(
-        result, rules_edition=settings.rules_edition, data_version=catalogue.data_version
+        result,
+        rules_edition=settings.rules_edition,
+        data_version=catalogue.data_version,
+        unread=board_unread(board),
     )
 
 

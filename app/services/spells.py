@@ -19,13 +19,13 @@ from app.rules.errors import RulesError
 from app.rules.text.card_registry import RevealAnswer
 from app.rules.text.card_registry import heralds_horn_reveal as rules_heralds_horn_reveal
 from app.rules.text.characters import CharacterIndex
+from app.rules.text.ledger import UnreadSentence
 from app.rules.values.board import Board
 from app.rules.values.cards import Card
 from app.rules.values.costs import ManaCost
 from app.schemas.board import BoardIn, CardRef
 from app.schemas.spells import (
     CostStepOut,
-    CostWarningOut,
     NamedCard,
     OptionalCostOut,
     OtherCostOut,
@@ -37,9 +37,11 @@ from app.schemas.spells import (
     SpellCostRequest,
     WayOut,
 )
+from app.schemas.warnings import CostWarningOut
 from app.services.board_memo import BOARDS
 from app.services.boards import build_board, resolve_card
 from app.services.catalogue import Catalogue
+from app.services.unread_text import unread_for_costs
 
 Loc = tuple[str | int, ...]
 
@@ -129,9 +131,21 @@ def compute(
         raise from_rules_error(exc, where) from exc
 
 
-def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) -> SpellCostOut:
-    """The API answer for an engine result."""
+def cost_answer(
+    result: CostResult,
+    *,
+    rules_edition: str,
+    data_version: str,
+    unread: Sequence[UnreadSentence] = (),
+) -> SpellCostOut:
+    """The API answer for an engine result; the unread sentences of the spell and ``unread`` (those of the
+    board's permanents) are warnings too (``unread_text``)."""
     card = result.card
+    warnings = [
+        CostWarningOut(source=w.source, card=w.card, text=w.text, message=w.message, rule=w.rule)
+        for w in result.warnings
+    ]
+    warnings.extend(unread_for_costs(unread, (card, result.face), warnings))
     return SpellCostOut(
         rules_edition=rules_edition,
         data_version=data_version,
@@ -157,10 +171,7 @@ def cost_answer(result: CostResult, *, rules_edition: str, data_version: str) ->
             )
             for s in result.steps
         ],
-        warnings=[
-            CostWarningOut(source=w.source, card=w.card, text=w.text, message=w.message)
-            for w in result.warnings
-        ],
+        warnings=warnings,
         x_for_etb=result.x_for_etb,
         choices=list(result.choices),
         method=result.method,
@@ -195,7 +206,9 @@ def spell_cost(*, request: SpellCostRequest, session: Session, settings: Setting
     built = BOARDS.get(request.board, catalogue, version, extra_players=(request.caster,))
     spell = spell_to_cast(request.spell, catalogue=catalogue)
     result = compute(built.prepared, request.caster, spell)
-    return cost_answer(result, rules_edition=settings.rules_edition, data_version=version)
+    return cost_answer(
+        result, rules_edition=settings.rules_edition, data_version=version, unread=built.unread
+    )
 
 
 def spell_cost_batch(
@@ -209,7 +222,9 @@ def spell_cost_batch(
     return SpellCostBatchOut(
         rules_edition=settings.rules_edition,
         data_version=version,
-        data=_batch(prepared, request.caster, request.spells, catalogue, settings.rules_edition, version),
+        data=_batch(
+            prepared, request.caster, request.spells, catalogue, settings.rules_edition, version, built.unread
+        ),
     )
 
 
@@ -220,6 +235,7 @@ def _batch(
     catalogue: Catalogue,
     rules_edition: str,
     version: str,
+    unread: Sequence[UnreadSentence] = (),
 ) -> list[SpellCostBatchItem]:
     items: list[SpellCostBatchItem] = []
     deadline = time.monotonic() + BATCH_TIME_BUDGET_S
@@ -243,7 +259,7 @@ def _batch(
         except AppError as exc:
             items.append(SpellCostBatchItem(index=i, problem=app_error_body(exc)))
             continue
-        answer = cost_answer(result, rules_edition=rules_edition, data_version=version)
+        answer = cost_answer(result, rules_edition=rules_edition, data_version=version, unread=unread)
         size += len(answer.model_dump_json())
         items.append(SpellCostBatchItem(index=i, result=answer))
     return items

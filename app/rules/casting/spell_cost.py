@@ -218,13 +218,17 @@ class CostWarning:
     card: str
     text: str
     message: str
+    rule: str | None = None
 
-    def __init__(self, source: str | None, card: str, text: str, message: str) -> None:
+    def __init__(
+        self, source: str | None, card: str, text: str, message: str, rule: str | None = None
+    ) -> None:
         # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
         object.__setattr__(self, "source", source)
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "message", message)
+        object.__setattr__(self, "rule", rule)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,12 +45,18 @@ class Warning:
     permanent: str
     text: str
     reason: str
+    card: str | None = None
+    rule: str | None = None
 
-    def __init__(self, permanent: str, text: str, reason: str) -> None:
+    def __init__(
+        self, permanent: str, text: str, reason: str, card: str | None = None, rule: str | None = None
+    ) -> None:
         # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanent", permanent)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "rule", rule)
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,14 +141,14 @@ def payment_inputs(
 
 
 _NO_MANA: Final = re.compile(r"^You can't spend mana to cast this spell\.", re.MULTILINE)
-_ANY_COLOR: Final = re.compile(r"^You may spend mana as though it were mana of any color\.", re.MULTILINE)
+ANY_COLOR: Final = re.compile(r"^You may spend mana as though it were mana of any color\.", re.MULTILINE)
 
 
 def any_color_source(analysis: BoardAnalysis, player: str) -> str | None:
     """CR 609.4b: a permanent of ``player``'s saying "You may spend mana as though it were mana of any
     color" (Chromatic Orrery), by id; None when there is none."""
     for st in analysis.state.states:
-        if st.controller == player and not st.lost_own_abilities and _ANY_COLOR.search(st.face.oracle_text):
+        if st.controller == player and not st.lost_own_abilities and ANY_COLOR.search(st.face.oracle_text):
             return st.id
     return None
 

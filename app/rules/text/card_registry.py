@@ -24,8 +24,8 @@ from app.rules.values.names import fold_name
 VORTHOS: Final = "Vorthos, Steward of Myth"
 RICHARD: Final = "Richard Garfield, Ph.D."
 HERALDS_HORN: Final = "Herald's Horn"
-_VORTHOS_TEXT: Final = "with the chosen character in its name, flavor text, or art"
-_RICHARD_TEXT: Final = "play cards as though they were other cards of your choice with the same mana cost"
+VORTHOS_TEXT: Final = "with the chosen character in its name, flavor text, or art"
+RICHARD_TEXT: Final = "play cards as though they were other cards of your choice with the same mana cost"
 _HORN_TEXT: Final = "if it's a creature card of the chosen type, you may reveal it and put it into your hand"
 
 VORTHOS_EFFECT: Final = CostEffect(
@@ -45,7 +45,7 @@ def is_vorthos(face: Face) -> bool:
 
 
 def _is_vorthos(name: str, oracle_text: str) -> bool:
-    return fold_name(name) == fold_name(VORTHOS) or _VORTHOS_TEXT in oracle_text
+    return fold_name(name) == fold_name(VORTHOS) or VORTHOS_TEXT in oracle_text
 
 
 def is_richard(face: Face) -> bool:
@@ -54,7 +54,7 @@ def is_richard(face: Face) -> bool:
 
 
 def _is_richard(name: str, oracle_text: str) -> bool:
-    return fold_name(name) == fold_name(RICHARD) or _RICHARD_TEXT in oracle_text
+    return fold_name(name) == fold_name(RICHARD) or RICHARD_TEXT in oracle_text
 
 
 def is_heralds_horn(face: Face) -> bool:

@@ -149,6 +149,7 @@ OTHER_GOLDEN = {
     "karsten_2022.yaml": "tests/rules/decks/test_castability.py",
     "activation_costs.yaml": "tests/rules/mana/test_golden_activation.py",
     "decklists.yaml": "tests/rules/decks/test_decklist_formats.py",
+    "ledger.yaml": "tests/rules/text/test_golden_ledger.py",
 }
 
 
