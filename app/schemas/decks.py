@@ -11,6 +11,7 @@ from app.rules.decks.legality import ReasonKind as LegalityReasonKind
 from app.schemas.common import ComputedAnswer, StrictModel
 
 MAX_JSON_CARDS = MAX_LINES
+CastabilityModel = Literal["karsten-2022", "tapped-lands"]
 MAX_CARD_NAME = 200
 
 
@@ -52,6 +53,12 @@ class DeckAnalyzeRequest(StrictModel):
     play: Literal["first", "draw"] = Field(
         "first", description="On the play (`first`: no draw on turn 1) or on the draw, for castability."
     )
+    castability_model: CastabilityModel = Field(
+        "karsten-2022",
+        description="`karsten-2022` (Karsten's 2022 assumptions: every land enters untapped) or `tapped-lands`"
+        " (a land that enters tapped, always or under the condition its text states, can't pay on the turn it"
+        " is played; a fetch land brings what it finds, tapped or untapped as its text says). Both exact.",
+    )
 
     @model_validator(mode="after")
     def _one_input(self) -> DeckAnalyzeRequest:
@@ -76,6 +83,28 @@ class DeckLineOut(BaseModel):
         description="main, sideboard, commander, companion or maybeboard.", examples=["main"]
     )
     card: CardRef = Field(description="The card the line names.")
+    companion: bool = Field(
+        default=False,
+        description="The deck's companion (a `Companion` section): counted once, in the sideboard (CR"
+        " 702.139a).",
+    )
+
+
+class SourceCardOut(BaseModel):
+    """A land counted as a source of a color, with how it produces it."""
+
+    card: CardRef = Field(description="The land.")
+    count: int = Field(description="Its main-deck copies.", examples=[4])
+    faces: list[str] = Field(
+        default_factory=list,
+        description="For a card with a land on each face (a Pathway), the faces that produce the color"
+        " (CR 712.12); empty otherwise.",
+    )
+    finds: list[str] | None = Field(
+        default=None,
+        description="For a land that searches for lands (a fetch land), the deck's lands it can find that"
+        " produce the color; null for other lands.",
+    )
 
 
 class SuggestionOut(BaseModel):
@@ -196,8 +225,16 @@ class DeckAnalyzeAnswer(ComputedAnswer):
         description="Main-deck lands that could produce each color (CR 106.7, the deck's own lands).",
         examples=[{"W": 0, "U": 0, "B": 0, "R": 12, "G": 20}],
     )
+    source_cards: dict[str, list[SourceCardOut]] = Field(
+        default_factory=dict,
+        description="Per color of `sources`, the lands it counts: a card with a land on each face counts"
+        " for each face's color, a fetch land for the colors of the lands it can find in this deck.",
+    )
     castability: list[CastabilityOut] = Field(
         description="One entry per distinct main-deck nonland card with a mana cost."
+    )
+    castability_model: CastabilityModel = Field(
+        "karsten-2022", description="The castability model the rows were computed with (the request's)."
     )
     legality: LegalityOut | None = Field(description="Legality in `format`; null without a format.")
     warnings: list[DeckWarningOut] = Field(
@@ -260,6 +297,9 @@ class DeckManabaseAnswer(ComputedAnswer):
     )
     castability_before: list[CastabilityOut] = Field(description="Castability of the deck as sent.")
     castability_after: list[CastabilityOut] = Field(description="Castability once `changes` are made.")
+    castability_model: CastabilityModel = Field(
+        "karsten-2022", description="The castability model of `castability_before` and `castability_after`."
+    )
     unreachable: list[UnreachableOut] = Field(
         description="Target spells that no change within the land count (and `max_changes`) brings to their"
         " threshold."

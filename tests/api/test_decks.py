@@ -206,6 +206,7 @@ def test_limited_deck_in_arena_form(client: TestClient) -> None:
         "count": 9,
         "section": "main",
         "card": {"name": "Forest", "oracle_id": body["cards"][0]["card"]["oracle_id"]},
+        "companion": False,
     }
 
 
