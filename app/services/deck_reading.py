@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from sqlalchemy.orm import Session
 
@@ -28,6 +29,7 @@ from app.rules.decks.decklist import (
     DecklistTooLarge,
     Entry,
     check_count,
+    companion_once,
     parse_decklist,
     split_name,
 )
@@ -131,6 +133,10 @@ def read(request: DeckAnalyzeRequest, session: Session) -> Deck:
     problems.sort(key=lambda p: p.line)
     cards = list(resolved.held.values())
     warnings = [DeckWarningOut(text=n) for n in notes]
+    if request.decklist is not None and (fmt is None or legality.is_commander_format(fmt)):
+        note = _mtgo_commander(cards, resolved.lines)
+        if note is not None:
+            warnings.append(DeckWarningOut(text=note))
     if resolved.unknown > SUGGESTED_LINES:
         warnings.append(
             DeckWarningOut(text=f"only the first {SUGGESTED_LINES} unknown lines have suggestions")
@@ -168,6 +174,44 @@ def read(request: DeckAnalyzeRequest, session: Session) -> Deck:
     )
 
 
+MTGO_COMMANDER_DECK: Final = 100
+
+
+def _mtgo_commander(cards: list[Held], lines: list[DeckLineOut]) -> str | None:
+    """MTGO exports a Commander deck (``.txt`` and ``.dek``) with its commander in the sideboard. A list with
+    no commander section whose 100 cards are a main deck and a sideboard holding only its commander (one
+    legendary card) or two partners (CR 903.3: "a legendary creature card"; 702.124: partners) is read as
+    a Commander deck: the sideboard cards become the commander, with a note. Returns the note, or None."""
+    if any(h.counts["commander"] for h in cards):
+        return None
+    side = [h for h in cards if h.counts["sideboard"]]
+    main = sum(h.counts["main"] for h in cards)
+    side_copies = sum(h.counts["sideboard"] for h in side)
+    if not 1 <= len(side) <= 2 or side_copies != len(side) or main + side_copies != MTGO_COMMANDER_DECK:
+        return None
+    if not all(_can_command(h.card) for h in side):
+        return None
+    for h in side:
+        h.counts["commander"] += 1
+        h.counts["sideboard"] -= 1
+    moved = {h.card.oracle_id or h.card.name for h in side}
+    for i, line in enumerate(lines):
+        if line.section == "sideboard" and (line.card.oracle_id or line.card.name) in moved:
+            lines[i] = line.model_copy(update={"section": "commander"})
+    names = " and ".join(h.card.name for h in side)
+    return (
+        f"read as a Commander deck (MTGO form): the {MTGO_COMMANDER_DECK}-card list's sideboard holds only"
+        f" {names}, read as its commander"
+    )
+
+
+def _can_command(card: Card) -> bool:
+    """A card that can be a commander: a legendary creature (CR 903.3), or one whose text says it can be."""
+    front = card.front
+    legendary_creature = front.type_line.has_supertype("Legendary") and front.type_line.has_type("Creature")
+    return legendary_creature or "can be your commander" in front.oracle_text.lower()
+
+
 def _resolve(entries: list[Entry], catalogue: Catalogue, problems: list[DeckProblemOut]) -> _Resolved:
     """Look each distinct name up once; a line naming no card, or several, adds to ``problems``."""
     resolved = _Resolved()
@@ -183,7 +227,11 @@ def _resolve(entries: list[Entry], catalogue: Catalogue, problems: list[DeckProb
         else:
             held = resolved.held.setdefault(found.oracle_id or found.name, Held(found))
             held.counts[e.section] += e.count
-            resolved.lines.append(DeckLineOut(line=e.line, count=e.count, section=e.section, card=ref(found)))
+            resolved.lines.append(
+                DeckLineOut(
+                    line=e.line, count=e.count, section=e.section, card=ref(found), companion=e.companion
+                )
+            )
     return resolved
 
 
@@ -206,7 +254,8 @@ def _entries(request: DeckAnalyzeRequest) -> tuple[list[Entry], list[DeckProblem
     """The request's entries (its JSON ``cards`` or its pasted ``decklist``), the problems of lines that
     could not be read, and the reader's notes."""
     if request.cards is not None:
-        return _json_entries(request), [], ()
+        json_notes: list[str] = []
+        return _json_entries(request, json_notes), [], tuple(json_notes)
     assert request.decklist is not None
     try:
         deck = parse_decklist(request.decklist)
@@ -226,7 +275,7 @@ def _entries(request: DeckAnalyzeRequest) -> tuple[list[Entry], list[DeckProblem
     return list(deck.entries), problems, deck.notes
 
 
-def _json_entries(request: DeckAnalyzeRequest) -> list[Entry]:
+def _json_entries(request: DeckAnalyzeRequest, notes: list[str]) -> list[Entry]:
     assert request.cards is not None
     if len(request.cards) > MAX_JSON_CARDS:
         raise TooLarge(
@@ -243,7 +292,11 @@ def _json_entries(request: DeckAnalyzeRequest) -> list[Entry]:
                 errors=[{"loc": ["body", "cards", i, "count"], "msg": str(exc), "type": "range"}],
             ) from exc
         section = "sideboard" if c.section == "companion" else c.section
-        out.append(Entry(i + 1, c.count, split_name(c.card.strip()), section, c.card))
+        out.append(
+            Entry(i + 1, c.count, split_name(c.card.strip()), section, c.card, companion=c.section == "companion")
+        )
+    if any(e.companion for e in out):
+        out = companion_once(out, notes)
     return out
 
 
