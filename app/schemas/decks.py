@@ -258,7 +258,8 @@ class DeckManabaseRequest(DeckAnalyzeRequest):
     spells: list[Annotated[str, Field(min_length=1, max_length=MAX_CARD_NAME)]] | None = Field(
         default=None,
         max_length=MAX_TARGET_SPELLS,
-        description="The main-deck spells to bring to their threshold (default: every spell).",
+        description="The spells to bring to their threshold (default: every main-deck spell but the spell"
+        " faces of modal spell // land cards); may name a modal land's spell face or the commander.",
     )
     max_changes: int = Field(
         default=10,
@@ -285,12 +286,26 @@ class UnreachableOut(BaseModel):
     reason: str = Field(description="Why no swap gets there (the color and the sources it would need).")
 
 
+class TargetOut(BaseModel):
+    """A target spell (or a half or face of one) and how the plan leaves it."""
+
+    card: CardRef = Field(description="The spell.")
+    face: str | None = Field(None, description="The half or face judged on its own; null: the card.")
+    cost: str = Field(description="The mana cost judged.", examples=["{1}{W}{W}"])
+    missing: dict[str, int] = Field(
+        default_factory=dict,
+        description="Per color, the sources still missing after the plan (empty when it is reached).",
+        examples=[{"W": 2}],
+    )
+
+
 class DeckManabaseAnswer(ComputedAnswer):
     """The mana-base advisor's answer: the fewest land swaps, with the castability they change."""
 
     changes: list[ChangeOut] = Field(
-        description="The fewest swaps (copies in all) that bring every target spell that can get there to its"
-        " threshold; empty when none is needed or none was found (see `complete`)."
+        description="The best plan's swaps: the fewest that bring every target spell to its threshold; when"
+        " no plan does, the plan bringing the most spells there, then the smallest total shortfall (see"
+        " `reached`, `unreached`); empty when no change helps."
     )
     fewest_changes: int | None = Field(
         description="Copies swapped by `changes`; null when no plan was found within the bound."
@@ -307,6 +322,19 @@ class DeckManabaseAnswer(ComputedAnswer):
     complete: bool = Field(
         description="False when the search stopped at its bound: `warnings` say what was proven and what was"
         " not tried."
+    )
+    reached: list[TargetOut] = Field(
+        default_factory=list,
+        description="The target spells the plan brings to (or keeps at) their threshold.",
+    )
+    unreached: list[TargetOut] = Field(
+        default_factory=list,
+        description="The target spells the plan leaves short, with the sources each still misses. The plan"
+        " brings the most spells to their threshold, then leaves the smallest total shortfall (the sum of"
+        " `missing`), then has the fewest changes.",
+    )
+    total_shortfall: int = Field(
+        default=0, description="Sources still missing, summed over `unreached` and their colors."
     )
     problems: list[DeckProblemOut] = Field(description="The lines that could not be read.")
     warnings: list[DeckWarningOut] = Field(
