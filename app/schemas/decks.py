@@ -55,9 +55,10 @@ class DeckAnalyzeRequest(StrictModel):
     )
     castability_model: CastabilityModel = Field(
         "karsten-2022",
-        description="`karsten-2022` (Karsten's 2022 assumptions: every land enters untapped) or `tapped-lands`"
-        " (a land that enters tapped, always or under the condition its text states, can't pay on the turn it"
-        " is played; a fetch land brings what it finds, tapped or untapped as its text says). Both exact.",
+        description="`karsten-2022` (Karsten's 2022 assumptions: every land enters untapped) or"
+        " `tapped-lands` (a land that enters tapped, always or under the condition its text states, can't pay"
+        " on the turn it is played; a fetch land brings what it finds, tapped or untapped as its text says)."
+        " Both exact.",
     )
 
     @model_validator(mode="after")

@@ -75,7 +75,8 @@ def tapped_kinds(
             warnings.append(
                 DeckWarningOut(
                     card=h.card.name,
-                    text=f"tapped-lands model: a condition not read, treated as entering tapped ({rule.sentence})",
+                    text="tapped-lands model: a condition not read, treated as entering tapped"
+                    f" ({rule.sentence})",
                 )
             )
         reads[key(h)] = (rule, types, basic)

@@ -129,7 +129,7 @@ def row_label(c: CastabilityOut) -> str:
         return f"{c.card.name} (fused)"
     if c.face is not None and c.face != c.card.name:
         return f"{c.face} ({c.card.name})"
-    return c.card.name
+    return c.card.name.split(" // ")[0]  # an adventurer's creature half, a modal card's front face
 
 
 def clamp(p: float | None) -> float | None:
@@ -250,9 +250,7 @@ def _table(rows: list[CastabilityOut]) -> list[str]:
             )
         mark = "" if c.meets is None else (" " if c.meets else "!")
         pct = "?" if p is None else f"{p * 100:.0f}%"
-        title = f"{label} {c.cost}: " + (
-            "odds unknown" if p is None else f"{p * 100:.1f}% on turn {c.turn}"
-        )
+        title = f"{label} {c.cost}: " + ("odds unknown" if p is None else f"{p * 100:.1f}% on turn {c.turn}")
         if c.meets is False:
             title += " (fewer sources than Karsten's table asks)"
         out.append(f'<g class="row"><title>{escape(title)}</title>')

@@ -9,8 +9,8 @@ from datetime import UTC, date, datetime
 from app.db.repositories import cards as cards_repo
 from app.rules.decks import faces, legality
 from app.rules.mana.abilities import card_identity
-from app.schemas.decks import DeckWarningOut, LegalityOut, LegalityReasonOut
 from app.rules.values.cards import Card
+from app.schemas.decks import DeckWarningOut, LegalityOut, LegalityReasonOut
 from app.services.card_import import bundled_legalities_as_of, is_bundled_version, legalities_as_of
 from app.services.catalogue import Catalogue
 from app.services.deck_reading import Held

@@ -97,7 +97,9 @@ def _best(
     full = manabase.plan(kinds, required, max_changes=max_changes)
     if full.swaps is not None:
         if not full.complete:
-            warnings.append(DeckWarningOut(text=f"the search stopped at its bound ({full.nodes} swap choices)"))
+            warnings.append(
+                DeckWarningOut(text=f"the search stopped at its bound ({full.nodes} swap choices)")
+            )
         return full.swaps, full.complete
     best = manabase.best_plan(kinds, needs, max_changes=max_changes)
     for i, row in enumerate(rows):

@@ -103,7 +103,9 @@ class Deck:
                         card=ref(h.card),
                         count=h.counts["main"],
                         faces=[f for f, colors in per_face.items() if c in colors],
-                        finds=None if finds is None else [names[f] for f in finds if c in self.land_colors[f]],
+                        finds=None
+                        if finds is None
+                        else [names[f] for f in finds if c in self.land_colors[f]],
                     )
                 )
         return out
@@ -293,7 +295,14 @@ def _json_entries(request: DeckAnalyzeRequest, notes: list[str]) -> list[Entry]:
             ) from exc
         section = "sideboard" if c.section == "companion" else c.section
         out.append(
-            Entry(i + 1, c.count, split_name(c.card.strip()), section, c.card, companion=c.section == "companion")
+            Entry(
+                i + 1,
+                c.count,
+                split_name(c.card.strip()),
+                section,
+                c.card,
+                companion=c.section == "companion",
+            )
         )
     if any(e.companion for e in out):
         out = companion_once(out, notes)
@@ -364,7 +373,11 @@ def read_lands(lands: list[Held], commanders: list[Card], warnings: list[DeckWar
         land_faces = _land_faces(h.card)
         for i, face in enumerate(land_faces):
             pid = key(h) if i == 0 else f"{key(h)}#{i}"
-            permanents.append(Permanent(id=pid, card=h.card, face=None if i == 0 and faces.is_land_card(h.card) else face.name))
+            permanents.append(
+                Permanent(
+                    id=pid, card=h.card, face=None if i == 0 and faces.is_land_card(h.card) else face.name
+                )
+            )
             faces_of.setdefault(key(h), []).append((pid, face.name))
     board = Board(permanents=tuple(permanents), players=(Player("you", commander=tuple(commanders)),))
     analysis = analyze_board(board)

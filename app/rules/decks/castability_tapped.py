@@ -99,7 +99,7 @@ def cast_probability_tapped(
     if turn < 1:
         raise CastabilityError(f"turn must be at least 1, got {turn}")
     land_count = sum(lands.values())
-    if not HAND_SIZE <= deck_size or land_count > deck_size or any(n < 0 for n in lands.values()):
+    if not deck_size >= HAND_SIZE or land_count > deck_size or any(n < 0 for n in lands.values()):
         raise CastabilityError(f"{land_count} lands do not make a deck of {deck_size} cards")
     wanted = tuple((c, pips[c]) for c in COLOR_ORDER if pips.get(c, 0) > 0)
     classes = project(lands, wanted, turn)
@@ -121,9 +121,13 @@ class _Decider:
         self.total = sum(self.pips)
         self.turn = turn
         self.subsets = [
-            tuple(s) for size in range(1, len(self.colors) + 1) for s in combinations(range(len(self.colors)), size)
+            tuple(s)
+            for size in range(1, len(self.colors) + 1)
+            for s in combinations(range(len(self.colors)), size)
         ]
-        self.touch = tuple(tuple(any(self.colors[c] in spec[0] for c in s) for s in self.subsets) for spec in specs)
+        self.touch = tuple(
+            tuple(any(self.colors[c] in spec[0] for c in s) for s in self.subsets) for spec in specs
+        )
         self.witness_max = max((max(1, spec[3]) for spec in specs if spec[1] in (TYPES, BASICS)), default=0)
         self.cap = self.total + 1 + self.witness_max
         self.memo: dict[tuple[int, ...], bool] = {}
@@ -192,10 +196,7 @@ class _Decider:
         if must > size:
             return False
         items = [j for j, n in enumerate(required) for _ in range(n)]
-        for used in set(combinations(items, must)):
-            if self._matched_with(vec, used):
-                return True
-        return False
+        return any(self._matched_with(vec, used) for used in set(combinations(items, must)))
 
     def _matched_with(self, vec: tuple[int, ...], used: tuple[int, ...]) -> bool:
         """Whether a matching paying every symbol uses each land of ``used`` (kinds, repeated per land)."""
@@ -264,7 +265,9 @@ def _bottom(hand: tuple[int, ...], count: int, decider: _Decider) -> tuple[int, 
     """The hand's lands after bottoming ``count`` lands one at a time (module docstring's order)."""
     specs = decider.specs
     vec = list(hand)
-    order = sorted(range(len(vec)), key=lambda j: (len(specs[j][0]) > 0, len(specs[j][0]), specs[j][1] != "t", j))
+    order = sorted(
+        range(len(vec)), key=lambda j: (len(specs[j][0]) > 0, len(specs[j][0]), specs[j][1] != "t", j)
+    )
     for _ in range(count):
         now = decider.matched(vec)
         chosen = -1
@@ -303,7 +306,8 @@ def probabilities_tapped(
     if seen > deck:
         raise CastabilityError(f"a deck of {deck} cards cannot show {seen} cards by turn {turn}")
     hand_lands = [
-        comb(land_total, k) * comb(nonlands, HAND_SIZE - k) / comb(deck, HAND_SIZE) for k in range(HAND_SIZE + 1)
+        comb(land_total, k) * comb(nonlands, HAND_SIZE - k) / comb(deck, HAND_SIZE)
+        for k in range(HAND_SIZE + 1)
     ]
     weight = [0.0] * (seen + 1)
     bottoming: dict[tuple[int, int], float] = {}
@@ -317,7 +321,9 @@ def probabilities_tapped(
             kept = stage.kept_lands(lands)
             if kept == lands:
                 for t in range(lands, min(seen, lands + draws) + 1):
-                    weight[t] += reach * comb(t, lands) * comb(seen - t, HAND_SIZE - lands) / comb(seen, HAND_SIZE)
+                    weight[t] += (
+                        reach * comb(t, lands) * comb(seen - t, HAND_SIZE - lands) / comb(seen, HAND_SIZE)
+                    )
             else:
                 key = (lands, lands - kept)
                 bottoming[key] = bottoming.get(key, 0.0) + reach

@@ -27,9 +27,10 @@ main-deck cards starts the sideboard, unless what follows holds more cards than 
 
 A companion starts the game outside it, in the sideboard (CR 702.139a), so ``Companion`` lines are
 sideboard entries marked ``companion``; the same card listed again under ``Sideboard`` (MTG Arena,
-MTGGoldfish) is that one card, counted once, with a note. Maybeboard cards are kept in their own section, never in the deck. A line that cannot be
-read (a count with no name) is a ``LineProblem``, never an error of the whole list; only the size limits
-(``DecklistTooLarge``) and an out-of-range count (``CountOutOfRange``) fail the parse.
+MTGGoldfish) is that one card, counted once, with a note. Maybeboard cards are kept in their own
+section, never in the deck. A line that cannot be read (a count with no name) is a ``LineProblem``, never
+an error of the whole list; only the size limits (``DecklistTooLarge``) and an out-of-range count
+(``CountOutOfRange``) fail the parse.
 
 Linear time by construction: each line is split into whitespace-separated tokens once (``str.split``) and
 every further step looks at tokens from either end, each token at most once; the only regular expressions
@@ -376,9 +377,7 @@ def companion_once(entries: list[Entry], notes: list[str]) -> list[Entry]:
         left, line = found
         taken = min(left, e.count)
         owed[e.name.lower()] = (left - taken, line)
-        notes.append(
-            f"line {e.line}: {e.name} under Sideboard is the companion of line {line}, counted once"
-        )
+        notes.append(f"line {e.line}: {e.name} under Sideboard is the companion of line {line}, counted once")
         if e.count > taken:
             out.append(Entry(e.line, e.count - taken, e.name, e.section, e.text))
     return out

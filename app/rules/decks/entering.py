@@ -128,7 +128,9 @@ def entry_rule(oracle_text: str) -> EntryRule:
 def _condition(what: str, sentence: str) -> EntryRule:
     m = _OTHER_LANDS.fullmatch(what)
     if m is not None and (n := _number(m.group("n"))) is not None:
-        return EntryRule(AT_MOST_OTHER if m.group("dir") == "fewer" else AT_LEAST_OTHER, n=n, sentence=sentence)
+        return EntryRule(
+            AT_MOST_OTHER if m.group("dir") == "fewer" else AT_LEAST_OTHER, n=n, sentence=sentence
+        )
     m = _BASIC_LANDS.fullmatch(what)
     if m is not None and (n := _number(m.group("n"))) is not None:
         return EntryRule(BASICS, n=n, sentence=sentence)

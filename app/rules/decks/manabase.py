@@ -276,7 +276,9 @@ class BestPlan:
     tried_up_to: int
 
 
-def _pareto(vectors: dict[tuple[int, ...], tuple[int, ...]], keep_low: bool) -> dict[tuple[int, ...], tuple[int, ...]]:
+def _pareto(
+    vectors: dict[tuple[int, ...], tuple[int, ...]], keep_low: bool
+) -> dict[tuple[int, ...], tuple[int, ...]]:
     """The vectors no other one beats in every color (lowest for removals, highest for additions)."""
     items = sorted(vectors.items(), key=lambda kv: sum(kv[0]), reverse=not keep_low)
     kept: list[tuple[tuple[int, ...], tuple[int, ...]]] = []

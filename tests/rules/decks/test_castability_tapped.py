@@ -120,7 +120,12 @@ def _bottom(lands: list[TappedKind], count: int, pips: dict[str, int]) -> list[T
 
 
 def _game(
-    rng: random.Random, deck: list[TappedKind | None], pips: dict[str, int], turn: int, draws: int, commander: bool
+    rng: random.Random,
+    deck: list[TappedKind | None],
+    pips: dict[str, int],
+    turn: int,
+    draws: int,
+    commander: bool,
 ) -> tuple[bool, bool]:
     free = commander
     mulligans = 0
@@ -181,11 +186,25 @@ WILDS = TappedKind(F("RB"), T)  # Evolving Wilds finding a tapped Mountain or Sw
     ("size", "lands", "pips", "turn", "on_play", "commander"),
     [
         pytest.param(60, {MOUNTAIN: 8, SWAMP: 6, GAIN: 10}, {"R": 1}, 1, True, False, id="gain-lands-t1"),
-        pytest.param(60, {MOUNTAIN: 6, SWAMP: 6, GAIN: 8, CHECK: 4}, {"R": 1, "B": 1}, 2, True, False, id="check-t2"),
-        pytest.param(60, {MOUNTAIN: 7, SWAMP: 7, FAST: 4, CHECK: 4, GAIN: 2}, {"B": 2}, 4, False, False, id="fast-t4"),
-        pytest.param(40, {MOUNTAIN: 5, FOREST: 5, BATTLE: 4, WILDS: 3}, {"R": 1, "G": 1}, 3, True, False, id="battle-t3"),
+        pytest.param(
+            60, {MOUNTAIN: 6, SWAMP: 6, GAIN: 8, CHECK: 4}, {"R": 1, "B": 1}, 2, True, False, id="check-t2"
+        ),
+        pytest.param(
+            60, {MOUNTAIN: 7, SWAMP: 7, FAST: 4, CHECK: 4, GAIN: 2}, {"B": 2}, 4, False, False, id="fast-t4"
+        ),
+        pytest.param(
+            40,
+            {MOUNTAIN: 5, FOREST: 5, BATTLE: 4, WILDS: 3},
+            {"R": 1, "G": 1},
+            3,
+            True,
+            False,
+            id="battle-t3",
+        ),
         pytest.param(60, {MOUNTAIN: 4, SWAMP: 4, SHOCK: 4, GAIN: 12}, {}, 3, True, False, id="colorless-t3"),
-        pytest.param(99, {MOUNTAIN: 10, SWAMP: 10, GAIN: 10, CHECK: 6}, {"R": 1, "B": 1}, 2, True, True, id="commander"),
+        pytest.param(
+            99, {MOUNTAIN: 10, SWAMP: 10, GAIN: 10, CHECK: 6}, {"R": 1, "B": 1}, 2, True, True, id="commander"
+        ),
     ],
 )
 def test_exact_matches_simulation(
@@ -198,7 +217,10 @@ def test_exact_matches_simulation(
     for k, n in lands.items():
         plain = TappedKind(k.colors, U, k.types, k.basic)
         untapped[plain] = untapped.get(plain, 0) + n
-    assert exact <= cast_probability_tapped(size, untapped, pips, turn, on_play=on_play, commander=commander) + 1e-12
+    assert (
+        exact
+        <= cast_probability_tapped(size, untapped, pips, turn, on_play=on_play, commander=commander) + 1e-12
+    )
 
 
 def test_tapped_lands_cost_a_turn_one_spell() -> None:
@@ -217,23 +239,57 @@ def test_tapped_lands_cost_a_turn_one_spell() -> None:
     ("text", "kind", "types", "n"),
     [
         # Dragonskull Summit
-        ("Dragonskull Summit enters the battlefield tapped unless you control a Swamp or a Mountain.\n"
-         "{T}: Add {B} or {R}.", "types", ("Swamp", "Mountain"), 0),
+        (
+            "Dragonskull Summit enters the battlefield tapped unless you control a Swamp or a Mountain.\n"
+            "{T}: Add {B} or {R}.",
+            "types",
+            ("Swamp", "Mountain"),
+            0,
+        ),
         # Blackcleave Cliffs
-        ("Blackcleave Cliffs enters the battlefield tapped unless you control two or fewer other lands.\n"
-         "{T}: Add {B} or {R}.", "at_most_other", (), 2),
+        (
+            "Blackcleave Cliffs enters the battlefield tapped unless you control two or fewer other lands.\n"
+            "{T}: Add {B} or {R}.",
+            "at_most_other",
+            (),
+            2,
+        ),
         # Blood Crypt
-        ("({T}: Add {B} or {R}.)\nAs Blood Crypt enters the battlefield, you may pay 2 life. If you don't, it"
-         " enters the battlefield tapped.", "life", (), 2),
+        (
+            "({T}: Add {B} or {R}.)\nAs Blood Crypt enters the battlefield, you may pay 2 life. If"
+            " you don't, it"
+            " enters the battlefield tapped.",
+            "life",
+            (),
+            2,
+        ),
         # Bloodfell Caves
-        ("Bloodfell Caves enters the battlefield tapped.\nWhen Bloodfell Caves enters the battlefield, you gain"
-         " 1 life.\n{T}: Add {B} or {R}.", "tapped", (), 0),
+        (
+            "Bloodfell Caves enters the battlefield tapped.\nWhen Bloodfell Caves enters the"
+            " battlefield, you gain"
+            " 1 life.\n{T}: Add {B} or {R}.",
+            "tapped",
+            (),
+            0,
+        ),
         # Cinder Glade
-        ("({T}: Add {R} or {G}.)\nCinder Glade enters the battlefield tapped unless you control two or more basic"
-         " lands.", "basics", (), 2),
+        (
+            "({T}: Add {R} or {G}.)\nCinder Glade enters the battlefield tapped unless you control"
+            " two or more basic"
+            " lands.",
+            "basics",
+            (),
+            2,
+        ),
         # Port Town: a condition the model does not read
-        ("As Port Town enters the battlefield, you may reveal a Plains or Island card from your hand. If you"
-         " don't, Port Town enters the battlefield tapped.\n{T}: Add {W} or {U}.", "unknown", (), 0),
+        (
+            "As Port Town enters the battlefield, you may reveal a Plains or Island card from your"
+            " hand. If you"
+            " don't, Port Town enters the battlefield tapped.\n{T}: Add {W} or {U}.",
+            "unknown",
+            (),
+            0,
+        ),
         # the newer wording
         ("This land enters tapped unless you control a Plains.", "types", ("Plains",), 0),
         ("{T}: Add {R}.", "untapped", (), 0),
@@ -246,17 +302,20 @@ def test_entry_rules_read_from_text(text: str, kind: str, types: tuple[str, ...]
 
 def test_fetched_land_enters_as_the_fetch_says() -> None:
     wilds = (
-        "{T}, Sacrifice Evolving Wilds: Search your library for a basic land card, put it onto the battlefield"
+        "{T}, Sacrifice Evolving Wilds: Search your library for a basic land card, put it onto the"
+        " battlefield"
         " tapped, then shuffle."
     )
     assert fetched_rule(wilds).kind == "tapped"
     mire = (
-        "{T}, Pay 1 life, Sacrifice Bloodstained Mire: Search your library for a Swamp or Mountain card, put it"
+        "{T}, Pay 1 life, Sacrifice Bloodstained Mire: Search your library for a Swamp or Mountain"
+        " card, put it"
         " onto the battlefield, then shuffle."
     )
     assert fetched_rule(mire).kind == "untapped"
     passage = (
-        "{T}, Sacrifice Fabled Passage: Search your library for a basic land card, put it onto the battlefield"
+        "{T}, Sacrifice Fabled Passage: Search your library for a basic land card, put it onto the"
+        " battlefield"
         " tapped, then shuffle. Then if you control four or more lands, untap that land."
     )
     rule = fetched_rule(passage)
