@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from app.rules.decks import castability as model
 from app.rules.decks import deckstats, entering, faces
-from app.rules.decks.castability_tapped import TappedKind, cast_probability_tapped
+from app.rules.decks.castability_tapped import TappedKind, TooManyKinds, cast_probability_tapped
 from app.rules.values.cards import Card
 from app.schemas.decks import CastabilityOut, DeckWarningOut
 from app.services.deck_reading import Deck, Held, key, ref, sources
@@ -166,10 +166,19 @@ def _castability_row(
         if tapped is None:
             probability = model.cast_probability(deck, pips, turn, on_play=on_play, commander=commander)
         else:
-            probability = cast_probability_tapped(
-                deck.deck_size, tapped, pips, turn, on_play=on_play, commander=commander
-            )
-        probability = round(probability, 6)
+            try:
+                probability = cast_probability_tapped(
+                    deck.deck_size, tapped, pips, turn, on_play=on_play, commander=commander
+                )
+            except TooManyKinds as exc:
+                warnings.append(
+                    DeckWarningOut(
+                        card=name,
+                        text="tapped-lands model: no probability, the exact enumeration's bound is"
+                        f" passed: {exc}",
+                    )
+                )
+        probability = None if probability is None else round(probability, 6)
         needed = {
             c: model.sources_needed(deck.deck_size, land_count, n, turn, on_play=on_play, commander=commander)
             for c, n in pips.items()

@@ -14,7 +14,9 @@ A check land needs a land of its types among the others, a battle land two basic
 *witnesses* that must be in ``S``. With ``R`` = ``l`` and its witnesses, ``S`` exists iff the lands seen
 pay the symbols with a matching that uses at least ``P + |R| - T`` of ``R`` (the rest of ``S`` is any other
 lands seen, and at least ``T`` were seen). That is decided (``_decide``) on the lands seen per kind capped
-at ``P + 1 + w`` (``w`` the most witnesses a rule asks): a set ``S`` never needs more of a kind.
+at what a set ``S`` can use of it (``_caps``): the symbols of its colors (the matching), one more if it may
+be played last, ``w`` more if it may be a witness (``w`` the most witnesses a rule asks); the rest of ``S``
+are fillers, any lands.
 
 The mulligans are Karsten's (``castability_exact``): 7-card hands mulliganed with 0, 1, 6 or 7 lands, the
 bottomed cards aiming for 3 lands (spells first), lands bottomed one at a time: first those producing none
@@ -39,6 +41,25 @@ from app.rules.decks.castability_exact import HAND_SIZE, CastabilityError, _stag
 from app.rules.decks.entering import BASICS, TAPPED, TYPES, UNTAPPED, EntryRule
 
 COLOR_ORDER: Final = "WUBRG"
+MAX_STATES: Final = 30000
+"""The most land-seen vectors (the product over kinds of the copies a set of lands can use, plus one) the
+exact enumeration takes on; past it the spell's probability is not given (``TooManyKinds``)."""
+
+
+MAX_HANDS: Final = 4_000
+"""The most 7-card hands of 4 to 7 lands (by kind) the exact enumeration of bottomed hands takes on."""
+
+
+def _count_hands(copies: tuple[int, ...]) -> int:
+    """How many per-kind land vectors of 4 to 7 lands (each within its copies) there are."""
+    ways = [1] + [0] * HAND_SIZE
+    for c in copies:
+        ways = [sum(ways[t - k] for k in range(min(c, t) + 1)) for t in range(HAND_SIZE + 1)]
+    return sum(ways[4:])
+
+
+class TooManyKinds(CastabilityError):
+    """The deck's lands fall into more distinct kinds for this spell than the exact enumeration takes on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +124,37 @@ def cast_probability_tapped(
         raise CastabilityError(f"{land_count} lands do not make a deck of {deck_size} cards")
     wanted = tuple((c, pips[c]) for c in COLOR_ORDER if pips.get(c, 0) > 0)
     classes = project(lands, wanted, turn)
+    caps = _caps(tuple(s for s, _ in classes), wanted)
+    space = 1
+    for (_, copies), cap in zip(classes, caps, strict=True):
+        space *= min(copies, cap) + 1
+    hands = _count_hands(tuple(c for _, c in classes))
+    if space > MAX_STATES or hands > MAX_HANDS:
+        raise TooManyKinds(
+            f"{len(classes)} kinds of land for this spell ({space} vectors of lands seen, at most"
+            f" {MAX_STATES};"
+            f" {hands} hands that bottom lands, at most {MAX_HANDS})"
+        )
     draws = turn if (commander or not on_play) else turn - 1
     success, condition = probabilities_tapped(classes, deck_size - land_count, wanted, turn, draws, commander)
     if condition <= 0.0:
         raise CastabilityError(f"no game reaches {turn} lands with {land_count} lands in {deck_size} cards")
     return min(1.0, success / condition)
+
+
+def _caps(specs: tuple[_Spec, ...], wanted: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+    """Per kind, the most lands of it a set of lands seen can use (module docstring): the symbols of its
+    colors (the matching), one more if it can be the land played last, and the witnesses a rule may ask
+    of it (its land types or its basic supertype). A kind that can be none of those is never looked at."""
+    pips = dict(wanted)
+    witness = max((max(1, spec[3]) for spec in specs if spec[1] in (TYPES, BASICS)), default=0)
+    out = []
+    for spec in specs:
+        cap = sum(pips[c] for c in spec[0]) + (spec[1] != "t")
+        if spec[4] or spec[5]:
+            cap += witness
+        out.append(cap)
+    return tuple(out)
 
 
 class _Decider:
@@ -128,8 +175,7 @@ class _Decider:
         self.touch = tuple(
             tuple(any(self.colors[c] in spec[0] for c in s) for s in self.subsets) for spec in specs
         )
-        self.witness_max = max((max(1, spec[3]) for spec in specs if spec[1] in (TYPES, BASICS)), default=0)
-        self.cap = self.total + 1 + self.witness_max
+        self.caps = _caps(specs, wanted)
         self.memo: dict[tuple[int, ...], bool] = {}
 
     def pays(self, vec: list[int] | tuple[int, ...], need: tuple[int, ...]) -> bool:
@@ -238,8 +284,8 @@ def _multisets(kinds: list[int], size: int) -> list[tuple[int, ...]]:
     return out + _multisets(rest, size)
 
 
-def _capped(vec: list[int] | tuple[int, ...], cap: int) -> tuple[int, ...]:
-    return tuple(min(v, cap) for v in vec)
+def _capped(vec: list[int] | tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(min(v, cap) for v, cap in zip(vec, caps, strict=True))
 
 
 def _compositions(copies: tuple[int, ...], total: int) -> list[tuple[int, ...]]:
@@ -299,7 +345,7 @@ def probabilities_tapped(
     specs = tuple(s for s, _ in classes)
     copies = tuple(c for _, c in classes)
     decider = _Decider(specs, wanted, turn)
-    cap = decider.cap
+    caps = decider.caps
     land_total = sum(copies)
     deck = land_total + nonlands
     seen = HAND_SIZE + draws
@@ -338,7 +384,7 @@ def probabilities_tapped(
         for (vec, t), w in states.items():
             for k in range(min(c, seen - t) + 1):
                 nxt = list(vec)
-                nxt[kind] = min(k, cap)
+                nxt[kind] = min(k, caps[kind])
                 state = (tuple(nxt), t + k)
                 grown[state] = grown.get(state, 0) + w * comb(c, k)
         states = grown
@@ -365,7 +411,7 @@ def probabilities_tapped(
             w_hand = 1
             for k, c in zip(hand, copies, strict=True):
                 w_hand *= comb(c, k)
-            start = _capped(_bottom(hand, to_bottom, decider), cap)
+            start = _capped(_bottom(hand, to_bottom, decider), caps)
             library = tuple(c - k for c, k in zip(copies, hand, strict=True))
             s, cnd = _draws(start, library, library_nonlands, draws, lands_needed, decider)
             s_sum += w_hand * s
@@ -384,14 +430,14 @@ def _draws(
     decider: _Decider,
 ) -> tuple[int, int]:
     """Weighted counts of the ``draws`` cards after a kept hand that (succeed, reach ``lands_needed``)."""
-    cap = decider.cap
+    caps = decider.caps
     states: dict[tuple[tuple[int, ...], int], int] = {(start, 0): 1}
     for kind, n in enumerate(library):
         grown: dict[tuple[tuple[int, ...], int], int] = {}
         for (vec, drawn), w in states.items():
             for k in range(min(n, draws - drawn) + 1):
                 nxt = list(vec)
-                nxt[kind] = min(nxt[kind] + k, cap)
+                nxt[kind] = min(nxt[kind] + k, caps[kind])
                 key = (tuple(nxt), drawn + k)
                 grown[key] = grown.get(key, 0) + w * comb(n, k)
         states = grown
