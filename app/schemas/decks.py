@@ -309,7 +309,8 @@ class DeckManabaseAnswer(ComputedAnswer):
         " `reached`, `unreached`); empty when no change helps."
     )
     fewest_changes: int | None = Field(
-        description="Copies swapped by `changes`; null when no plan was found within the bound."
+        description="Copies swapped by `changes` (the best plan's; 0 when no change helps). Null is kept in"
+        " the type for 1.2 clients; the advisor always answers a plan."
     )
     castability_before: list[CastabilityOut] = Field(description="Castability of the deck as sent.")
     castability_after: list[CastabilityOut] = Field(description="Castability once `changes` are made.")
