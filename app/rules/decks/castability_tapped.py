@@ -176,6 +176,8 @@ class _Decider:
             tuple(any(self.colors[c] in spec[0] for c in s) for s in self.subsets) for spec in specs
         )
         self.caps = _caps(specs, wanted)
+        self.draws_memo: dict[tuple[object, ...], tuple[int, int]] = {}
+        self.matched_memo: dict[tuple[int, ...], int] = {}
         self.memo: dict[tuple[int, ...], bool] = {}
 
     def pays(self, vec: list[int] | tuple[int, ...], need: tuple[int, ...]) -> bool:
@@ -266,7 +268,16 @@ class _Decider:
         return assign(0, list(self.pips))
 
     def matched(self, vec: list[int]) -> int:
-        """The most symbols these lands pay together (Hall's deficiency form)."""
+        """The most symbols these lands pay together (Hall's deficiency form), memoized."""
+        key = tuple(vec)
+        found = self.matched_memo.get(key)
+        if found is None:
+            if len(self.matched_memo) > 50_000:
+                self.matched_memo.clear()
+            found = self.matched_memo[key] = self._matched(vec)
+        return found
+
+    def _matched(self, vec: list[int]) -> int:
         worst = 0
         for j, s in enumerate(self.subsets):
             lack = sum(self.pips[c] for c in s) - sum(v for v, t in zip(vec, self.touch, strict=True) if t[j])
@@ -429,26 +440,52 @@ def _draws(
     lands_needed: int,
     decider: _Decider,
 ) -> tuple[int, int]:
-    """Weighted counts of the ``draws`` cards after a kept hand that (succeed, reach ``lands_needed``)."""
+    """Weighted counts of the ``draws`` cards after a kept hand that (succeed, reach ``lands_needed``).
+
+    Kinds the kept hand already holds up to their cap change nothing when drawn: they are pooled as plain
+    lands (counted, not tracked), as ``castability_exact`` does; the rest go through a dynamic program
+    whose state is (lands seen per kind, capped; lands drawn). Memoized per call of the model."""
     caps = decider.caps
+    lacking = tuple(-1 if start[j] >= caps[j] else n for j, n in enumerate(library))
+    pool = sum(n for j, n in enumerate(library) if lacking[j] < 0)
+    key = (start, lacking, pool, nonlands, draws, lands_needed)
+    found = decider.draws_memo.get(key)
+    if found is not None:
+        return found
     states: dict[tuple[tuple[int, ...], int], int] = {(start, 0): 1}
-    for kind, n in enumerate(library):
+    for kind, n in enumerate(lacking):
+        if n <= 0:
+            continue
         grown: dict[tuple[tuple[int, ...], int], int] = {}
+        cap = caps[kind]
         for (vec, drawn), w in states.items():
             for k in range(min(n, draws - drawn) + 1):
-                nxt = list(vec)
-                nxt[kind] = min(nxt[kind] + k, caps[kind])
-                key = (tuple(nxt), drawn + k)
-                grown[key] = grown.get(key, 0) + w * comb(n, k)
+                if k:
+                    nxt = list(vec)
+                    nxt[kind] = min(nxt[kind] + k, cap)
+                    state = (tuple(nxt), drawn + k)
+                else:
+                    state = (vec, drawn)
+                grown[state] = grown.get(state, 0) + w * comb(n, k)
         states = grown
+    # tail[m]: ways to fill the draws after m tracked lands with pooled lands and nonlands, enough lands.
+    tail = [
+        sum(
+            comb(pool, q) * comb(nonlands, draws - m - q)
+            for q in range(max(0, lands_needed - m), draws - m + 1)
+        )
+        for m in range(draws + 1)
+    ]
     success = 0
     condition = 0
     for (vec, drawn), w in states.items():
-        if drawn < lands_needed:
-            continue
-        ways = w * comb(nonlands, draws - drawn)
+        ways = w * tail[drawn]
         if ways:
             condition += ways
             if decider.decide(vec):
                 success += ways
-    return success, condition
+    out = (success, condition)
+    if len(decider.draws_memo) > 20_000:
+        decider.draws_memo.clear()
+    decider.draws_memo[key] = out
+    return out
