@@ -15,7 +15,7 @@ lands, with the board memo emptied before each call so it is not a cache hit eit
 Each deck is also timed with ``castability_model: "tapped-lands"`` (its own exact enumeration, which
 tracks each land kind's entering rule and land types, not only its colors).
 
-Targets: a deck's cold call <= 100 ms for 60 cards and <= 400 ms for Commander (tapped-lands: 500 ms and
+Targets: a deck's cold call <= 100 ms for 60 cards and <= 400 ms for Commander (tapped-lands: 1 s and
 2 s); the advisor cold <= 1 s. Each
 call's wall time and CPU time (``time.process_time``) are both printed; the targets are checked on CPU time,
 which other processes on a shared machine do not inflate (with 8 jobs on 2 cores the wall time is 2 to 4
@@ -53,7 +53,7 @@ from tests.deck_cards import add_extra_cards
 
 TARGETS_MS = {
     "60-card Modern": 100.0,
-    "60-card Modern, tapped": 500.0,
+    "60-card Modern, tapped": 1000.0,
     "100-card Commander": 400.0,
     "100-card Commander, tapped": 2000.0,
     "advisor, 60 cards, 2 colors": 1000.0,
