@@ -37,7 +37,10 @@ def main(runs: int) -> None:
         upgrade_to_head(engine)
         run_startup_hooks(engine, settings)
         print(f"load average {os.getloadavg()[0]:.1f}; median of {runs} calls; CPU ms")
-        print(f"{'deck':<40} {'reached':>8} {'short':>5} {'changes':>7} {'proven':>6} {'cold':>7} {'warm':>7} goal")
+        print(
+            f"{'deck':<40} {'reached':>8} {'short':>5} {'changes':>7} {'proven':>6} {'cold':>7} {'warm':>7}"
+            " goal"
+        )
         failed = False
         for name, (fmt, text) in DECKS.items():
             request = DeckManabaseRequest(decklist=text, format=None if fmt == "limited" else fmt)
@@ -61,7 +64,7 @@ def main(runs: int) -> None:
             targets = len(answer.reached) + len(answer.unreached)
             print(
                 f"{name:<40} {len(answer.reached):>3}/{targets:<4} {answer.total_shortfall:>5}"
-                f" {answer.fewest_changes or 0:>7} {str(answer.complete):>6} {cold:7.1f} {warm:7.1f}"
+                f" {answer.fewest_changes or 0:>7} {answer.complete!s:>6} {cold:7.1f} {warm:7.1f}"
                 f" {'<=' if ok else '>'}{goal:.0f}"
             )
         engine.dispose()
