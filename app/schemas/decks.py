@@ -12,6 +12,7 @@ from app.schemas.common import ComputedAnswer, StrictModel
 from app.schemas.warnings import DeckWarningOut
 
 MAX_JSON_CARDS = MAX_LINES
+CastabilityModel = Literal["karsten-2022", "tapped-lands"]
 MAX_CARD_NAME = 200
 
 
@@ -53,6 +54,13 @@ class DeckAnalyzeRequest(StrictModel):
     play: Literal["first", "draw"] = Field(
         "first", description="On the play (`first`: no draw on turn 1) or on the draw, for castability."
     )
+    castability_model: CastabilityModel = Field(
+        "karsten-2022",
+        description="`karsten-2022` (Karsten's 2022 assumptions: every land enters untapped) or"
+        " `tapped-lands` (a land that enters tapped, always or under the condition its text states, can't pay"
+        " on the turn it is played; a fetch land brings what it finds, tapped or untapped as its text says)."
+        " Both exact.",
+    )
 
     @model_validator(mode="after")
     def _one_input(self) -> DeckAnalyzeRequest:
@@ -77,6 +85,28 @@ class DeckLineOut(BaseModel):
         description="main, sideboard, commander, companion or maybeboard.", examples=["main"]
     )
     card: CardRef = Field(description="The card the line names.")
+    companion: bool = Field(
+        default=False,
+        description="The deck's companion (a `Companion` section): counted once, in the sideboard (CR"
+        " 702.139a).",
+    )
+
+
+class SourceCardOut(BaseModel):
+    """A land counted as a source of a color, with how it produces it."""
+
+    card: CardRef = Field(description="The land.")
+    count: int = Field(description="Its main-deck copies.", examples=[4])
+    faces: list[str] = Field(
+        default_factory=list,
+        description="For a card with a land on each face (a Pathway), the faces that produce the color"
+        " (CR 712.12); empty otherwise.",
+    )
+    finds: list[str] | None = Field(
+        default=None,
+        description="For a land that searches for lands (a fetch land), the deck's lands it can find that"
+        " produce the color; null for other lands.",
+    )
 
 
 class SuggestionOut(BaseModel):
@@ -190,8 +220,16 @@ class DeckAnalyzeAnswer(ComputedAnswer):
         description="Main-deck lands that could produce each color (CR 106.7, the deck's own lands).",
         examples=[{"W": 0, "U": 0, "B": 0, "R": 12, "G": 20}],
     )
+    source_cards: dict[str, list[SourceCardOut]] = Field(
+        default_factory=dict,
+        description="Per color of `sources`, the lands it counts: a card with a land on each face counts"
+        " for each face's color, a fetch land for the colors of the lands it can find in this deck.",
+    )
     castability: list[CastabilityOut] = Field(
         description="One entry per distinct main-deck nonland card with a mana cost."
+    )
+    castability_model: CastabilityModel = Field(
+        "karsten-2022", description="The castability model the rows were computed with (the request's)."
     )
     legality: LegalityOut | None = Field(description="Legality in `format`; null without a format.")
     warnings: list[DeckWarningOut] = Field(
@@ -215,7 +253,8 @@ class DeckManabaseRequest(DeckAnalyzeRequest):
     spells: list[Annotated[str, Field(min_length=1, max_length=MAX_CARD_NAME)]] | None = Field(
         default=None,
         max_length=MAX_TARGET_SPELLS,
-        description="The main-deck spells to bring to their threshold (default: every spell).",
+        description="The spells to bring to their threshold (default: every main-deck spell but the spell"
+        " faces of modal spell // land cards); may name a modal land's spell face or the commander.",
     )
     max_changes: int = Field(
         default=10,
@@ -242,18 +281,36 @@ class UnreachableOut(BaseModel):
     reason: str = Field(description="Why no swap gets there (the color and the sources it would need).")
 
 
+class TargetOut(BaseModel):
+    """A target spell (or a half or face of one) and how the plan leaves it."""
+
+    card: CardRef = Field(description="The spell.")
+    face: str | None = Field(None, description="The half or face judged on its own; null: the card.")
+    cost: str = Field(description="The mana cost judged.", examples=["{1}{W}{W}"])
+    missing: dict[str, int] = Field(
+        default_factory=dict,
+        description="Per color, the sources still missing after the plan (empty when it is reached).",
+        examples=[{"W": 2}],
+    )
+
+
 class DeckManabaseAnswer(ComputedAnswer):
     """The mana-base advisor's answer: the fewest land swaps, with the castability they change."""
 
     changes: list[ChangeOut] = Field(
-        description="The fewest swaps (copies in all) that bring every target spell that can get there to its"
-        " threshold; empty when none is needed or none was found (see `complete`)."
+        description="The best plan's swaps: the fewest that bring every target spell to its threshold; when"
+        " no plan does, the plan bringing the most spells there, then the smallest total shortfall (see"
+        " `reached`, `unreached`); empty when no change helps."
     )
     fewest_changes: int | None = Field(
-        description="Copies swapped by `changes`; null when no plan was found within the bound."
+        description="Copies swapped by `changes` (the best plan's; 0 when no change helps). Null is kept in"
+        " the type for 1.2 clients; the advisor always answers a plan."
     )
     castability_before: list[CastabilityOut] = Field(description="Castability of the deck as sent.")
     castability_after: list[CastabilityOut] = Field(description="Castability once `changes` are made.")
+    castability_model: CastabilityModel = Field(
+        "karsten-2022", description="The castability model of `castability_before` and `castability_after`."
+    )
     unreachable: list[UnreachableOut] = Field(
         description="Target spells that no change within the land count (and `max_changes`) brings to their"
         " threshold."
@@ -261,6 +318,19 @@ class DeckManabaseAnswer(ComputedAnswer):
     complete: bool = Field(
         description="False when the search stopped at its bound: `warnings` say what was proven and what was"
         " not tried."
+    )
+    reached: list[TargetOut] = Field(
+        default_factory=list,
+        description="The target spells the plan brings to (or keeps at) their threshold.",
+    )
+    unreached: list[TargetOut] = Field(
+        default_factory=list,
+        description="The target spells the plan leaves short, with the sources each still misses. The plan"
+        " brings the most spells to their threshold, then leaves the smallest total shortfall (the sum of"
+        " `missing`), then has the fewest changes.",
+    )
+    total_shortfall: int = Field(
+        default=0, description="Sources still missing, summed over `unreached` and their colors."
     )
     problems: list[DeckProblemOut] = Field(description="The lines that could not be read.")
     warnings: list[DeckWarningOut] = Field(

@@ -116,6 +116,31 @@ def deck_colors(answer: DeckAnalyzeAnswer) -> list[str]:
     return [c for c in COLOR_ORDER if answer.pips.get(c, 0) > 0]
 
 
+MODEL_NAMES = {
+    "karsten-2022": "Karsten 2022 (every land enters untapped)",
+    "tapped-lands": "tapped lands (a land entering tapped pays from the next turn)",
+}
+
+
+def row_label(c: CastabilityOut) -> str:
+    """A row's name: the half or face cast (a split half, an Adventure, a modal face) with its card, or the
+    card; both halves together for a fused split card (CR 702.102c)."""
+    if c.fused:
+        return f"{c.card.name} (fused)"
+    if c.face is not None and c.face != c.card.name:
+        return f"{c.face} ({c.card.name})"
+    return c.card.name.split(" // ")[0]  # an adventurer's creature half, a modal card's front face
+
+
+def clamp(p: float | None) -> float | None:
+    """A probability within 0 to 1 (a chart never draws past 100%)."""
+    return None if p is None else min(1.0, max(0.0, p))
+
+
+def model_line(answer: DeckAnalyzeAnswer) -> str:
+    return f"castability model: {MODEL_NAMES.get(answer.castability_model, answer.castability_model)}"
+
+
 def sorted_castability(answer: DeckAnalyzeAnswer) -> list[CastabilityOut]:
     """Least likely first (those are the ones to act on), then by turn and name; unknown odds last."""
     return sorted(
@@ -133,7 +158,7 @@ def render_svg(answer: DeckAnalyzeAnswer) -> bytes:
     left_bottom = legend_top + 20 + ROW_H * max(len(colors), 1) + 24
     table_bottom = CURVE_TOP + 22 + ROW_H * max(len(rows), 1) + 24
     # The footer dates the picture as the JSON answer is dated: a chart saved by a site says what it used.
-    footer_y = int(max(left_bottom, table_bottom, 360)) + 4
+    footer_y = int(max(left_bottom, table_bottom, 360)) + 18
     height = footer_y + 14
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}"'
@@ -145,6 +170,7 @@ def render_svg(answer: DeckAnalyzeAnswer) -> bytes:
     out += _curve(buckets)
     out += _colors(answer, colors, legend_top)
     out += _table(rows)
+    out.append(_text(12, footer_y - 14, model_line(answer), cls="model"))
     out.append(_text(12, footer_y, _dated(answer), cls="footer"))
     out.append("</svg>")
     return "\n".join(out).encode()
@@ -214,7 +240,8 @@ def _table(rows: list[CastabilityOut]) -> list[str]:
         out.append(_text(TABLE_X, top + 22, "no spell with a mana cost", cls="row"))
     for i, c in enumerate(rows):
         y = top + 22 + i * ROW_H
-        p = c.probability
+        p = clamp(c.probability)
+        label = row_label(c)
         fill = _fill(spell_colors(c.cost))
         out.append(f'<rect x="{TABLE_X}" y="{y - 10:.1f}" width="{BAR_W}" height="12" fill="#f2f4f6"/>')
         if p is not None:
@@ -223,15 +250,13 @@ def _table(rows: list[CastabilityOut]) -> list[str]:
             )
         mark = "" if c.meets is None else (" " if c.meets else "!")
         pct = "?" if p is None else f"{p * 100:.0f}%"
-        title = f"{c.card.name} {c.cost}: " + (
-            "odds unknown" if p is None else f"{p * 100:.1f}% on turn {c.turn}"
-        )
+        title = f"{label} {c.cost}: " + ("odds unknown" if p is None else f"{p * 100:.1f}% on turn {c.turn}")
         if c.meets is False:
             title += " (fewer sources than Karsten's table asks)"
         out.append(f'<g class="row"><title>{escape(title)}</title>')
         out.append(_text(PCT_X, y, f"{pct:>4}{mark}", cls="pct"))
         out.append(_text(TURN_X, y, f"T{c.turn}", cls="turn"))
-        out.append(_text(NAME_X, y, _cut(c.card.name, NAME_CHARS), cls="name"))
+        out.append(_text(NAME_X, y, _cut(label, NAME_CHARS), cls="name"))
         out.append(_text(COST_X, y, _cut(c.cost, COST_CHARS), cls="cost"))
         out.append("</g>")
     note_y = top + 22 + max(len(rows), 1) * ROW_H + 6
@@ -245,10 +270,12 @@ def vega_lite(answer: DeckAnalyzeAnswer) -> dict[str, Any]:
     curve = [{"mana_value": label, "copies": copies} for label, copies in curve_buckets(answer.curve)]
     spells = [
         {
+            "label": row_label(c),
             "card": c.card.name,
+            "face": c.face,
             "cost": c.cost,
             "turn": c.turn,
-            "probability": c.probability,
+            "probability": clamp(c.probability),
             "meets": c.meets,
             "color": _color_key(spell_colors(c.cost)),
         }
@@ -258,7 +285,11 @@ def vega_lite(answer: DeckAnalyzeAnswer) -> dict[str, Any]:
     return {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "title": _title(answer),
-        "usermeta": {"rules_edition": answer.rules_edition, "data_version": answer.data_version},
+        "usermeta": {
+            "rules_edition": answer.rules_edition,
+            "data_version": answer.data_version,
+            "castability_model": answer.castability_model,
+        },
         "hconcat": [
             {
                 "title": "copies per mana value",
@@ -270,11 +301,12 @@ def vega_lite(answer: DeckAnalyzeAnswer) -> dict[str, Any]:
                 },
             },
             {
-                "title": "chance to cast on curve",
+                "title": {"text": "chance to cast on curve", "subtitle": model_line(answer)},
                 "data": {"values": spells},
                 "mark": "bar",
                 "encoding": {
-                    "y": {"field": "card", "type": "nominal", "sort": None, "title": None},
+                    # One bar per castable part: the label names the half, so two halves never stack.
+                    "y": {"field": "label", "type": "nominal", "sort": None, "title": None},
                     "x": {
                         "field": "probability",
                         "type": "quantitative",
@@ -291,7 +323,7 @@ def vega_lite(answer: DeckAnalyzeAnswer) -> dict[str, Any]:
                         "legend": None,
                     },
                     "tooltip": [
-                        {"field": "card"},
+                        {"field": "label", "title": "spell"},
                         {"field": "cost"},
                         {"field": "turn"},
                         {"field": "probability", "format": ".1%"},

@@ -16,113 +16,113 @@ from app.schemas.decks import (
     ChangeOut,
     DeckManabaseAnswer,
     DeckManabaseRequest,
+    TargetOut,
     UnreachableOut,
 )
 from app.schemas.warnings import DeckWarningOut
 from app.services.deck_castability import castability
-from app.services.deck_reading import Deck, Held, commanders, key, land_colors, read, ref
+from app.services.deck_reading import Deck, Held, commanders, key, land_colors, read, ref, sources
 
 BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
 
 
 def advise(*, request: DeckManabaseRequest, session: Session, settings: Settings) -> DeckManabaseAnswer:
-    """The fewest land swaps that bring the deck's spells (or ``request.spells``) to Karsten's source counts
-    (``app.rules.decks.manabase``), with castability before and after, computed exactly both times."""
+    """The best land swaps for the deck's spells (or ``request.spells``): the fewest that bring every one to
+    Karsten's source counts (``app.rules.decks.manabase.plan``); when none does, the plan that brings the
+    most there, then leaves the smallest total shortfall (``manabase.best_plan``). Castability before and
+    after, computed exactly both times."""
     deck = read(request, session)
     warnings = deck.warnings
     before = castability(deck)
     land_count = sum(h.counts["main"] for h in deck.lands)
     unreachable: list[UnreachableOut] = []
-    reachable_rows: list[CastabilityOut] = []
+    rows: list[CastabilityOut] = []
     for row in _targets(deck, request.spells, before):
         if row.probability is None or any(v is None for v in row.sources_needed.values()):
             unreachable.append(_unreachable(row, "no land count of this deck reaches the threshold"))
         else:
-            reachable_rows.append(row)
+            rows.append(row)
+    no_count = list(unreachable)  # not in the search: no land count reaches them
     kinds, held_by_key, colors = _land_kinds(deck, request.candidates or [], land_count)
-    result = manabase.plan(kinds, _required(reachable_rows), max_changes=request.max_changes)
-    if result.swaps is None and result.complete:
-        result = _plan_for_the_reachable(kinds, reachable_rows, request.max_changes, unreachable, warnings)
-    if not result.complete:
-        warnings.append(
-            DeckWarningOut(
-                text=f"the search stopped at its bound ({result.nodes} swap choices tried): no plan has fewer"
-                f" than {result.proven_below} changes; plans of {result.proven_below} to"
-                f" {request.max_changes} changes were not all tried"
-            )
-        )
+    needs = [{c: v or 0 for c, v in row.sources_needed.items()} for row in rows]
+    swaps, complete = _best(kinds, needs, rows, request.max_changes, unreachable, warnings)
     changes: list[ChangeOut] = []
     after = before
-    if result.swaps:
-        changes, lands_after = _changed_lands(result.swaps, kinds, held_by_key)
+    lands_after = deck.lands
+    if swaps:
+        changes, lands_after = _changed_lands(swaps, kinds, held_by_key)
         after = castability(deck, lands_after, colors)
+    have = sources(lands_after, colors)
+    reached: list[TargetOut] = []
+    unreached: list[TargetOut] = []
+    for row, need in zip(rows, needs, strict=True):
+        missing = {c: n - have[c] for c, n in need.items() if n > have[c]}
+        target = TargetOut(card=row.card, face=row.face, cost=row.cost, missing=missing)
+        (unreached if missing else reached).append(target)
+    for gone in no_count:
+        unreached.append(TargetOut(card=gone.card, face=gone.face, cost=gone.cost))
     return DeckManabaseAnswer(
         rules_edition=settings.rules_edition,
         data_version=deck.catalogue.data_version,
         changes=changes,
         castability_before=before,
         castability_after=after,
+        castability_model=deck.model,
         unreachable=unreachable,
-        complete=result.complete,
-        fewest_changes=sum(c.count for c in changes) if result.swaps is not None else None,
+        complete=complete,
+        fewest_changes=sum(c.count for c in changes),
+        reached=reached,
+        unreached=unreached,
+        total_shortfall=sum(n for t in unreached for n in t.missing.values()),
         problems=deck.problems,
         warnings=list({(w.card, w.text): w for w in warnings}.values()),  # before and after repeat some
     )
 
 
-def _required(rows: list[CastabilityOut]) -> dict[str, int]:
-    """The sources of each color the plan must reach: the largest table cell over the spells."""
-    required = dict.fromkeys(COLORS, 0)
-    for row in rows:
-        for c, v in row.sources_needed.items():
-            required[c] = max(required[c], v or 0)
-    return required
-
-
-def _plan_for_the_reachable(
+def _best(
     kinds: list[manabase.LandKind],
+    needs: list[dict[str, int]],
     rows: list[CastabilityOut],
     max_changes: int,
     unreachable: list[UnreachableOut],
     warnings: list[DeckWarningOut],
-) -> manabase.Plan:
-    """No plan brings every spell there: the plan for the spells that some plan brings to their threshold
-    on their own; the others join ``unreachable`` (proven) or a warning (undecided within the bound).
-    Spells with the same needs share one search; all of them share one node budget."""
-    kept: list[CastabilityOut] = []
-    undecided: list[str] = []
-    verdicts: dict[tuple[tuple[str, int], ...], manabase.Plan] = {}
-    budget = manabase.MAX_NODES
-    for row in rows:
-        needs = tuple(sorted((c, v or 0) for c, v in row.sources_needed.items()))
-        alone = verdicts.get(needs)
-        if alone is None and budget > 0:
-            alone = manabase.plan(kinds, dict(needs), max_changes=max_changes, max_nodes=budget)
-            budget -= max(1, alone.nodes)
-            verdicts[needs] = alone
-        if alone is not None and alone.swaps is not None:
-            kept.append(row)
-        elif alone is not None and alone.complete:
+) -> tuple[tuple[manabase.Swap, ...], bool]:
+    """The plan's swaps and whether it is proven best within ``max_changes``: the fewest swaps meeting every
+    need when some plan does (``manabase.plan``), else the best plan (``manabase.best_plan``), whose spells
+    that no plan brings there alone join ``unreachable``."""
+    required = dict.fromkeys(COLORS, 0)
+    for need in needs:
+        for c, v in need.items():
+            required[c] = max(required[c], v)
+    full = manabase.plan(kinds, required, max_changes=max_changes)
+    if full.swaps is not None:
+        if not full.complete:
+            warnings.append(
+                DeckWarningOut(text=f"the search stopped at its bound ({full.nodes} swap choices)")
+            )
+        return full.swaps, full.complete
+    best = manabase.best_plan(kinds, needs, max_changes=max_changes)
+    for i, row in enumerate(rows):
+        if not best.reachable[i] and best.complete:
             unreachable.append(_unreachable(row, f"no {max_changes} land changes or fewer bring it there"))
-        else:
-            undecided.append(row.face or row.card.name)
-    result = manabase.plan(kinds, _required(kept), max_changes=max_changes)
-    if undecided:
-        result = manabase.Plan(result.swaps, False, result.proven_below, result.nodes)
+    if not best.complete:
         warnings.append(
             DeckWarningOut(
-                text="the search bound was reached before deciding whether these spells can reach their"
-                f" threshold (left out of the plan): {', '.join(undecided)}"
+                text=f"no plan brings every target spell to its threshold; the best plan was searched over"
+                f" plans of up to {best.tried_up_to} changes, keeping the {manabase.LAYER_CAP} most useful"
+                " sums of lands taken out and put in per plan size: a better plan of those sizes, or of"
+                f" {best.tried_up_to + 1} to {max_changes} changes, was not ruled out"
             )
         )
-    if result.swaps is None and kept:
+    else:
         warnings.append(
             DeckWarningOut(
-                text=f"each spell can reach its threshold alone, but no {max_changes} land"
-                " changes or fewer bring them all there together"
+                text=f"no plan of {max_changes} changes or fewer brings every target spell to its threshold:"
+                f" the plan brings {len(best.reached)} of {len(needs)} there with the smallest total"
+                f" shortfall ({best.shortfall} sources), proven best within {max_changes} changes"
             )
         )
-    return result
+    return best.swaps, best.complete
 
 
 def _changed_lands(
@@ -154,11 +154,15 @@ def _unreachable(row: CastabilityOut, reason: str) -> UnreachableOut:
 
 
 def _targets(deck: Deck, names: list[str] | None, rows: list[CastabilityOut]) -> list[CastabilityOut]:
-    """The rows of the spells to bring to their threshold: all, or those ``names`` names (a card, or a half
-    or face of one); a name that is no spell of the deck is a 422 naming it."""
+    """The rows of the spells to bring to their threshold: every main-deck spell but the spell faces of
+    modal spell // land cards (played as lands, CR 712.12: their spell face is a target only when named), or
+    those ``names`` names (a card, a half or face of one, or the deck's commander, cast from the command
+    zone: CR 903.8); a name that is no spell of the deck is a 422 naming it."""
     if names is None:
-        return rows
+        modal = {key(h) for h in deck.spells if faces.is_modal_land(h.card)}
+        return [r for r in rows if (r.card.oracle_id or r.card.name) not in modal]
     wanted: set[str] = set()
+    commanders_named: list[Held] = []
     for i, name in enumerate(names):
         try:
             card = deck.catalogue.by_name(name, suggest=False)
@@ -166,11 +170,20 @@ def _targets(deck: Deck, names: list[str] | None, rows: list[CastabilityOut]) ->
             raise InputError(
                 exc.detail, errors=[{"loc": ["body", "spells", i], "msg": exc.detail, "type": "value_error"}]
             ) from exc
-        if not any(key(h) == (card.oracle_id or card.name) for h in deck.spells):
-            msg = f"{card.name} is not a spell of the main deck"
+        card_key = card.oracle_id or card.name
+        commander = next((h for h in deck.cards if h.counts["commander"] and key(h) == card_key), None)
+        if commander is not None:
+            if commander not in commanders_named:
+                commanders_named.append(commander)
+            continue
+        if not any(key(h) == card_key for h in deck.spells):
+            msg = f"{card.name} is not a spell of the main deck nor its commander"
             raise InputError(msg, errors=[{"loc": ["body", "spells", i], "msg": msg, "type": "value_error"}])
-        wanted.add(card.oracle_id or card.name)
-    return [r for r in rows if (r.card.oracle_id or r.card.name) in wanted]
+        wanted.add(card_key)
+    out = [r for r in rows if (r.card.oracle_id or r.card.name) in wanted]
+    if commanders_named:
+        out += castability(deck, spells=commanders_named)
+    return out
 
 
 def _copies_allowed(card: Card, deck: Deck, land_count: int) -> int:

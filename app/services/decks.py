@@ -50,7 +50,9 @@ def analyze(*, request: DeckAnalyzeRequest, session: Session, settings: Settings
         curve=deckstats.curve(values),
         pips=pips,
         sources=deck.sources(),
+        source_cards=deck.source_cards(),
         castability=castability,
+        castability_model=deck.model,
         legality=(
             legality_answer(
                 fmt, deck.cards, deck.commander_deck, legality_data(deck.catalogue), deck.warnings

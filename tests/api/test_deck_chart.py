@@ -62,6 +62,7 @@ def test_vega_lite_spec_carries_the_same_data(client: TestClient) -> None:
     assert spec["usermeta"] == {
         "rules_edition": dates["rules_edition"],
         "data_version": dates["data_version"],
+        "castability_model": "karsten-2022",
     }
     curve, spells = spec["hconcat"]
     assert [(v["mana_value"], v["copies"]) for v in curve["data"]["values"]] == [

@@ -101,3 +101,19 @@ def test_the_deck_reader_stops() -> None:
     with running(passed()), pytest.raises(DeadlineExceeded):
         parse_decklist("4 Llanowar Elves\n20 Forest\n")
     assert len(parse_decklist("4 Llanowar Elves\n20 Forest\n").entries) == 2
+
+
+def test_the_tapped_lands_model_and_the_best_plan_stop_at_the_deadline() -> None:
+    from app.rules.decks.castability_tapped import TappedKind, cast_probability_tapped
+    from app.rules.decks.entering import EntryRule
+    from app.rules.decks.manabase import LandKind, best_plan
+
+    lands = {
+        TappedKind(frozenset("R"), EntryRule("untapped")): 17,
+        TappedKind(frozenset("RB"), EntryRule("tapped")): 7,
+    }
+    with running(passed()), pytest.raises(DeadlineExceeded):
+        cast_probability_tapped(60, lands, {"R": 1, "B": 1}, 3)
+    kinds = [LandKind("m", frozenset("R"), 20, 40), LandKind("p", frozenset("W"), 0, 40)]
+    with running(passed()), pytest.raises(DeadlineExceeded):
+        best_plan(kinds, [{"W": 30}, {"R": 20}], max_changes=10)

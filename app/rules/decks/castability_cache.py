@@ -16,6 +16,7 @@ CACHE_LIMITS: Final = {
     "probabilities": (4096, 8 << 20),
     "hands": (2048, 32 << 20),
     "draws": (65536, 48 << 20),
+    "tapped": (4096, 8 << 20),
 }
 """Per cache: (most entries, most estimated bytes)."""
 

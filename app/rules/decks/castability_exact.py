@@ -57,7 +57,7 @@ _SEVEN_CARD_MULLIGAN = frozenset({0, 1, 6, 7})
 _FREE_MULLIGAN = frozenset({0, 1, 2, 6, 7})
 
 
-def _stages(commander: bool) -> tuple[_Stage, ...]:
+def stages(commander: bool) -> tuple[_Stage, ...]:
     first = (_Stage(0, _FREE_MULLIGAN),) if commander else ()
     return (
         *first,
@@ -178,7 +178,7 @@ def probabilities(
     # lands puts `to_bottom` of them on the bottom and is kept.
     bottoming: dict[tuple[int, int], float] = {}
     reach = 1.0
-    for stage in _stages(commander):
+    for stage in stages(commander):
         mulligan = 0.0
         for lands in range(HAND_SIZE + 1):
             if not stage.keeps(lands):

@@ -26,9 +26,11 @@ main-deck cards starts the sideboard, unless what follows holds more cards than 
 15), in which case the blank lines are read as spacing. Either reading is said in ``Decklist.notes``.
 
 A companion starts the game outside it, in the sideboard (CR 702.139a), so ``Companion`` lines are
-sideboard entries. Maybeboard cards are kept in their own section, never in the deck. A line that cannot be
-read (a count with no name) is a ``LineProblem``, never an error of the whole list; only the size limits
-(``DecklistTooLarge``) and an out-of-range count (``CountOutOfRange``) fail the parse.
+sideboard entries marked ``companion``; the same card listed again under ``Sideboard`` (MTG Arena,
+MTGGoldfish) is that one card, counted once, with a note. Maybeboard cards are kept in their own
+section, never in the deck. A line that cannot be read (a count with no name) is a ``LineProblem``, never
+an error of the whole list; only the size limits (``DecklistTooLarge``) and an out-of-range count
+(``CountOutOfRange``) fail the parse.
 
 Linear time by construction: each line is split into whitespace-separated tokens once (``str.split``) and
 every further step looks at tokens from either end, each token at most once; the only regular expressions
@@ -63,8 +65,8 @@ _HEADERS: Final = {
     "side": "sideboard",
     "commander": "commander",
     "commanders": "commander",
-    "companion": "sideboard",
-    "companions": "sideboard",
+    "companion": "companion",
+    "companions": "companion",
     "maybeboard": "maybeboard",
     "maybe": "maybeboard",
     "considering": "maybeboard",
@@ -130,6 +132,8 @@ class Entry:
     name: str
     section: str
     text: str
+    companion: bool = False
+    """A ``Companion`` section's card: in the sideboard (CR 702.139a), marked as the companion."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +223,8 @@ def _archidekt_section(category: str) -> str | None:
     for n in names:
         if _HEADERS.get(n) in ("commander", "sideboard", "maybeboard"):
             return _HEADERS[n]
+        if _HEADERS.get(n) == "companion":
+            return "sideboard"
     if "{nodeck}" in category.lower():
         return "maybeboard"
     return None
@@ -336,16 +342,45 @@ def parse_decklist(text: str) -> Decklist:
         if pending_blank is not None:
             breaks.append((pending_blank, len(entries)))
             pending_blank = None
-        read = _card_line(tokens, number, raw, section)
+        companion = section == "companion"
+        read = _card_line(tokens, number, raw, "sideboard" if companion else section)
         if isinstance(read, LineProblem):
             problems.append(read)
+        elif companion and read.section == "sideboard":
+            entries.append(Entry(read.line, read.count, read.name, "sideboard", read.text, companion=True))
         else:
             entries.append(read)
     notes: list[str] = []
     if not headed and breaks:
         entries, note = _headerless_sideboard(entries, breaks)
         notes.append(note)
+    if any(e.companion for e in entries):
+        entries = companion_once(entries, notes)
     return Decklist(tuple(entries), tuple(problems), tuple(notes))
+
+
+def companion_once(entries: list[Entry], notes: list[str]) -> list[Entry]:
+    """MTG Arena and MTGGoldfish list the companion under ``Companion`` and again under ``Sideboard``: it is
+    one card, in the sideboard (CR 702.139a), so the ``Sideboard`` line's copies of it are the companion's
+    and are counted once (the line is dropped, or keeps the copies beyond the companion's)."""
+    owed: dict[str, tuple[int, int]] = {}  # name folded -> (companion copies still to match, its line)
+    for e in entries:
+        if e.companion:
+            left, line = owed.get(e.name.lower(), (0, e.line))
+            owed[e.name.lower()] = (left + e.count, line)
+    out: list[Entry] = []
+    for e in entries:
+        found = owed.get(e.name.lower())
+        if e.companion or e.section != "sideboard" or found is None or found[0] == 0:
+            out.append(e)
+            continue
+        left, line = found
+        taken = min(left, e.count)
+        owed[e.name.lower()] = (left - taken, line)
+        notes.append(f"line {e.line}: {e.name} under Sideboard is the companion of line {line}, counted once")
+        if e.count > taken:
+            out.append(Entry(e.line, e.count - taken, e.name, e.section, e.text))
+    return out
 
 
 def _card_line(tokens: list[str], number: int, raw: str, section: str) -> Entry | LineProblem:

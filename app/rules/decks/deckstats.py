@@ -4,9 +4,10 @@
   each of its colors (CR 107.4e), a Phyrexian one ({G/P}) one of its color (CR 107.4f).
 - Curve: a card's mana value (CR 202.3).
 - Fetch lands: a land whose ability searches the library for a land card "could produce" (for deck
-  building) the colors of what it could fetch: the colors of the basic land types it names (CR 305.6:
-  a Forest has "{T}: Add {G}"), plus what the deck's lands of those types could produce; "a basic land card"
-  means any basic land of the deck (CR 205.4a).
+  building) the colors of what it could find in this deck, and no other: the deck's lands having a land
+  type it names (CR 305.6: a Forest has "{T}: Add {G}"; CR 701.23a: a search finds only cards of the
+  library, so a type no land of the deck has finds nothing), and for "a basic land card" the deck's basic
+  lands (CR 205.4a).
 """
 
 from __future__ import annotations
@@ -69,18 +70,24 @@ def fetch_target(oracle_text: str) -> FetchTarget | None:
     return None
 
 
+def fetchable(target: FetchTarget, land_types: Iterable[str], is_basic: bool) -> bool:
+    """Whether a deck land of these subtypes (basic or not) is one ``target`` can find."""
+    if target.basic and not is_basic:
+        return False
+    return not target.land_types or bool(set(target.land_types) & set(land_types))
+
+
 def fetch_colors(
     target: FetchTarget,
     deck_lands: Iterable[tuple[Iterable[str], bool, Iterable[str]]],
 ) -> frozenset[str]:
     """Colors a fetch could bring: ``deck_lands`` are (subtypes, is_basic, could-produce colors) of the
-    deck's lands. A typed search gets its types' colors and those of deck lands of those types (a basic-only
-    search only basic ones); an untyped basic search gets the colors of the deck's basic lands."""
-    found: set[str] = {BASIC_TYPE_COLORS[t] for t in target.land_types}
+    deck's lands. A typed search gets the colors of the deck lands of those types (a basic-only search only
+    basic ones); an untyped basic search gets the colors of the deck's basic lands. A type that no land of
+    the deck has adds nothing: the search finds only what the library holds (CR 701.23a)."""
+    found: set[str] = set()
     for subtypes, is_basic, produce in deck_lands:
-        if target.basic and not is_basic:
-            continue
-        if not target.land_types or set(target.land_types) & set(subtypes):
+        if fetchable(target, subtypes, is_basic):
             found.update(c for c in produce if c in COLORS)
     return frozenset(found)
 

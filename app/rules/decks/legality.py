@@ -2,7 +2,9 @@
 
 - Constructed (CR 100.2a): a main deck of at least 60 cards, at most 15 in the sideboard, and at most four
   copies of a card (main deck and sideboard together) other than basic lands (CR 205.4a) and cards whose
-  text says "A deck can have any number of cards named" it.
+  text says otherwise (CR 100.2a: "... other than basic land cards", and the card's text wins over the
+  rules, CR 101.1): "A deck can have any number of cards named" it (Relentless Rats), or "up to seven"
+  (Seven Dwarves: at most seven, also in a singleton format).
 - A restricted card (Vintage) may have one copy; a banned or not-legal card none.
 - Commander (CR 903.5): exactly 100 cards including the commander(s), one copy of each card but basic lands
   (903.5b), and every card's color identity within the commander's (903.5c, 903.4). Brawl is 60 with the
@@ -38,6 +40,12 @@ CONSTRUCTED_MIN: Final = 60
 SIDEBOARD_MAX: Final = 15
 MAX_COPIES: Final = 4
 ANY_NUMBER: Final = "a deck can have any number of cards named"
+ANY_COPIES: Final = 1_000_000
+"""``copy_limit`` of a card whose text allows any number of copies."""
+_NUMBERS: Final = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+}  # fmt: skip
 UNKNOWN: Final = "unknown"
 """``DeckCard.status`` of a card without legality data for the format."""
 
@@ -106,6 +114,15 @@ class DeckCard:
     basic_land: bool
     any_number: bool
     identity: frozenset[str]
+    copy_limit: int | None = None
+    """The copies the card's own text allows (``copy_limit``); None: the format's rule."""
+
+    def limit(self, default: int) -> int:
+        """The most copies a deck may hold: basic lands and any-number cards any, a card's own "up to N"
+        that many, else ``default`` (four, or one in a singleton format)."""
+        if self.basic_land or self.any_number:
+            return ANY_COPIES
+        return default if self.copy_limit is None else self.copy_limit
 
 
 ReasonKind = Literal[
@@ -140,6 +157,26 @@ class Reason:
 def any_number(oracle_text: str) -> bool:
     """Whether a card's text lifts the copy limit (Relentless Rats, Rat Colony)."""
     return ANY_NUMBER in oracle_text.lower()
+
+
+def copy_limit(oracle_text: str) -> int | None:
+    """The copies a card's own text allows (CR 100.2a with the card's text, CR 101.1): ``ANY_COPIES`` for "A
+    deck can have any number of cards named ...", N for "A deck can have up to N cards named ..." (Seven
+    Dwarves: seven); None when the text says nothing of it. Read in one pass over the lowered text."""
+    text = oracle_text.lower()
+    if ANY_NUMBER in text:
+        return ANY_COPIES
+    marker = "a deck can have up to "
+    at = text.find(marker)
+    if at < 0:
+        return None
+    rest = text[at + len(marker) : at + len(marker) + 24].split(" ", 2)
+    if len(rest) < 2 or rest[1] != "cards":
+        return None
+    word = rest[0]
+    if word.isdigit() and len(word) <= 4:
+        return int(word)
+    return _NUMBERS.get(word)
 
 
 def is_commander_format(fmt: str) -> bool:
@@ -192,12 +229,14 @@ def _singleton_reasons(fmt: str, cards: tuple[DeckCard, ...]) -> list[Reason]:
         )
     for c in cards:
         copies = c.main + c.commander
-        if copies > 1 and not (c.basic_land or c.any_number):
-            reasons.append(
-                Reason(
-                    "singleton", f"{copies} copies; a singleton deck has one of each card", c.name, "903.5b"
-                )
+        limit = c.limit(1)
+        if copies > limit:
+            detail = (
+                f"{copies} copies; a singleton deck has one of each card"
+                if limit == 1
+                else f"{copies} copies; its text allows at most {limit}"
             )
+            reasons.append(Reason("singleton", detail, c.name, "903.5b"))
     return reasons
 
 
@@ -231,8 +270,9 @@ def _constructed_reasons(cards: tuple[DeckCard, ...]) -> list[Reason]:
         reasons.append(Reason("sideboard_size", f"the sideboard has {side} cards; at most {SIDEBOARD_MAX}"))
     for c in cards:
         total = c.main + c.sideboard
-        if total > MAX_COPIES and not (c.basic_land or c.any_number):
-            reasons.append(Reason("too_many_copies", f"{total} copies; at most {MAX_COPIES}", c.name))
+        limit = c.limit(MAX_COPIES)
+        if total > limit:
+            reasons.append(Reason("too_many_copies", f"{total} copies; at most {limit}", c.name))
     return reasons
 
 

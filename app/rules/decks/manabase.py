@@ -24,10 +24,11 @@ found or every plan of the last size was ruled out, the answer says so (``comple
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from app.rules import deadline
 from app.rules.errors import RulesError
 
 COLORS: Final = "WUBRG"
@@ -250,3 +251,195 @@ def _expand(
         put[a.key] += 1
         merged[(r.key, a.key)] = merged.get((r.key, a.key), 0) + 1
     return tuple(Swap(r, a, n) for (r, a), n in merged.items())
+
+
+# --- the best plan when not every spell can get there ------------------------------------------------
+
+MAX_PAIRS: Final = 20_000
+"""Removal and addition vectors combined, over all plan sizes, before the best-plan search stops."""
+
+
+@dataclass(frozen=True, slots=True)
+class BestPlan:
+    """The best plan of ``best_plan``: its ``swaps``, the ``sources`` per color once made, which spells it
+    brings to their threshold (``reached``, indices of ``needs``), its total ``shortfall`` (sources missing,
+    summed over the other spells' colors), the spells some plan within the bound brings there on their own
+    (``reachable``), ``complete`` (every plan up to ``max_changes`` swaps was weighed) and ``tried_up_to``
+    (the largest plan size fully weighed)."""
+
+    swaps: tuple[Swap, ...]
+    sources: dict[str, int]
+    reached: tuple[int, ...]
+    shortfall: int
+    reachable: tuple[bool, ...]
+    complete: bool
+    tried_up_to: int
+
+
+def _pareto(
+    vectors: dict[tuple[int, ...], tuple[int, ...]], keep_low: bool
+) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """The vectors no other one beats in every color (lowest for removals, highest for additions)."""
+    items = sorted(vectors.items(), key=lambda kv: sum(kv[0]), reverse=not keep_low)
+    kept: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    for vec, witness in items:
+        if keep_low:
+            beaten = any(all(o <= v for o, v in zip(other, vec, strict=True)) for other, _ in kept)
+        else:
+            beaten = any(all(o >= v for o, v in zip(other, vec, strict=True)) for other, _ in kept)
+        if not beaten:
+            kept.append((vec, witness))
+    return dict(kept)
+
+
+LAYER_CAP: Final = 32
+"""Color vectors kept per plan size while summing removals or additions; past it the most useful are kept
+(``weights``) and the search says it was not complete."""
+
+
+def _sums(
+    classes: list[tuple[tuple[int, ...], int]],
+    max_changes: int,
+    keep_low: bool,
+    weights: tuple[int, ...],
+) -> tuple[list[dict[tuple[int, ...], tuple[int, ...]]], bool]:
+    """Per number of copies k (0..max_changes), the color vectors that k copies taken from ``classes`` (a
+    projected color mask and the copies available) can sum to, each with its witness (copies per class),
+    Pareto-best at the end; and whether a layer was cut to ``LAYER_CAP`` (then not every sum was kept:
+    the ones kept are the lowest, for removals, or highest, for additions, by ``weights``)."""
+    width = len(weights)
+    zero = tuple(0 for _ in range(width))
+    layers: list[dict[tuple[int, ...], tuple[int, ...]]] = [{zero: tuple(0 for _ in classes)}]
+    layers += [{} for _ in range(max_changes)]
+    cut = False
+    for i, (mask, copies) in enumerate(classes):
+        deadline.check()  # one class of lands of the best-plan search
+        grown: list[dict[tuple[int, ...], tuple[int, ...]]] = [dict(layer) for layer in layers]
+        for k, layer in enumerate(layers):
+            for vec, witness in layer.items():
+                for t in range(1, min(copies, max_changes - k) + 1):
+                    nxt = tuple(v + t * m for v, m in zip(vec, mask, strict=True))
+                    if nxt not in grown[k + t]:
+                        w = list(witness)
+                        w[i] += t
+                        grown[k + t][nxt] = tuple(w)
+        for k, layer in enumerate(grown):
+            if len(layer) > LAYER_CAP:
+                layer = _pareto(layer, keep_low)
+            if len(layer) > LAYER_CAP:
+                cut = True
+                ranked = sorted(
+                    layer.items(),
+                    key=lambda kv: sum(w * v for w, v in zip(weights, kv[0], strict=True)),
+                    reverse=not keep_low,
+                )
+                layer = dict(ranked[:LAYER_CAP])
+            grown[k] = layer
+        layers = grown
+    return [_pareto(layer, keep_low) for layer in layers], cut
+
+
+def best_plan(
+    lands: Sequence[LandKind],
+    needs: Sequence[Mapping[str, int]],
+    *,
+    max_changes: int,
+    max_pairs: int = MAX_PAIRS,
+) -> BestPlan:
+    """The plan of at most ``max_changes`` swaps that brings the most spells (``needs``: per spell, the
+    sources it needs per color) to their threshold, then leaves the smallest total shortfall, then has the
+    fewest swaps. Exact: every plan size is weighed over the Pareto-best removals and additions (sources
+    only help, so a plan beaten in every color is never better); past ``max_pairs`` the search stops and
+    the answer says which sizes were weighed (``complete`` false)."""
+    for need in needs:
+        _check_input(lands, need)
+    groups = _groups(lands)
+    colors = [c for c in COLORS if any(n.get(c, 0) > 0 for n in needs)]
+    have0 = sources(groups)
+    base = tuple(have0[c] for c in colors)
+    out_classes = _classes([g for g in groups if g.removable and g.count], colors, lambda g: g.count)
+    in_classes = _classes([g for g in groups if g.addable], colors, lambda g: g.addable)
+    most = tuple(max(n.get(c, 0) for n in needs) for c in colors)
+    # Removing a color the deck has to spare costs least; adding a color most short helps most.
+    spare = tuple(1 if b > m else 3 for b, m in zip(base, most, strict=True))
+    short_by = tuple(1 + max(0, m - b) for b, m in zip(base, most, strict=True))
+    removals, cut_r = _sums([(m, n) for m, n, _ in out_classes], max_changes, True, spare)
+    additions, cut_a = _sums([(m, n) for m, n, _ in in_classes], max_changes, False, short_by)
+    distinct: dict[tuple[int, ...], list[int]] = {}
+    for i, need in enumerate(needs):
+        distinct.setdefault(tuple(need.get(c, 0) for c in colors), []).append(i)
+    reachable = [False] * len(needs)
+    best: tuple[int, int] | None = None
+    best_at: tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
+    pairs = 0
+    tried = -1
+    complete = not (cut_r or cut_a)
+    for k in range(max_changes + 1):
+        deadline.check()  # one plan size of the best-plan search
+        if pairs + len(removals[k]) * len(additions[k]) > max_pairs and k > 0:
+            complete = False
+            break
+        for r, r_w in removals[k].items():
+            for a, a_w in additions[k].items():
+                pairs += 1
+                h = tuple(b - x + y for b, x, y in zip(base, r, a, strict=True))
+                reached = 0
+                short = 0
+                for wanted, members in distinct.items():
+                    lack = sum(max(0, n - v) for n, v in zip(wanted, h, strict=True))
+                    if lack == 0:
+                        reached += len(members)
+                        for i in members:
+                            reachable[i] = True
+                    else:
+                        short += lack * len(members)
+                score = (reached, -short)
+                if best is None or score > best:
+                    best = score
+                    best_at = (k, h, r_w, a_w)
+        tried = k
+        if best is not None and best == (len(needs), 0):
+            break  # every spell there, with the fewest swaps: nothing beats it
+    assert best_at is not None  # k = 0 (no change) is always weighed
+    k, h, r_w, a_w = best_at
+    gone = _members(out_classes, r_w, lambda g: g.count)
+    came = _members(in_classes, a_w, lambda g: g.addable)
+    swaps = _expand(lands, list(zip(gone, came, strict=True))) if k else ()
+    final = dict(have0)
+    for c, v in zip(colors, h, strict=True):
+        final[c] = v
+    for r_colors, a_colors in zip(gone, came, strict=True):
+        for c in COLORS:
+            if c not in colors:
+                final[c] += (c in a_colors) - (c in r_colors)
+    reached_idx = tuple(
+        i for i, need in enumerate(needs) if all(final.get(c, 0) >= n for c, n in need.items())
+    )
+    assert best is not None
+    return BestPlan(swaps, final, reached_idx, -best[1], tuple(reachable), complete, tried)
+
+
+def _classes(
+    groups: list[LandKind], colors: list[str], copies: Callable[[LandKind], int]
+) -> list[tuple[tuple[int, ...], int, list[LandKind]]]:
+    """Groups with the same colors among ``colors`` as one class: (mask, copies, its groups)."""
+    out: dict[tuple[int, ...], list[LandKind]] = {}
+    for g in groups:
+        out.setdefault(tuple(int(c in g.colors) for c in colors), []).append(g)
+    return [(m, sum(copies(g) for g in gs), gs) for m, gs in out.items()]
+
+
+def _members(
+    classes: list[tuple[tuple[int, ...], int, list[LandKind]]],
+    witness: tuple[int, ...],
+    copies: Callable[[LandKind], int],
+) -> list[frozenset[str]]:
+    """The witness's copies per class as copies of its groups (the group with the most copies first)."""
+    out: list[frozenset[str]] = []
+    for (_, _, groups), t in zip(classes, witness, strict=True):
+        left = t
+        for g in sorted(groups, key=lambda g: -copies(g)):
+            take = min(left, copies(g))
+            out += [g.colors] * take
+            left -= take
+    return out

@@ -48,8 +48,10 @@ def test_fetch_colors_include_the_duals_it_could_fetch() -> None:
         (("Island",), True, {"U"}),  # Island
         (("Swamp",), True, {"B"}),  # Swamp
     ]
-    # Wooded Foothills: Mountain or Forest -> R, G, and W through Temple Garden.
-    assert fetch_colors(FetchTarget(("Mountain", "Forest"), basic=False), deck) == frozenset("RGW")
+    # Wooded Foothills: "Search your library for a Mountain or Forest card": the deck holds no Mountain, so
+    # only Temple Garden (a Forest) can be found: G and W, never R (API 1.3: "a land that searches for
+    # lands counts for the colors of the lands it can find in this deck, and for no other").
+    assert fetch_colors(FetchTarget(("Mountain", "Forest"), basic=False), deck) == frozenset("GW")
     # Evolving Wilds: the deck's basics only.
     assert fetch_colors(FetchTarget((), basic=True), deck) == frozenset("UB")
 
@@ -60,3 +62,22 @@ def test_curve_sorted_by_value() -> None:
         "1": 2,
         "3": 5,
     }
+
+
+def test_a_fetch_counts_only_what_the_deck_holds() -> None:
+    # Boros (Mountains, Plains, Sacred Foundry) with Bloodstained Mire: "Search your library for a Swamp or
+    # Mountain card": no Swamp in the deck, so red only (the issue's false "4 black sources").
+    boros = [
+        (("Mountain",), True, {"R"}),
+        (("Plains",), True, {"W"}),
+        (("Mountain", "Plains"), False, {"R", "W"}),  # Sacred Foundry
+    ]
+    mire = fetch_target(
+        "{T}, Pay 1 life, Sacrifice Bloodstained Mire: Search your library for a Swamp or Mountain card, put"
+        " it onto the battlefield, then shuffle."
+    )
+    assert mire == FetchTarget(("Swamp", "Mountain"), basic=False)
+    assert fetch_colors(mire, boros) == frozenset("RW")  # Sacred Foundry is a Mountain: W through it
+    assert fetch_colors(mire, boros[:2]) == frozenset("R")
+    # No land of a named type at all: nothing.
+    assert fetch_colors(mire, [(("Forest",), True, {"G"})]) == frozenset()

@@ -9,7 +9,7 @@ from itertools import combinations_with_replacement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.decks.manabase import LandKind, plan, sources
+from app.rules.decks.manabase import LandKind, best_plan, plan, sources
 
 F = frozenset
 
@@ -111,3 +111,58 @@ def test_a_thousand_lands_are_searched_by_their_colors() -> None:
     for swap in found.swaps:
         assert swap.count <= by_key[swap.remove].count and swap.count <= by_key[swap.add].addable
         assert "W" not in by_key[swap.remove].colors and "W" in by_key[swap.add].colors
+
+
+# --- the best plan when not every spell can get there ----------------------------------------------------
+
+
+def _best_brute(lands: list[LandKind], needs: list[dict[str, int]], limit: int) -> tuple[int, int, int]:
+    """(spells reached, -shortfall, -swaps) of the best plan, by trying every multiset of swaps."""
+    pairs = [(r, a) for r in range(len(lands)) for a in range(len(lands)) if r != a]
+    best: tuple[int, int, int] | None = None
+    for k in range(limit + 1):
+        for combo in combinations_with_replacement(pairs, k):
+            counts = [land.count for land in lands]
+            added = [0] * len(lands)
+            ok = True
+            for r, a in combo:
+                counts[r] -= 1
+                counts[a] += 1
+                added[a] += 1
+                if counts[r] < 0 or added[a] > lands[a].addable or not lands[r].removable:
+                    ok = False
+            if not ok:
+                continue
+            have = sources(lands, counts)
+            reached = sum(all(have[c] >= n for c, n in need.items()) for need in needs)
+            short = sum(max(0, n - have[c]) for need in needs for c, n in need.items())
+            score = (reached, -short, -k)
+            if best is None or score > best:
+                best = score
+    assert best is not None
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(KINDS, st.integers(0, 3), st.integers(0, 3)), min_size=2, max_size=4),
+    st.lists(st.dictionaries(st.sampled_from("WUR"), st.integers(0, 6), max_size=2), min_size=1, max_size=3),
+)
+def test_best_plan_matches_brute_force(
+    kinds: list[tuple[frozenset[str], int, int]], needs: list[dict[str, int]]
+) -> None:
+    # The best plan (API 1.3: "the most spells reached, then the smallest total shortfall"), then the
+    # fewest swaps, against every multiset of up to 3 swaps.
+    lands = [LandKind(str(i), colors, count, addable) for i, (colors, count, addable) in enumerate(kinds)]
+    found = best_plan(lands, needs, max_changes=3)
+    assert found.complete
+    counts = {land.key: land.count for land in lands}
+    for s in found.swaps:
+        counts[s.remove] -= s.count
+        counts[s.add] += s.count
+    have = sources(lands, [counts[land.key] for land in lands])
+    reached = sum(all(have[c] >= n for c, n in need.items()) for need in needs)
+    short = sum(max(0, n - have[c]) for need in needs for c, n in need.items())
+    swaps = sum(s.count for s in found.swaps)
+    assert (reached, -short, -swaps) == _best_brute(lands, needs, 3)
+    assert (len(found.reached), found.shortfall) == (reached, short)
