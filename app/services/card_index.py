@@ -66,24 +66,41 @@ class CardIndex:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def build(cls, session: Session, version: str, *, preload: bool = False) -> CardIndex:
+    def build(
+        cls, session: Session, version: str, *, preload: bool = False, previous: CardIndex | None = None
+    ) -> CardIndex:
+        """The index of ``version``. With ``previous`` (a reload), every name, entry and card equal to one of
+        ``previous`` is ``previous``'s own object: only what the import changed is new."""
+        keep = _Keeper(previous)
         grouped: dict[str, list[Entry]] = {}
         for name_norm, oid, is_card, name in repo.all_names(session):
-            grouped.setdefault(name_norm, []).append(Entry(oid, name, is_card))
-        entries = {n: tuple(sorted(es, key=lambda e: (e.name, e.oracle_id))) for n, es in grouped.items()}
+            grouped.setdefault(keep.name(name_norm), []).append(
+                Entry(keep.name(oid), keep.name(name), is_card)
+            )
+        entries = {
+            keep.name(n): keep.entries(n, tuple(sorted(es, key=lambda e: (e.name, e.oracle_id))))
+            for n, es in grouped.items()
+        }
+        del grouped
         words: dict[str, list[str]] = {}
         for n in entries:
             for w in set(n.replace(",", " ").split()):
                 if len(w) >= 3:
                     words.setdefault(w, []).append(n)
-        index = cls(version, entries, sorted(entries), {w: tuple(ns) for w, ns in words.items()})
+        index = cls(
+            version,
+            entries,
+            sorted(entries),
+            {keep.name(w): keep.words(w, tuple(ns)) for w, ns in words.items()},
+        )
         if preload:
-            index.preload(session)
+            index.preload(session, previous)
         return index
 
-    def preload(self, session: Session) -> None:
-        """Load every card (start-up), so that no look-up needs the database afterwards."""
-        loaded = repo.load_all_cards(session)
+    def preload(self, session: Session, previous: CardIndex | None = None) -> None:
+        """Load every card (start-up), so that no look-up needs the database afterwards; a card equal to
+        ``previous``'s is ``previous``'s object."""
+        loaded = repo.load_all_cards(session, previous.cards if previous is not None else None)
         with self.lock:
             self.cards.update(loaded)
         # The catalogue is hundreds of thousands of long-lived objects: a full collection scanning them
@@ -160,6 +177,38 @@ class CardIndex:
         if card.oracle_id is not None:
             with self.lock:
                 self.cards[card.oracle_id] = card
+
+
+class _Keeper:
+    """What a reload keeps of the index it replaces: its objects wherever the new ones are equal.
+
+    Two whole catalogues live side by side while a new one is built (the old one keeps answering). Had the
+    new one been all new objects, freeing the old one would have left the allocator's arenas holding both
+    catalogues' survivors (the new one's objects fill the old one's free slots first), and a worker's memory
+    grew by most of a catalogue at its first reload and stayed there. Kept objects are never freed, and the
+    new duplicates they replace are freed at once, so a reload costs only what the import changed."""
+
+    def __init__(self, previous: CardIndex | None) -> None:
+        self.previous = previous
+        self._names: dict[str, str] = {}
+        if previous is not None:
+            self._names = {n: n for n in previous.entries}
+            self._names.update((w, w) for w in previous.words)
+            for found in previous.entries.values():
+                for entry in found:
+                    self._names.setdefault(entry.oracle_id, entry.oracle_id)
+                    self._names.setdefault(entry.name, entry.name)
+
+    def name(self, name: str) -> str:
+        return self._names.get(name, name)
+
+    def entries(self, name: str, found: tuple[Entry, ...]) -> tuple[Entry, ...]:
+        old = self.previous.entries.get(name) if self.previous is not None else None
+        return old if old is not None and old == found else found
+
+    def words(self, word: str, names: tuple[str, ...]) -> tuple[str, ...]:
+        old = self.previous.words.get(word) if self.previous is not None else None
+        return old if old is not None and old == names else names
 
 
 CHECK_EVERY_NAME: Final = 4096
@@ -283,8 +332,12 @@ def start_refresher(
                     current = LIVE.index
                     if current is None or current.version != version:
                         started = time.perf_counter()
-                        LIVE.publish(_rebuild(session, version))
-                        if current is not None and current is not LIVE.startup:
+                        LIVE.publish(_rebuild(session, version, current))
+                        if current is not None:
+                            # The start-up index goes too: kept for ``LIVE.clear``, it held a second
+                            # whole catalogue in every worker after its first reload.
+                            if current is LIVE.startup:
+                                LIVE.startup = None
                             retired.append(current)
                         del current  # or this frame would keep it, and free it all at once later
                         release_retired(retired)
@@ -351,13 +404,13 @@ def _release(index: CardIndex) -> None:
         time.sleep(0)
 
 
-def _rebuild(session: Session, version: str) -> CardIndex:
+def _rebuild(session: Session, version: str, previous: CardIndex | None = None) -> CardIndex:
     """The whole index of ``version``, cards preloaded, with the collector paused as at start-up: it kept
     rescanning the hundreds of thousands of new objects, all kept (issue 28: ``bench/catalogue_refresh.py``
     on PostgreSQL, a shared 2-core machine: 9.9 s with it, 4.5 s without, ratio 0.45). Requests run meanwhile:
     reference counting still frees their garbage; only cycles wait for the rebuild's end."""
     with collector_paused():
-        return CardIndex.build(session, version, preload=True)
+        return CardIndex.build(session, version, preload=True, previous=previous)
 
 
 def _version() -> str | None:
