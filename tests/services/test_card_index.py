@@ -99,7 +99,8 @@ def test_refresher_publishes_a_new_version(db_session: Session, monkeypatch: pyt
     from contextlib import nullcontext
 
     monkeypatch.setattr("app.services.card_index.POLL_INTERVAL_S", 0.01)
-    monkeypatch.setattr(CardIndex, "preload", lambda self, session, previous=None: None)  # names only: a fast test
+    # names only: a fast test
+    monkeypatch.setattr(CardIndex, "preload", lambda self, session, previous=None: None)
     versions = iter(["v-one", "v-two"] + ["v-two"] * 1000)
     stop = start_refresher(lambda: cast(Session, nullcontext(db_session)), lambda _s: next(versions))
     try:
