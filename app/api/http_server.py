@@ -1,6 +1,6 @@
 """The HTTP/1.1 connection layer of `manacalc serve`: uvicorn's httptools protocol, with bounds of its own.
 
-uvicorn's protocols trust the client more than a public service can (issue 27):
+uvicorn's protocols trust the client more than a public service can:
 
 - **A head deadline.** A connection must send a complete request head (request line and headers) within
   ``request_head_timeout_s`` of being ready for one (accepted, or its previous answer sent). Data does

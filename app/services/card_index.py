@@ -1,6 +1,6 @@
 """The catalogue's in-memory read model: every name a card is found by, and the cards themselves.
 
-Built from the database for one ``data_version`` (issue 14): the names in one query (a few hundred ms for
+Built from the database for one ``data_version``: the names in one query (a few hundred ms for
 the whole catalogue), the cards preloaded at start-up or loaded on first use. Look-ups by exact name, face
 name, word prefix, autocomplete and the suggestions for an unknown name then need no database round trip
 (an unknown name costs well under a millisecond instead of a few queries). A new ``data_version`` builds a
@@ -104,7 +104,7 @@ class CardIndex:
         with self.lock:
             self.cards.update(loaded)
         # The catalogue is hundreds of thousands of long-lived objects: a full collection scanning them
-        # held the event loop for 130-300 ms at random (a /healthz past 100 ms, issue 15). Frozen, the
+        # held the event loop at random (a slow /healthz). Frozen, the
         # collector skips them; they are still freed by reference counting when an index is replaced.
         gc.freeze()
 
@@ -282,9 +282,9 @@ def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while a catalogue is built.
 
     The collector kept scanning the hundreds of thousands of objects being made, all of which are kept
-    (then frozen): building took 2.05 s with it, 1.14 s without (issue 14). In a reload, while requests
+    (then frozen): building took about twice as long with it. In a reload, while requests
     are served, each full collection also held the GIL, so the event loop, for hundreds of milliseconds
-    (issue 27: a /healthz stall of 583 ms). Reference counting still frees everything else meanwhile."""
+    (a /healthz stall). Reference counting still frees everything else meanwhile."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -364,8 +364,8 @@ def release_retired(retired: list[CardIndex]) -> None:
     """Free the indexes of ``retired`` that nothing else holds any more, ``RELEASE_SLICE`` entries at a
     time with the GIL released between slices; keep the others (a request still reading one) for later.
 
-    Issue 27: publishing a new index dropped the last reference to the old one, and reference counting
-    freed its hundreds of thousands of objects in one C-level cascade holding the GIL: 57 to 116 ms (the
+    Publishing a new index dropped the last reference to the old one, and reference counting
+    freed its hundreds of thousands of objects in one C-level cascade holding the GIL (the
     worst pause of a reload, ``/healthz`` waiting for it). Only an index no request can reach is emptied:
     a request holding it (or one of its maps) keeps it whole until it is done."""
     kept: list[CardIndex] = []
@@ -406,8 +406,8 @@ def _release(index: CardIndex) -> None:
 
 def _rebuild(session: Session, version: str, previous: CardIndex | None = None) -> CardIndex:
     """The whole index of ``version``, cards preloaded, with the collector paused as at start-up: it kept
-    rescanning the hundreds of thousands of new objects, all kept (issue 28: ``bench/catalogue_refresh.py``
-    on PostgreSQL, a shared 2-core machine: 9.9 s with it, 4.5 s without, ratio 0.45). Requests run meanwhile:
+    rescanning the hundreds of thousands of new objects, all kept (``bench/catalogue_refresh.py``
+    measures both). Requests run meanwhile:
     reference counting still frees their garbage; only cycles wait for the rebuild's end."""
     with collector_paused():
         return CardIndex.build(session, version, preload=True, previous=previous)

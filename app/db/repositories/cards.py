@@ -258,7 +258,7 @@ _FACE_COLUMNS = (
 
 
 # The catalogue's 30,000 faces share a few thousand costs and type lines; both values are frozen, so one
-# parsed instance serves every face (a third of the start-up's card loading, issue 14).
+# parsed instance serves every face (a third of the start-up's card loading).
 _parse_cost = lru_cache(maxsize=65_536)(ManaCost.parse)
 _parse_type_line = lru_cache(maxsize=65_536)(TypeLine.parse)
 

@@ -1,6 +1,6 @@
 """Activated abilities of permanents and whether they can be activated (CR 602, 605, 305.6, 107.5, 302.6).
 
-The public names of four modules, importable from here as before issue 29's split: the values
+The public names of four modules, importable from here as before their split: the values
 (``ability_values``: CR 602.1, 613.1), the board read with layers 4 and 6 (``board_reading``: CR 613),
 the conditions and amounts read from the board (``ability_conditions``: CR 602.5b, 700.5, 903.4) and the
 activation checks (``activation_checks``: CR 107.5, 107.6, 302.6, 118.3, 602.5)."""

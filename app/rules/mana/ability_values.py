@@ -38,7 +38,7 @@ class Reason:
     text: str
 
     def __init__(self, rule: str, text: str) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "rule", rule)
         object.__setattr__(self, "text", text)
 
@@ -52,7 +52,7 @@ class Warning:
     reason: str
 
     def __init__(self, permanent: str, text: str, reason: str) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanent", permanent)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "reason", reason)
@@ -135,7 +135,7 @@ class PermanentState:
         haste: bool,
         lost_own_abilities: bool,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanent", permanent)
         object.__setattr__(self, "face", face)
         object.__setattr__(self, "types", types)
@@ -226,7 +226,7 @@ class BoardState:
         warnings: tuple[Warning, ...],
         prohibitions: tuple[tuple[int, Prohibition], ...] = (),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "board", board)
         object.__setattr__(self, "states", states)
         object.__setattr__(self, "replacements", replacements)

@@ -14,7 +14,7 @@ replaced by ``~``, lower-cased. A sentence that speaks of casting and that no te
 not read, so the answer can warn (nothing silent). Patterns are anchored and bounded, sentences longer than
 ``_MAX_SENTENCE`` characters are refused unread, so no text makes a pattern backtrack for long.
 
-The readers are split by what they hold (issue 29), and this module re-exports their names as before:
+The readers are split by what they hold, and this module re-exports their names as before:
 the registered templates (``ways_templates``: CR 118.9, 601.3, 601.2b, 601.2f, 702.34a, 702.138a,
 118.7a), the sentences and cost phrases (``cast_sentences``: CR 207.2, 118.1, 119.4), a card's own
 sentences (``own_text``: CR 118.9, 601.3), the spells a permission describes (``spell_kinds``: CR 205,
