@@ -1,7 +1,7 @@
 """The access line: one per request, written by ``logging`` or, when nothing could tell, straight to the
-stream (issue 30).
+stream.
 
-Through ``logging``, a line cost about 40 µs, 15 % of a small request: the record factory, ``LogRecord``
+Through ``logging``, a line cost a large share of a small request: the record factory, ``LogRecord``
 with its thread and process look-ups, the logger and handler walks, ``Formatter.format`` and ``%`` over a
 dict, ``StreamHandler.emit``. When logging is set up exactly as ``configure_logging`` leaves it (checked
 on every line, see ``_our_handler``), ``write_access_line`` writes the very bytes that path would, under
@@ -195,7 +195,7 @@ _utc_second: tuple[float, str] = (math.nan, "")
 
 def utc_time(created: float) -> str:
     """``datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")``, its text to the second
-    built once a second (datetime cost 2.6 µs a line). Rounded as datetime rounds a timestamp (CPython's
+    built once a second (datetime per line cost more). Rounded as datetime rounds a timestamp (CPython's
     ``_PyTime_ObjectToTimeval``: microseconds rounded half to even, a fraction rounded up to a whole second
     carried into the seconds), then truncated to milliseconds as ``isoformat`` truncates."""
     global _utc_second

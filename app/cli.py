@@ -131,7 +131,7 @@ def server_options(settings: Settings) -> dict[str, Any]:
     return {
         "log_config": None,  # ours (app.logs), with request ids
         # Forwarded headers are not uvicorn's to trust: its default trusts them from 127.0.0.1, which
-        # let any local client spoof its address past the rate limit (issue 15).
+        # let any local client spoof its address past the rate limit.
         "proxy_headers": False,
         # httptools through our protocol (app.api.http_server): what no uvicorn option bounds there (head
         # and trailer caps, head and send deadlines, pipelining, fair connection and request limits,
@@ -184,8 +184,8 @@ def _metrics_dir(workers: int) -> str | None:
 
 def _bundled_first(session: Any) -> None:
     """Load the bundled catalogue before a card file, as the server's first start would: otherwise that
-    start loaded it over the file just imported (its older cards replacing the file's, and 8 s of a
-    start that must be ready in 5, issue 14)."""
+    start loaded it over the file just imported (its older cards replacing the file's, and a slow
+    start)."""
     from app.services.card_import import ensure_bundled_catalogue
 
     ensure_bundled_catalogue(session)
@@ -349,7 +349,7 @@ def revoke_api_key(ns: argparse.Namespace) -> int:
         return 1
     from app.services.api_keys import KEY_CACHE_TTL_S
 
-    # Each worker trusts a key it accepted for KEY_CACHE_TTL_S without asking the database (issue 14); this
+    # Each worker trusts a key it accepted for KEY_CACHE_TTL_S without asking the database; this
     # command runs in its own process, so a running server learns of the revocation only then.
     print(
         f"revoked API key {ns.name!r}; running servers refuse it within {KEY_CACHE_TTL_S:g} s",

@@ -36,7 +36,7 @@ def default_database_url() -> str:
 
 
 class Settings(BaseSettings):
-    """Every setting of the service; see the settings table in README.md."""
+    """Every setting of the service; see the settings table in docs/deploy.md."""
 
     model_config = SettingsConfigDict(env_prefix="MANACALC_", extra="ignore", frozen=True)
 
@@ -64,7 +64,8 @@ class Settings(BaseSettings):
     scryfall_bulk_url: str = "https://api.scryfall.com/bulk-data/oracle-cards"
     db_pool_timeout: float = Field(default=10.0, gt=0)
     # 0 disables it; PostgreSQL only (SQLite has no statement timeout).
-    # 10 s, the README's promise: a statement the database does not finish in time is a 503.
+    # 10 s, the documented default (docs/deploy.md): a statement the database does not finish in time
+    # is a 503.
     statement_timeout_ms: int = Field(default=10_000, ge=0)
     # ``manacalc serve`` (app.api.http_server): largest request head (request line + headers) in bytes,
     # seconds an idle keep-alive connection is held open, and most connections open and most requests in

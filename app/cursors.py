@@ -29,7 +29,7 @@ def decode_cursor(cursor: str) -> dict[str, Any]:
     """The position in ``cursor``; a cursor this service did not make is a 400 ``bad-request``.
 
     Our cursors are flat objects of short strings, finite numbers, booleans and nulls; anything else
-    (issue 15: a cursor nested 1,500 levels deep was a 500, NUL or a lone surrogate in it reached the
+    (a cursor nested 1,500 levels deep was a 500, NUL or a lone surrogate in it reached the
     database) is refused before it is used.
     """
     try:
@@ -49,7 +49,7 @@ def decode_cursor(cursor: str) -> dict[str, Any]:
 def cursor_datetime(value: object) -> datetime:
     """A timestamp of a cursor (ISO 8601 with a UTC offset), in UTC; ``BadRequest`` otherwise.
 
-    Issue 27: ``9999-12-31T23:59:59-14:00`` is a valid ISO date whose UTC time is past year 9999, which no
+    ``9999-12-31T23:59:59-14:00`` is a valid ISO date whose UTC time is past year 9999, which no
     ``datetime`` holds: converting it for the database raised ``OverflowError``, a 500. Any date that
     has a UTC time is a position (a page, perhaps empty); the others are refused here."""
     try:

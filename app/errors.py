@@ -242,7 +242,7 @@ class ServiceUnavailable(AppError):
 
     def __init__(self, detail: str | None = None, **kwargs: Any) -> None:
         super().__init__(detail, **kwargs)
-        # Every 503 tells the client when to retry (issue 15: /readyz's 503 had none).
+        # Every 503 tells the client when to retry (/readyz's 503 had none).
         self.headers = {"Retry-After": str(DB_RETRY_AFTER_SECONDS), **(self.headers or {})}
 
 

@@ -65,7 +65,7 @@ class PlainFormatter(logging.Formatter):
     """``time level logger [request id] message``, the time as ``logging.Formatter`` writes it.
 
     The date and time to the second is formatted once per second, not per line: ``time.strftime`` was
-    a third of the access line's cost (issue 14). Records are formatted under the handler's lock.
+    a third of the access line's cost. Records are formatted under the handler's lock.
     """
 
     def __init__(self) -> None:
@@ -147,5 +147,5 @@ _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028,
 
 def escape_control(text: str) -> str:
     """``text`` with control characters (CR, LF, ESC...) and backslashes escaped: a path decoded from
-    ``%0A`` cannot start a forged line in a plain-text log (issue 15)."""
+    ``%0A`` cannot start a forged line in a plain-text log."""
     return text.translate(_CONTROL) if not text.isprintable() or "\\" in text else text

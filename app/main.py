@@ -56,14 +56,14 @@ STARTUP_HOOKS: list[StartupHook] = [
     # when the hook returns (rolled back if it raises, which stops the start-up). Hooks must be idempotent
     # (e.g. seed the bundled card catalogue only when it is missing or older). Add yours here.
     bundled_catalogue_hook,
-    card_index_hook,  # the whole catalogue in memory (issue 14): compute requests need no database
+    card_index_hook,  # the whole catalogue in memory: compute requests need no database
 ]
 
 
 class ManacalcAPI(FastAPI):
     """FastAPI with ``ServiceMiddleware`` outermost, in the place of Starlette's ``ServerErrorMiddleware``.
 
-    Issue 14: in a profile of the served ``spells/cost``, about 15 % of the event loop's time went to
+    In a profile of the served ``spells/cost``, much of the event loop's time went to
     sending the answer out through the layers FastAPI puts around user middleware (the server-error,
     exception-telemetry and body-limit layers, and gzip's identity responder), each a coroutine frame and
     most a ``send`` wrapper. The direct lanes answer from the outermost layer now; FastAPI's path keeps
@@ -77,8 +77,8 @@ class ManacalcAPI(FastAPI):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """FastAPI's, with its native OpenTelemetry check made once rather than per request.
 
-        FastAPI asks on every request whether a global OpenTelemetry provider is configured (1.8 % of a
-        served ``spells/cost``'s event loop). Providers are configured at process start (by
+        FastAPI asks on every request whether a global OpenTelemetry provider is configured (a measurable
+        share of a served ``spells/cost``'s event loop). Providers are configured at process start (by
         ``opentelemetry-instrument`` or the embedding program) before the first request, so the answer
         of the first request holds: when it is no, HTTP requests go straight to the middleware stack, as
         FastAPI itself sends them then; when yes, FastAPI's path, with its spans, is taken every time.
@@ -166,7 +166,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         stop_refresh = start_refresher(get_sessionmaker(get_engine(settings)), read_data_version)
         # Built now, not on the first request that needs it: the OpenAPI document (which the metrics
         # read for answers given before routing) and FastAPI's per-route contexts, built lazily, held the
-        # event loop for 0.7 s on the first such answer (a /healthz stall, issue 15).
+        # event loop on the first such answer (a /healthz stall).
         _app.openapi()
         logger.info("manacalc %s ready (rules edition %s)", __version__, settings.rules_edition)
         yield
@@ -186,7 +186,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # served by install_docs, with local assets
         redoc_url=None,
-        # No trailing-slash redirects: Starlette's echo the Host header into Location (issue 15).
+        # No trailing-slash redirects: Starlette's echo the Host header into Location.
         redirect_slashes=False,
         generate_unique_id_function=operation_id,
     )
@@ -197,7 +197,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_docs(app)
     app.include_router(api_router)
     install_metrics(app, settings)
-    # One middleware (issue 14): request id, access log, metrics, rate limit (before the body is read),
+    # One middleware: request id, access log, metrics, rate limit (before the body is read),
     # body guard (size, media type, JSON depth, before any parsing), unhandled errors; CORS inside it.
     buckets: TokenBucketLimiter | RedisTokenBucketLimiter | None = None
     if settings.rate_limit_per_minute:
@@ -226,7 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def apply_process_settings(settings: Settings) -> None:
     """What a served process sets once for all its apps: logging (``app.logs``) and the GIL switch interval
-    (``/healthz`` within 100 ms while workers compute). Idempotent."""
+    (``/healthz`` answered promptly while workers compute). Idempotent."""
     configure_logging(settings.log_level, json_lines=settings.log_json)
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
 

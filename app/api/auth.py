@@ -67,7 +67,7 @@ class LateWriter:
 
     A route that must compute before it writes (validate a board, resolve its names, search suggestions
     for unknown ones) does so first, outside any transaction: on SQLite ``BEGIN IMMEDIATE`` holds the one
-    write lock of the database, and another key's write waited for the whole validation (issue 27)."""
+    write lock of the database, and another key's write waited for the whole validation."""
 
     key_id: int
     key: str

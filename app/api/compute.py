@@ -2,11 +2,11 @@
 and stops when its client leaves.
 
 A sync route costs a thread-pool hop per request, which measured as most of the time of a small
-``spells/cost`` (hundreds of µs against ~200 µs of real work). So a compute route first runs its service
+``spells/cost`` (more than its real work). So a compute route first runs its service
 on the event loop with a session that refuses any use (``NeedsDatabase``): the work is pure and free of
 side effects until it would read the database, so an attempt can simply be dropped.
 
-Issue 15 bounded every request in time, issue 27 made the bound cooperative:
+Every request is bounded in time, and the bound is cooperative:
 
 - the inline attempt runs under a ``Deadline`` of ``INLINE_SLICE_S`` (``app.rules.deadline``); the rules
   core's loops check it, and past it the attempt is dropped and the work starts again in a worker thread,
@@ -52,7 +52,7 @@ INLINE_SLICE_S: Final = 0.01
 takes a few ms)."""
 GIL_SWITCH_INTERVAL_S: Final = 0.001
 """The event loop's thread competes for the GIL with busy workers: at CPython's default 5 ms it waited
-40-120 ms for it with two hostile requests running, at 1 ms 20-40 ms (``app.main`` sets it)."""
+for it several times longer with two hostile requests running (``app.main`` sets it)."""
 DEFAULT_BUDGET_S: Final = 1.5
 """A request's time budget when the app gives none (``Settings.compute_budget_s``)."""
 COMPUTE_THREADS: Final = 8

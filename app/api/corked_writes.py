@@ -2,7 +2,7 @@
 
 uvicorn's HTTP/1.1 cycle writes an answer's head as soon as the application starts it, and the body as a
 second write: two ``send`` system calls and, with ``TCP_NODELAY``, two packets for every small JSON answer,
-each woken for and read apart by the client. Issue 30's profile of ``manacalc serve`` under load put 17 %
+each woken for and read apart by the client. A profile of ``manacalc serve`` under load put a large share
 of the worker's time in sending answers. Here the head is held until the body's first piece (or the end
 of the answer, or the connection's close) and the two are written together: the bytes on the wire are
 the same, in the same order.

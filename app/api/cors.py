@@ -2,7 +2,8 @@
 
 No origin is allowed by default. Credentials (cookies) are never needed: the API key travels in the
 ``Authorization`` header, which is an allowed request header. Browsers may read the headers clients need
-(``ETag``, ``Location``, ``Retry-After``, ``X-Request-ID``) and cache a preflight for ten minutes.
+(``ETag``, ``Location``, ``Retry-After``, ``X-Request-ID``, ``RateLimit`` and ``RateLimit-Policy``, so a page
+learns its rate limit before a 429) and cache a preflight for ten minutes.
 """
 
 from __future__ import annotations
@@ -24,7 +25,15 @@ ALLOW_HEADERS = [
     "Idempotency-Key",
     "X-Request-ID",
 ]
-EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "Idempotent-Replayed"]
+EXPOSE_HEADERS = [
+    "ETag",
+    "Location",
+    "Retry-After",
+    "X-Request-ID",
+    "Idempotent-Replayed",
+    "RateLimit",
+    "RateLimit-Policy",
+]
 PREFLIGHT_MAX_AGE_S = 600
 
 

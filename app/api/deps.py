@@ -87,7 +87,7 @@ async def _closing(session: Session) -> AsyncIterator[Session]:
 
 async def get_db_read_session(engine: EngineDep) -> AsyncIterator[Session]:
     """A session for routes that only read: on PostgreSQL in autocommit, so a read costs its statements
-    and no BEGIN or COMMIT round trips (issue 14: a scenario read in at most 2 round trips, auth
+    and no BEGIN or COMMIT round trips (a scenario read in at most 2 round trips, auth
     included). Each statement sees a consistent snapshot; the routes using it read one row set."""
     async with _closing(get_sessionmaker(read_engine(engine))()) as session:
         yield session
@@ -99,7 +99,7 @@ ReadSessionDep = Annotated[Session, Depends(get_db_read_session, scope="function
 async def get_db_statement_session(engine: EngineDep) -> AsyncIterator[Session]:
     """A session for a change made of one write statement after its reads (a read-modify-write):
     every statement is its own transaction (``app.db.session.statement_engine``), so nothing is left to
-    commit or roll back (issue 14: read and write in 2 round trips, where BEGIN and COMMIT would make 4).
+    commit or roll back (read and write in 2 round trips, where BEGIN and COMMIT would make 4).
     The one exception to "the request owns the transaction": a use case writing more than one statement
     takes ``SessionDep``."""
     async with _closing(get_sessionmaker(statement_engine(engine))()) as session:

@@ -1,8 +1,8 @@
 """The direct lane: compute routes answered from memory without FastAPI's routing and dependency solving.
 
-Issue 14: a profile of ``POST /v1/spells/cost`` put about a third of the event loop's time in FastAPI
-around the endpoint: route matching scanned the included routers one regex at a time (13 %), solving the
-session and settings dependencies took 16 %, plus the exception, exit-stack and routing layers. The
+A profile of ``POST /v1/spells/cost`` put about a third of the event loop's time in FastAPI
+around the endpoint: route matching scanned the included routers one regex at a time, solving the
+session and settings dependencies took as much, plus the exception, exit-stack and routing layers. The
 catalogue is in memory (``app.services.card_index``), so the usual request needs neither the database
 nor a session.
 
@@ -17,7 +17,7 @@ repeated).
 
 A ``GET`` route marked ``@direct_read(router, path, pattern)`` is served the same way from its path match
 (``serve_read``): its reader answers, or returns None to let FastAPI serve the request (a key not yet in
-the key cache, a header FastAPI would refuse). Issue 14: route matching and dependency solving were about
+the key cache, a header FastAPI would refuse). Route matching and dependency solving were about
 half of a scenario read's event-loop time.
 """
 
@@ -46,9 +46,9 @@ from app.api.validation import BoundedInvalid, loads_in_pieces, validate
 Endpoint = Callable[..., Awaitable[Response]]
 
 INLINE_BODY_BYTES = 64 * 1024
-"""Bodies up to this size are parsed and validated on the event loop (well under a millisecond); larger
+"""Bodies up to this size are parsed and validated on the event loop; larger
 ones in a worker thread within the compute budget: a 1 MB body of 340,000 invalid items built its errors
-on the event loop for 2 s (issue 27)."""
+on the event loop for seconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +138,8 @@ async def refuse_invalid(
 ) -> bool:
     """Validate a large body of a route FastAPI serves, in a worker thread within the compute budget, and
     answer its 422 (at most 100 errors built, ``app.api.validation``); False (nothing sent) when it is
-    valid and FastAPI must serve it. Issue 27: FastAPI built all 90,000 errors of a body on the event
-    loop (1.3 to 1.7 s, 9 s for 340,000)."""
+    valid and FastAPI must serve it. FastAPI built all the errors of a body on the event
+    loop, for seconds."""
     try:
         # Straight to json.loads and validate_python: validate_json first would, for a body with many
         # errors, validate it twice.
@@ -186,7 +186,7 @@ def _validated(adapter: TypeAdapter[Any], body: bytes) -> Any:
     """The body as FastAPI reads a JSON body parameter: the same errors, located under ``body``.
 
     A valid body is parsed and validated in one pass by pydantic's own JSON parser (a third faster than
-    ``json.loads`` then validation, issue 14); the same value, as the bodies were already checked for
+    ``json.loads`` then validation); the same value, as the bodies were already checked for
     what the two parsers read differently (NUL, lone surrogates, non-finite numbers: ``app.api.limits``).
     Any failure is read again the way FastAPI reads it, so that errors are FastAPI's to the letter."""
     if body and len(body) <= INLINE_BODY_BYTES:
@@ -195,7 +195,7 @@ def _validated(adapter: TypeAdapter[Any], body: bytes) -> Any:
         except ValidationError:
             pass
     # A large body is validated in pieces (app.api.validation): validate_json is one GIL-holding call,
-    # 0.9 s for a body of 340,000 errors (issue 27).
+    # most of a second for a body of 340,000 errors.
     return _validated_as_fastapi(adapter, body)
 
 

@@ -28,8 +28,8 @@ def encode(response: Response, scope: Scope) -> Response:
     body: bytes | None = getattr(response, "body", None)  # a streamed answer has none: sent as it is
     if body is None or len(body) < GZIP_MINIMUM_SIZE:
         return response
-    # The raw header list read directly: ``response.headers`` builds a view and scans it per call (2 % of
-    # a served ``spells/cost``, issue 30). Names there are lowercase bytes, as Starlette writes them.
+    # The raw header list read directly: ``response.headers`` builds a view and scans it per call
+    # (measurable on a served ``spells/cost``). Names there are lowercase bytes, as Starlette writes them.
     names = [name for name, _value in response.raw_headers]
     if b"content-encoding" in names:
         return response

@@ -44,8 +44,7 @@ def _outside_strings(body: bytes) -> bytes:
     """``body`` without its JSON strings. Without a backslash every quote opens or closes a string, so
     the text between the 2nd and 3rd quote, the 4th and 5th... is outside them (and an unterminated last
     string is dropped, as ``_STRING`` drops it): a split, a few milliseconds a megabyte, where the regular
-    expression engine steps through every byte holding the GIL (25 to 45 ms for issue 27's 1 MB body of
-    40,000 strings, on the event loop)."""
+    expression engine steps through every byte holding the GIL (on the event loop)."""
     if b"\\" in body:
         return _STRING.sub(b"", body)
     return b"".join(body.split(b'"')[::2])
@@ -54,14 +53,14 @@ def _outside_strings(body: bytes) -> bytes:
 # Escapes JSON allows but no database or answer can hold: a NUL, and a surrogate (paired or not: the
 # cheap test; the exact one decides). Bare NaN / Infinity are Python's extension of JSON.
 _SUSPECT_ESCAPE = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
-# NaN and Infinity, and number literals that may overflow a float to infinity (issue 27: ``1e999`` parsed
+# NaN and Infinity, and number literals that may overflow a float to infinity (``1e999`` parsed
 # as inf and was a 500): an exponent of three digits or more, or a run of 300 digits. The exact test is
 # the parsed value's (``_walk``); this only decides whether to parse.
 _NON_FINITE = re.compile(rb"NaN|Infinity|[0-9][eE][+-]?[0-9]{3}|[0-9]{300}")
-# The same test without the regular expression engine, which steps through every byte (60 to 85 ms for a
-# 750 KB body on a busy machine, holding the GIL: issue 27's /healthz past 100 ms with two hostile
-# requests): each byte mapped to its class (digit 0, exponent e, sign +, other space), then substring
-# searches, which skip ahead. "0e000" and "0e+000" are [0-9][eE][+-]?[0-9]{3}; "0" x 300 is [0-9]{300}.
+# The same test without the regular expression engine, which steps through every byte holding the GIL
+# (a slow /healthz with two hostile requests): each byte mapped to its class (digit 0, exponent e,
+# sign +, other space), then substring searches, which skip ahead. "0e000" and "0e+000" are
+# [0-9][eE][+-]?[0-9]{3}; "0" x 300 is [0-9]{300}.
 _NUMBER_CLASSES = bytes(
     ord("0") if chr(b).isdigit() and b < 128 else ord("e") if b in b"eE" else ord("+") if b in b"+-" else 32
     for b in range(256)
@@ -80,7 +79,7 @@ def _maybe_non_finite(body: bytes) -> bool:
 def utf8_problem(body: bytes) -> str | None:
     """Why ``body`` is not UTF-8 (RFC 8259 section 8.1: JSON exchanged between systems is UTF-8), or None.
 
-    Issue 27: a lone surrogate sent as raw bytes (``ED A0 80``) is not UTF-8, but Python's JSON parser
+    A lone surrogate sent as raw bytes (``ED A0 80``) is not UTF-8, but Python's JSON parser
     decodes bytes with ``surrogatepass`` and let it through, to fail (500) wherever the text was encoded
     again. Checked in C; a body of ASCII only (most) is not even decoded."""
     if body.isascii():
@@ -94,7 +93,7 @@ def utf8_problem(body: bytes) -> str | None:
 
 def body_hygiene_errors(body: bytes) -> list[dict[str, object]]:
     """Input errors for what JSON parses but the service must refuse the same on every database: NUL
-    characters and lone surrogates in strings, ``NaN`` and ``Infinity`` (issue 15: these were 500s, and
+    characters and lone surrogates in strings, ``NaN`` and ``Infinity`` (these were 500s, and
     NUL was stored by SQLite but refused by PostgreSQL). Each error names its JSON path. The scan is
     linear and in C; the body is parsed (depth already bounded) only when it finds a suspect."""
     suspect = _SUSPECT_ESCAPE.search(body) is not None or b"\x00" in body

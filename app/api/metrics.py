@@ -1,6 +1,6 @@
 """Prometheus metrics: ``GET /metrics`` and the middleware that counts every request.
 
-``/metrics`` is not part of the public API (issue 28: it told anyone the traffic and the routes of a
+``/metrics`` is not part of the public API (it told anyone the traffic and the routes of a
 deployment). By default nothing answers it. ``MANACALC_METRICS_PORT`` serves it on a port of its own,
 apart from the API, from a small thread of ``manacalc serve`` (``serve_metrics_port``): the port a
 NetworkPolicy or firewall opens to Prometheus alone. ``MANACALC_METRICS_TOKEN`` serves it on the API port

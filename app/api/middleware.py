@@ -1,14 +1,14 @@
 """The one service middleware: request id, access log, metrics, rate limit, body guard and error tracking.
 
-Issue 14: five middleware layers, each wrapping ``send`` and each a coroutine frame per request, took
-about 30% of a small compute request. ``ServiceMiddleware`` does all of their work with one ``send``
+Five middleware layers, each wrapping ``send`` and each a coroutine frame per request, took
+a large share of a small compute request. ``ServiceMiddleware`` does all of their work with one ``send``
 wrapper:
 
 - the request id (accepted from ``X-Request-ID`` when sane, else generated), echoed in the answer and
   bound to every log line written meanwhile;
-- one access-log line per request, control characters escaped (issue 15: a ``%0A`` in a path forged a
+- one access-log line per request, control characters escaped (a ``%0A`` in a path forged a
   line in the plain-text log), written by ``app.access_log`` (past ``logging``'s machinery when nothing
-  could tell the difference, issue 30);
+  could tell the difference);
 - Prometheus counts and latency by method, route template and status;
 - the rate limit (before the body is read; ``app.api.rate_limit``);
 - the body guard: 413 above ``max_body_bytes`` (declared or streamed), 415 for a body that is not JSON

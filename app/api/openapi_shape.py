@@ -7,6 +7,7 @@ examples. ``app.api.docs`` builds the document and runs this on it.
 from __future__ import annotations
 
 import json
+from copy import deepcopy as copy_schema
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,8 @@ def shape_for_generators(schema: dict[str, Any]) -> None:
     _typed_batch_item(schemas)
     _open_enums(schemas)
     schemas["VegaLiteSpec"] = VEGA_LITE_SPEC
+    _typed_maps(schemas)
+    _stored_answers(schema)
     _request_defaults_in_words(schema)
     _response_examples(schema)
 
@@ -151,10 +154,15 @@ OPEN_NOTE = (
 )
 
 
-def _open(enum_schema: dict[str, Any]) -> dict[str, Any]:
+SYMBOL_KIND_DESCRIPTION = "The kind of a mana symbol (CR 107.4)."
+
+
+def _open(enum_schema: dict[str, Any], description: str) -> dict[str, Any]:
+    """The enumeration as open. Its description is given, never read from the enum: pydantic takes an enum's
+    docstring, and a class compiled with mypyc has a filler one that would reach the document."""
     closed = {k: v for k, v in enum_schema.items() if k not in ("description", "title")}
     out: dict[str, Any] = {"anyOf": [closed, {"type": "string"}]}
-    out["description"] = (enum_schema.get("description") or "").strip() + OPEN_NOTE
+    out["description"] = (description + OPEN_NOTE).strip()
     if "title" in enum_schema:
         out["title"] = enum_schema["title"]
     return out
@@ -165,10 +173,10 @@ def _open_enums(schemas: dict[str, Any]) -> None:
     generated clients accept a value they do not know yet. Enumerations in requests stay closed: the
     server rejects values it does not know."""
     if "SymbolKind" in schemas and "enum" in schemas["SymbolKind"]:
-        schemas["SymbolKind"] = _open(schemas["SymbolKind"])
+        schemas["SymbolKind"] = _open(schemas["SymbolKind"], SYMBOL_KIND_DESCRIPTION)
     step = schemas.get("CostStepOut", {}).get("properties", {})
     if "enum" in step.get("kind", {}):
-        step["kind"] = _open(step["kind"])
+        step["kind"] = _open(step["kind"], step["kind"].get("description") or "")
 
 
 def _shape_operation(operation: dict[str, Any]) -> None:
@@ -220,14 +228,8 @@ def _refs(node: Any, out: set[str]) -> set[str]:
     return out
 
 
-def request_schemas(schema: dict[str, Any]) -> set[str]:
-    """Every component schema a request body reaches (directly or through other schemas)."""
-    schemas = schema["components"]["schemas"]
-    todo: set[str] = set()
-    for path_item in schema.get("paths", {}).values():
-        for operation in path_item.values():
-            if isinstance(operation, dict):
-                _refs(operation.get("requestBody", {}), todo)
+def _reached(schemas: dict[str, Any], todo: set[str]) -> set[str]:
+    """``todo`` and every component schema they reference, directly or through others."""
     seen: set[str] = set()
     while todo:
         name = todo.pop()
@@ -236,6 +238,81 @@ def request_schemas(schema: dict[str, Any]) -> set[str]:
         seen.add(name)
         todo |= _refs(schemas[name], set()) - seen
     return seen
+
+
+def _typed_maps(node: Any) -> None:
+    """A map keyed by a pattern (players by name, counters by kind) is written with ``additionalProperties``
+    for its values and ``propertyNames`` for its keys, which say the same as pydantic's ``patternProperties``
+    for one pattern: generators read ``additionalProperties`` and ignore ``patternProperties``, so they typed
+    the values ``unknown``."""
+    if isinstance(node, dict):
+        pattern = node.get("patternProperties")
+        if isinstance(pattern, dict) and len(pattern) == 1 and "additionalProperties" not in node:
+            ((key_pattern, values),) = pattern.items()
+            del node["patternProperties"]
+            node["propertyNames"] = {"pattern": key_pattern, **node.get("propertyNames", {})}
+            node["additionalProperties"] = values
+        for value in node.values():
+            _typed_maps(value)
+    elif isinstance(node, list):
+        for value in node:
+            _typed_maps(value)
+
+
+def _stored_name(name: str) -> str:
+    return "Stored" + name.removesuffix("In")
+
+
+def _renamed(node: Any, names: dict[str, str]) -> Any:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            target = ref.rsplit("/", 1)[1]
+            if target in names:
+                node = {**node, "$ref": "#/components/schemas/" + names[target]}
+        return {k: _renamed(v, names) if k != "$ref" else v for k, v in node.items()}
+    if isinstance(node, list):
+        return [_renamed(v, names) for v in node]
+    return node
+
+
+def _stored_answers(schema: dict[str, Any]) -> None:
+    """A request schema that an answer carries back (a stored scenario's board, its permanents and
+    players) gets a copy of its own for answers, ``StoredBoard`` beside ``BoardIn``: the server sends every
+    field of a stored board, so each is required in the copy, while the request's stay optional. Without it
+    a generated client typed ``scenario.board.permanents`` as possibly undefined."""
+    schemas = schema["components"]["schemas"]
+    answered: set[str] = set()
+    for path_item in schema.get("paths", {}).values():
+        for operation in path_item.values():
+            if isinstance(operation, dict):
+                _refs(operation.get("responses", {}), answered)
+    requested = request_schemas(schema)
+    reached = _reached(schemas, answered)
+    shared = {n for n in reached & requested if "properties" in schemas[n]}
+    names = {name: _stored_name(name) for name in sorted(shared)}
+    for name, stored in names.items():
+        copy = _renamed(copy_schema(schemas[name]), names)
+        copy["required"] = list(copy["properties"])
+        copy["title"] = stored
+        schemas[stored] = copy
+    for name in sorted(reached - requested):
+        schemas[name] = _renamed(schemas[name], names)
+    for path_item in schema.get("paths", {}).values():
+        for operation in path_item.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation["responses"] = _renamed(operation["responses"], names)
+
+
+def request_schemas(schema: dict[str, Any]) -> set[str]:
+    """Every component schema a request body reaches (directly or through other schemas)."""
+    schemas = schema["components"]["schemas"]
+    todo: set[str] = set()
+    for path_item in schema.get("paths", {}).values():
+        for operation in path_item.values():
+            if isinstance(operation, dict):
+                _refs(operation.get("requestBody", {}), todo)
+    return _reached(schemas, todo)
 
 
 def _request_defaults_in_words(schema: dict[str, Any]) -> None:

@@ -223,7 +223,7 @@ class RedisTokenBucketLimiter:
                 )
             self._down_until = now + REDIS_RETRY_S
             # Drop every pooled connection: after a restart they are all stale, and each one failing in
-            # turn made the limit flap between Redis and the fallback (issue 27).
+            # turn made the limit flap between Redis and the fallback.
             with contextlib.suppress(Exception):  # closing a gone server's sockets may fail: nothing to keep
                 await self._client.connection_pool.disconnect()
             return self.fallback.acquire_counted(key)
@@ -237,7 +237,7 @@ def bearer(scope: Scope) -> str | None:
     """The credentials of ``Authorization: Bearer <credentials>``, read exactly as authentication reads
     them (``app.api.auth``: FastAPI's ``HTTPBearer``): the first ``Authorization`` header, as latin-1,
     split at its first space by FastAPI's own function, which strips every Unicode space (``\xa0``,
-    ``\x85``...). Issue 27: stripping only ASCII spaces here gave 30 spellings of one key 30 buckets."""
+    ``\x85``...). Stripping only ASCII spaces here gave 30 spellings of one key 30 buckets."""
     for key, value in scope.get("headers", ()):
         if key.lower() == b"authorization":
             scheme, credentials = get_authorization_scheme_param(value.decode("latin-1"))

@@ -1,8 +1,8 @@
 """Bounded validation errors: a body with 340,000 mistakes costs what one with 100 does.
 
-Issue 27: pydantic finds every error of a body in one pass (tens of milliseconds for 1 MiB), but turning
+Pydantic finds every error of a body in one pass, but turning
 them into Python dicts (``ValidationError.errors()``), then FastAPI relocating each under ``body``, then
-listing them, took 1.3 to 1.7 s for 90,000 errors and 9 s for 340,000, all of it holding the event loop
+listing them, took seconds for tens of thousands of errors, all of it holding the event loop
 (or the GIL) and hundreds of MB. A 422 lists at most ``MAX_LISTED_ERRORS`` of them (API.md 1.1), so
 only that many are ever built:
 
@@ -22,8 +22,7 @@ Where: the direct lane validates its bodies itself (``app.api.direct``); for eve
 JSON body, ``ServiceMiddleware`` validates a body over ``INLINE_BODY_BYTES`` first, in a worker thread
 within the compute budget (``body_checks``, ``direct.refuse_invalid``), and answers its 422 there, so
 FastAPI (which builds every error, on the event loop) only sees large bodies that are valid. What is
-left is pydantic's own pass over the body, one C call that holds the GIL: about 0.3 s for 90,000 errors,
-1 s for 340,000, on a busy two-core machine.
+left is pydantic's own pass over the body, one C call that holds the GIL.
 """
 
 from __future__ import annotations
@@ -153,7 +152,7 @@ def body_checks(routes: Sequence[BaseRoute]) -> list[BodyCheck]:
     return checks
 
 
-# --- Validating a body's long lists in chunks (issue 27, part 2) -------------------------------------
+# --- Validating a body's long lists in chunks -------------------------------------
 
 CHUNK_MIN_ITEMS = 64
 """A list of fewer items is validated with its body in one pass (a few milliseconds at most)."""
@@ -196,8 +195,8 @@ def validate(adapter: TypeAdapter[Any], value: Any) -> Any:
     """``adapter.validate_python(value, from_attributes=True)``, or ``BoundedInvalid`` with the errors it
     raises: the first ``MAX_LISTED_ERRORS`` of them as pydantic lists them, and their exact count.
 
-    Pydantic validates a body in one C call holding the GIL: 0.6 to 1 s for a body of 340,000 errors, all
-    that time with the event loop stopped (issue 27: /healthz waited 300 ms and more). So the long lists
+    Pydantic validates a body in one C call holding the GIL, all that time with the event loop stopped
+    (a slow /healthz). So the long lists
     of model items reached from the body's top through objects (``board.permanents``) are validated a
     chunk of items at a time, the GIL let go between chunks, and then the rest of the body with each such
     list replaced:
@@ -441,8 +440,8 @@ def loads_in_pieces(body: bytes) -> Any:
     """``json.loads(body)``: the same value, or the same exception (on any doubt ``json.loads`` itself is
     called, so a malformed body gets its very message and position).
 
-    ``json.loads`` of issue 27's 1 MB body of 340,000 errors is one C call holding the GIL for 50 to
-    85 ms on a busy machine, the event loop stopped meanwhile. Here the outer arrays and objects are
+    ``json.loads`` of a 1 MB body of 340,000 errors is one C call holding the GIL, the event loop
+    stopped meanwhile. Here the outer arrays and objects are
     walked in Python and each of their items parsed by the same C scanner (``JSONDecoder.raw_decode``),
     so the GIL can pass between items. Only bodies that ``json.loads`` reads as UTF-8 are walked (an
     object first: no byte-order mark, no UTF-16); ``app.api.limits`` has refused bodies not UTF-8."""

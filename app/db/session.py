@@ -46,7 +46,8 @@ def get_engine(settings: Settings) -> Engine:
 
 
 POOL_SIZE = 15
-"""Connections each worker process keeps (PostgreSQL); see README "When one machine is not enough"."""
+"""Connections each worker process keeps (PostgreSQL); see docs/deploy.md, "Scaling out without
+Kubernetes"."""
 
 
 def _create_engine(url: str, pool_timeout: float, statement_timeout_ms: int) -> Engine:
@@ -60,7 +61,7 @@ def _create_engine(url: str, pool_timeout: float, statement_timeout_ms: int) -> 
             connect_args["options"] = f"-c statement_timeout={statement_timeout_ms}"
     # 15 connections at most per process, as SQLAlchemy's default 5 + 10 overflow, but all kept open:
     # overflow connections are closed on return, so under load every request beyond the fifth paid a
-    # new connection (issue 14: connect and disconnect churn dominated scenario reads).
+    # new connection (connect and disconnect churn dominated scenario reads).
     engine = create_engine(
         url,
         pool_size=POOL_SIZE,
@@ -102,7 +103,7 @@ def answer_deadline_s(pool_timeout: float, statement_timeout_ms: int) -> float:
 class AnswerWatchdog:
     """Cuts the socket of a PostgreSQL connection whose statement has had no answer by its deadline.
 
-    Issue 27: a server that stays connected but never answers (stopped, frozen, a network path that
+    A server that stays connected but never answers (stopped, frozen, a network path that
     swallows packets while the kernel still acknowledges them) hung every request that reached it for
     the whole outage: the statement timeout is the server's to enforce, ``tcp_user_timeout`` needs
     unacknowledged data, and libpq waits on its socket with no timeout. One thread checks the
@@ -155,8 +156,8 @@ _WATCHDOG = AnswerWatchdog()
 def _drop_dead_connections(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
     """Refuse a pooled PostgreSQL connection the server has closed, without a round trip.
 
-    Issue 14: ``pool_pre_ping`` sent a ``SELECT 1`` before every checkout, as costly as a scenario read's
-    own statement (about 270 µs of its 590). An idle connection has nothing to read: when the server
+    ``pool_pre_ping`` sent a ``SELECT 1`` before every checkout, as costly as a scenario read's
+    own statement. An idle connection has nothing to read: when the server
     ends it (a restart, ``pg_terminate_backend``, an idle timeout) it sends its FATAL message and closes
     the socket, which then polls readable. Such a connection (or one psycopg already knows is broken) is
     refused with ``DisconnectionError``, which makes the pool discard it and check out another (a new one
@@ -254,7 +255,7 @@ def statement_engine(engine: Engine) -> Engine:
     transaction, atomic with the triggers it fires. Two writes there would be two transactions: a use
     case writing more than one statement takes the request's transaction (``SessionDep``) instead.
 
-    Issue 14: a read-modify-write (read the row, then ``UPDATE ... WHERE version = <read>``) costs 2 round
+    A read-modify-write (read the row, then ``UPDATE ... WHERE version = <read>``) costs 2 round
     trips this way, where a transaction costs 4 (BEGIN, SELECT, UPDATE, COMMIT)."""
     if engine.dialect.name == "postgresql":
         return engine.execution_options(isolation_level="AUTOCOMMIT", **{AUTOCOMMIT_OPTION: True})

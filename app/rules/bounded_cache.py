@@ -1,7 +1,7 @@
 """A memo of a text reader's answers, bounded in entries and in the characters of the texts it keeps.
 
 ``functools.lru_cache`` bounds entries only: 8,192 oracle texts of up to 5,000 characters each (an inline
-card's, the client's) and what was read from them could hold hundreds of MB in a worker (issue 27). This
+card's, the client's) and what was read from them could hold hundreds of MB in a worker. This
 one also counts the characters of the ``str`` arguments of each entry, whose answers are of the same order,
 and drops the least recently used entries past either bound. A text longer than a tenth of the character
 bound is read and not kept. An exception (a deadline reached mid-read) keeps nothing.

@@ -39,7 +39,7 @@ class _Flags:
 
     Plain attributes, not ``threading.Event``s: a flag is written by one thread and read by another, and
     under the GIL a store and a load of an attribute are atomic; nobody waits on them. Two events (a
-    condition and a lock each) were built for every request's deadline: issue 30 measured them at 4 % of
+    condition and a lock each) were built for every request's deadline, a measurable share of
     a varied ``spells/cost``."""
 
     __slots__ = ("cancelled", "tripped")
@@ -114,7 +114,7 @@ class running:  # lowercase: it reads as a function, ``with running(deadline):``
     """Run the block under ``deadline`` (nested blocks restore the outer one on leaving).
 
     A class rather than a ``@contextmanager`` generator: mypyc compiles its methods, where contextlib's
-    wrapper around a generator stays interpreted (issue 30: 2 % of a served ``spells/cost``)."""
+    wrapper around a generator stays interpreted."""
 
     __slots__ = ("_token", "deadline")
 

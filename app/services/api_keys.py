@@ -22,9 +22,9 @@ KEY_PREFIX = "mck_"
 KEY_NAME_MAX = 200
 _KEY_MAX = 200  # longer Authorization values are not keys of ours; refused before hashing
 KEY_CACHE_TTL_S = 1.0
-"""How long a worker trusts an accepted key without asking the database again (issue 14: the look-up was
+"""How long a worker trusts an accepted key without asking the database again (the look-up was
 a round trip of every scenario request). A key revoked elsewhere (the CLI, another worker or replica)
-stops working within this time; revoked through this process, at once. Issue 27: 1 s, not 5: the price
+stops working within this time; revoked through this process, at once. 1 s, not 5: the price
 is one indexed SELECT a second per key and worker, while a revoked key stays usable no longer than a
 second anywhere."""
 KEY_CACHE_MAX = 10_000

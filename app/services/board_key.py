@@ -1,8 +1,8 @@
 """The board memo's key: a validated board as a tuple of its plain values, with about how many characters
-its canonical JSON takes (issue 30).
+its canonical JSON takes.
 
 The memo used to key a board by ``model_dump_json()`` of the validated model: exact, but it serialized
-the whole board on every request, hit or miss (6 % of a varied ``spells/cost``), and pydantic warned on
+the whole board on every request, hit or miss, and pydantic warned on
 each card given by name as it went through the card union. The key is now the validated values
 themselves: two boards with the same key serialize alike (the same model classes, the same values in
 the same fields), so a hit is the board the request sends. Dict order counts, as in the JSON it replaces

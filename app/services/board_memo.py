@@ -1,9 +1,10 @@
 """Boards read from requests, kept by their values as validated with what the rules derive from them.
 
-Issue 14: of a ``payments/plan`` answer's service time, reading the board (resolving its cards, building
+Of a ``payments/plan`` answer's service time, reading the board (resolving its cards, building
 the rules ``Board``) and analysing its mana (CR 106.7's "could produce", ``production.analyze_board``)
-took about 60 %; of a ``spells/cost`` answer's, reading the board took 40 %. Neither depends on the cost
-or the spell asked about, and a deck-building site asks about one board many times: every card of a hand
+took most of it; of a ``spells/cost`` answer's, reading the board took a large share. Neither depends
+on the cost or the spell asked about, and a deck-building site asks about one board many times: every
+card of a hand
 against the same battlefield, a ``payments/plan`` after a ``spells/cost``, the same shared board page after
 page. So the board is built once per distinct board, and each derived value (the mana analysis, the cost
 effects of ``casting.prepare_board``) once per board, then shared.
@@ -54,13 +55,13 @@ MAX_KEPT_PERMANENTS: Final = 2_000
 MAX_SEEN: Final = 4 * MAX_BOARDS
 """Boards seen once and not kept, remembered by their key's hash so that a second sighting keeps the board.
 
-Issue 30: kept from its first sighting, every board not seen before lived in the memo until 256 newer
+Kept from its first sighting, every board not seen before lived in the memo until 256 newer
 ones pushed it out. With a board of its own on every request (a site sending new permanent ids each
 time), each request's board and analyses (about a thousand objects) survived it, so the cyclic
-collector went through them generation after generation: about 50 us of a varied ``payments/plan``'s
-500, and pauses of 25-50 ms. A board asked about once is now freed by reference counting with its
-request; one asked about again is kept from then on, as before (the second reading costs what a miss
-did). A hash seen by chance for another board only keeps that board a sighting early."""
+collector went through them generation after generation, with pauses. A board asked about once is now
+freed by reference counting with its request; one asked about again is kept from then on, as before
+(the second reading costs what a miss did). A hash seen by chance for another board only keeps that
+board a sighting early."""
 
 MAX_KEPT_CHARS: Final = 8_000_000
 """Characters of the kept boards' canonical JSON, all together (the keys, and the order of the texts the
@@ -208,7 +209,7 @@ class BoardMemo:
             self._permanents = 0
             self._chars = 0
             self.hits = self.misses = 0
-        production_memo.clear()  # the per-ability memo of the boards' mana (issue 30) goes with them
+        production_memo.clear()  # the per-ability memo of the boards' mana goes with them
 
     @property
     def chars(self) -> int:

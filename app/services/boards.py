@@ -344,9 +344,9 @@ def _plain_permanent(p_in: PermanentIn, card: Card) -> Permanent:
 def _field_setters() -> tuple[Callable[[Permanent, object], None], ...] | None:
     """``Permanent``'s field setters in field order, or None when it is not a plain slots dataclass.
 
-    Issue 30: a frozen dataclass's ``__init__`` sets each of its 19 fields through
-    ``object.__setattr__`` (about 5 us a permanent, pure or mypyc-compiled alike, which keeps the
-    dataclass machinery's ``__init__``); the fields' own descriptors set them in about half that. The
+    A frozen dataclass's ``__init__`` sets each of its 19 fields through
+    ``object.__setattr__`` (pure or mypyc-compiled alike, which keeps the dataclass machinery's
+    ``__init__``); the fields' own descriptors set them in about half the time. The
     value made is the same frozen ``Permanent`` (equal, same hash; ``tests/services/test_boards_fast.py``).
     Anything the constructor would do besides setting fields (a ``__post_init__``) turns this off, and so
     does a compiled core: there ``Permanent.__init__`` is written out and compiled by mypyc, and faster

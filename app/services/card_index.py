@@ -1,6 +1,6 @@
 """The catalogue's in-memory read model: every name a card is found by, and the cards themselves.
 
-Built from the database for one ``data_version`` (issue 14): the names in one query (a few hundred ms for
+Built from the database for one ``data_version``: the names in one query (a few hundred ms for
 the whole catalogue), the cards preloaded at start-up or loaded on first use. Look-ups by exact name, face
 name, word prefix, autocomplete and the suggestions for an unknown name then need no database round trip
 (an unknown name costs well under a millisecond instead of a few queries). A new ``data_version`` builds a
@@ -66,28 +66,45 @@ class CardIndex:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def build(cls, session: Session, version: str, *, preload: bool = False) -> CardIndex:
+    def build(
+        cls, session: Session, version: str, *, preload: bool = False, previous: CardIndex | None = None
+    ) -> CardIndex:
+        """The index of ``version``. With ``previous`` (a reload), every name, entry and card equal to one of
+        ``previous`` is ``previous``'s own object: only what the import changed is new."""
+        keep = _Keeper(previous)
         grouped: dict[str, list[Entry]] = {}
         for name_norm, oid, is_card, name in repo.all_names(session):
-            grouped.setdefault(name_norm, []).append(Entry(oid, name, is_card))
-        entries = {n: tuple(sorted(es, key=lambda e: (e.name, e.oracle_id))) for n, es in grouped.items()}
+            grouped.setdefault(keep.name(name_norm), []).append(
+                Entry(keep.name(oid), keep.name(name), is_card)
+            )
+        entries = {
+            keep.name(n): keep.entries(n, tuple(sorted(es, key=lambda e: (e.name, e.oracle_id))))
+            for n, es in grouped.items()
+        }
+        del grouped
         words: dict[str, list[str]] = {}
         for n in entries:
             for w in set(n.replace(",", " ").split()):
                 if len(w) >= 3:
                     words.setdefault(w, []).append(n)
-        index = cls(version, entries, sorted(entries), {w: tuple(ns) for w, ns in words.items()})
+        index = cls(
+            version,
+            entries,
+            sorted(entries),
+            {keep.name(w): keep.words(w, tuple(ns)) for w, ns in words.items()},
+        )
         if preload:
-            index.preload(session)
+            index.preload(session, previous)
         return index
 
-    def preload(self, session: Session) -> None:
-        """Load every card (start-up), so that no look-up needs the database afterwards."""
-        loaded = repo.load_all_cards(session)
+    def preload(self, session: Session, previous: CardIndex | None = None) -> None:
+        """Load every card (start-up), so that no look-up needs the database afterwards; a card equal to
+        ``previous``'s is ``previous``'s object."""
+        loaded = repo.load_all_cards(session, previous.cards if previous is not None else None)
         with self.lock:
             self.cards.update(loaded)
         # The catalogue is hundreds of thousands of long-lived objects: a full collection scanning them
-        # held the event loop for 130-300 ms at random (a /healthz past 100 ms, issue 15). Frozen, the
+        # held the event loop at random (a slow /healthz). Frozen, the
         # collector skips them; they are still freed by reference counting when an index is replaced.
         gc.freeze()
 
@@ -162,6 +179,38 @@ class CardIndex:
                 self.cards[card.oracle_id] = card
 
 
+class _Keeper:
+    """What a reload keeps of the index it replaces: its objects wherever the new ones are equal.
+
+    Two whole catalogues live side by side while a new one is built (the old one keeps answering). Had the
+    new one been all new objects, freeing the old one would have left the allocator's arenas holding both
+    catalogues' survivors (the new one's objects fill the old one's free slots first), and a worker's memory
+    grew by most of a catalogue at its first reload and stayed there. Kept objects are never freed, and the
+    new duplicates they replace are freed at once, so a reload costs only what the import changed."""
+
+    def __init__(self, previous: CardIndex | None) -> None:
+        self.previous = previous
+        self._names: dict[str, str] = {}
+        if previous is not None:
+            self._names = {n: n for n in previous.entries}
+            self._names.update((w, w) for w in previous.words)
+            for found in previous.entries.values():
+                for entry in found:
+                    self._names.setdefault(entry.oracle_id, entry.oracle_id)
+                    self._names.setdefault(entry.name, entry.name)
+
+    def name(self, name: str) -> str:
+        return self._names.get(name, name)
+
+    def entries(self, name: str, found: tuple[Entry, ...]) -> tuple[Entry, ...]:
+        old = self.previous.entries.get(name) if self.previous is not None else None
+        return old if old is not None and old == found else found
+
+    def words(self, word: str, names: tuple[str, ...]) -> tuple[str, ...]:
+        old = self.previous.words.get(word) if self.previous is not None else None
+        return old if old is not None and old == names else names
+
+
 CHECK_EVERY_NAME: Final = 4096
 """Names scanned by autocomplete between two deadline checks (a test of four substrings each)."""
 CHECK_EVERY: Final = 64
@@ -233,9 +282,9 @@ def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while a catalogue is built.
 
     The collector kept scanning the hundreds of thousands of objects being made, all of which are kept
-    (then frozen): building took 2.05 s with it, 1.14 s without (issue 14). In a reload, while requests
+    (then frozen): building took about twice as long with it. In a reload, while requests
     are served, each full collection also held the GIL, so the event loop, for hundreds of milliseconds
-    (issue 27: a /healthz stall of 583 ms). Reference counting still frees everything else meanwhile."""
+    (a /healthz stall). Reference counting still frees everything else meanwhile."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -283,8 +332,12 @@ def start_refresher(
                     current = LIVE.index
                     if current is None or current.version != version:
                         started = time.perf_counter()
-                        LIVE.publish(_rebuild(session, version))
-                        if current is not None and current is not LIVE.startup:
+                        LIVE.publish(_rebuild(session, version, current))
+                        if current is not None:
+                            # The start-up index goes too: kept for ``LIVE.clear``, it held a second
+                            # whole catalogue in every worker after its first reload.
+                            if current is LIVE.startup:
+                                LIVE.startup = None
                             retired.append(current)
                         del current  # or this frame would keep it, and free it all at once later
                         release_retired(retired)
@@ -311,8 +364,8 @@ def release_retired(retired: list[CardIndex]) -> None:
     """Free the indexes of ``retired`` that nothing else holds any more, ``RELEASE_SLICE`` entries at a
     time with the GIL released between slices; keep the others (a request still reading one) for later.
 
-    Issue 27: publishing a new index dropped the last reference to the old one, and reference counting
-    freed its hundreds of thousands of objects in one C-level cascade holding the GIL: 57 to 116 ms (the
+    Publishing a new index dropped the last reference to the old one, and reference counting
+    freed its hundreds of thousands of objects in one C-level cascade holding the GIL (the
     worst pause of a reload, ``/healthz`` waiting for it). Only an index no request can reach is emptied:
     a request holding it (or one of its maps) keeps it whole until it is done."""
     kept: list[CardIndex] = []
@@ -351,13 +404,13 @@ def _release(index: CardIndex) -> None:
         time.sleep(0)
 
 
-def _rebuild(session: Session, version: str) -> CardIndex:
+def _rebuild(session: Session, version: str, previous: CardIndex | None = None) -> CardIndex:
     """The whole index of ``version``, cards preloaded, with the collector paused as at start-up: it kept
-    rescanning the hundreds of thousands of new objects, all kept (issue 28: ``bench/catalogue_refresh.py``
-    on PostgreSQL, a shared 2-core machine: 9.9 s with it, 4.5 s without, ratio 0.45). Requests run meanwhile:
+    rescanning the hundreds of thousands of new objects, all kept (``bench/catalogue_refresh.py``
+    measures both). Requests run meanwhile:
     reference counting still frees their garbage; only cycles wait for the rebuild's end."""
     with collector_paused():
-        return CardIndex.build(session, version, preload=True)
+        return CardIndex.build(session, version, preload=True, previous=previous)
 
 
 def _version() -> str | None:

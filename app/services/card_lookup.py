@@ -3,7 +3,7 @@
 Each takes the session the boundary hands it (the offline one first, a real one in a worker thread) and
 answers with the catalogue's ``data_version``, which the routes turn into an ``ETag``. An unknown name
 searches suggestions (``CardIndex.suggestions``, thousands of names compared), and autocomplete scans
-every name: work to bound like any other computation (issue 27).
+every name: work to bound like any other computation.
 """
 
 from __future__ import annotations

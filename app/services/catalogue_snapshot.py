@@ -1,9 +1,9 @@
 """A snapshot of the in-memory catalogue on local disk, so that a worker starts without rebuilding it.
 
-Issue 14: a worker is ready in 5 s or less with the whole catalogue in memory. Building the index from the
-database (about 24,000 cards, their faces and 450,000 legality rows turned into frozen rules values) took
-2.1 s of a 4.6 s start on a quiet machine, and more when two workers start together on two cores. Loading
-the same objects from a pickle written by an earlier start takes about a third of that.
+A worker must be ready within seconds with the whole catalogue in memory. Building the index from the
+database (every card, its faces and legality rows turned into frozen rules values) is most of a start,
+and more when two workers start together on two cores. Loading the same objects from a pickle written by
+an earlier start takes about a third of that.
 
 The snapshot is only ever a copy of what the database says, for one catalogue and one build of the code:
 its file name carries a digest of the database, its ``data_version`` and the sources of every module whose

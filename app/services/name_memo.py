@@ -1,4 +1,4 @@
-"""Card names as requests send them, resolved once per catalogue version (issue 30).
+"""Card names as requests send them, resolved once per catalogue version.
 
 A board that varies from request to request (a new permanent id each time) misses the board memo and is
 read again, and about a third of reading it went into resolving its cards' names (folding, the name

@@ -5,7 +5,7 @@ Every board is validated exactly as the compute endpoints validate it (``build_b
 stored. Changes are optimistic: the ``ETag`` is ``"<id>-v<version>"`` and every change is a conditional
 update on the version (see ``app.db.repositories.scenarios``), so concurrent writers never lose an update:
 one wins, the others get 412 (with ``If-Match``) or are applied after it (without: a read-modify-write
-that lost the race reads the row again and retries). Each write is one statement (issue 14: at most 3
+that lost the race reads the row again and retries). Each write is one statement (at most 3
 round trips). Functions flush, never commit.
 
 This module holds creating, reading, listing, replacing and deleting; the rest lives in modules named for
@@ -211,7 +211,7 @@ def list_scenarios(
 
     A page holds at most ``limit`` scenarios and about ``LIST_PAGE_MAX_BYTES`` of boards (at least one
     scenario): rows are read ``LIST_CHUNK_ROWS`` at a time and the page ends, with a ``next_cursor``,
-    once the boards read add up past the budget (issue 15: 1,000 large scenarios would take 17 GB).
+    once the boards read add up past the budget (1,000 large scenarios would take 17 GB).
     """
     after = _cursor_position(cursor) if cursor else None
     items: list[StoredScenario] = []

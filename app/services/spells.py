@@ -48,7 +48,7 @@ Loc = tuple[str | int, ...]
 # A batch stops computing after this many seconds: later spells answer a too-large problem each (retry
 # them in another request), so no batch (250 spells on a huge hostile board) holds a worker for minutes.
 BATCH_TIME_BUDGET_S = 3.0
-# And once its answers hold this many bytes (issue 27: a 21 KB batch of costly spells on a board of many
+# And once its answers hold this many bytes (a 21 KB batch of costly spells on a board of many
 # cost effects answered 10.9 MB, every spell explaining every step): the spells after it answer a
 # too-large problem each, to be sent again in another request. 250 ordinary answers take about 0.5 MB.
 BATCH_MAX_BYTES = 4 * 1024 * 1024
@@ -100,7 +100,7 @@ def spell_to_cast(spell: Spell, *, catalogue: Catalogue, loc: Loc = ("body", "sp
         optional_costs=tuple(OptionalChoice(o.keyword, o.which, o.times) for o in spell.optional_costs),
         which=spell.which,
         granted_by=spell.granted_by,
-        targets_given="targets" in spell.model_fields_set,  # absent: a count of targets warns (issue 25)
+        targets_given="targets" in spell.model_fields_set,  # absent: a count of targets warns
         commander_casts_given="commander_casts"
         in spell.model_fields_set,  # absent from the command zone: warned
     )

@@ -81,7 +81,7 @@ def test_simple_request_exposes_the_headers_clients_read(cors_client: TestClient
     assert response.status_code == 200
     assert response.headers["access-control-allow-origin"] == SITE
     exposed = {h.strip().lower() for h in response.headers["access-control-expose-headers"].split(",")}
-    assert {"etag", "location", "retry-after", "x-request-id"} <= exposed
+    assert {"etag", "location", "retry-after", "x-request-id", "ratelimit", "ratelimit-policy"} <= exposed
     other = cors_client.get("/v1/symbols", headers={"Origin": "https://evil.example"})
     assert other.status_code == 200 and "access-control-allow-origin" not in other.headers
 

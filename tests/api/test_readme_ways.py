@@ -1,6 +1,6 @@
-"""The README's examples of ways to cast and optional costs (kicked, flashback, convoke; the card's own
+"""docs/api.md's examples of ways to cast and optional costs (kicked, flashback, convoke; the card's own
 alternative cost, ways granted by a permanent and by an effect) run verbatim: each curl command of those
-blocks is read from README.md and sent through the application."""
+blocks is read from docs/api.md and sent through the application."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 MARKER = "# Ways to cast and optional costs"
 GRANTED_MARKER = "# Ways from the card's text and the board"
 

@@ -237,7 +237,7 @@ FACTS_BOARD: dict[str, Any] = {
             "counters": {"+1/+1": 1},
             "class_level": 3,
             "level": 2,
-            "chosen": {"card_type": "Instant", "colors": ["W", "U"], "imprinted": "Lightning Bolt"},
+            "chosen": {"card_type": "Artifact", "colors": ["W", "U"], "imprinted": "Lightning Bolt"},
         }
     ],
     "players": {
@@ -254,10 +254,20 @@ FACTS_BOARD: dict[str, Any] = {
 
 
 def test_board_facts_are_accepted(client: TestClient) -> None:
+    """Every fact of the board is read, and the facts that matter act: Cloud Key with "Artifact" chosen
+    ("Spells you cast of the chosen type cost {1} less to cast.") takes {1} off Juggernaut ({4}, an
+    artifact spell with a generic cost to reduce) and nothing off Lightning Bolt, an instant (CR 601.2f)."""
+    r = post(client, {"board": FACTS_BOARD, "spell": {"card": "Juggernaut"}})
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["total_cost"] == "{3}"
+    reductions = [s for s in answer["steps"] if s["kind"] == "reduction"]
+    assert [(s["source"], s["amount"]) for s in reductions] == [("key", "{1}")], answer["steps"]
     spell = {"card": "Lightning Bolt", "targets": ["key", "opponent"]}
     r = post(client, {"board": FACTS_BOARD, "spell": spell})
     assert r.status_code == 200, r.text
     assert r.json()["total_cost"] == "{R}"
+    assert not [s for s in r.json()["steps"] if s["kind"] == "reduction"]
 
 
 @pytest.mark.parametrize(

@@ -91,6 +91,9 @@ def _compile_and_run(project: Path, program: str) -> list[dict[str, object]]:
 
 def _check(results: list[dict[str, object]], expected: list[Call]) -> None:
     by_op = {r["op"]: r for r in results}
+    used = by_op.pop("used")["data"]
+    results = [r for r in results if r["op"] != "used"]
+    assert isinstance(used, list) and "<svg" in used, used  # the chart was read as text
     wrong = {
         c.operation_id: (by_op.get(c.operation_id, {}).get("status"), c.status)
         for c in expected
@@ -108,9 +111,36 @@ def _check(results: list[dict[str, object]], expected: list[Call]) -> None:
     assert isinstance(replaced, dict) and replaced["version"] > 1
 
 
+# What a program does with an answer, through the generated types (``d`` is the answer's data): a stored
+# scenario's board is read as the server sends it (every field there, maps typed by their values), and the
+# chart is text. Each line fails to compile when a generator types a field as possibly undefined, a map's
+# values as unknown, or the chart as a Blob.
+STORED_BOARD = (
+    "used.push(d.board.permanents.length, d.board.effects.length,"
+    " ...Object.values(d.board.players).map((p) => p.life + (p.graveyard ?? []).length),"
+    " ...Object.values(d.board.mana_pool).map((m) => m.length),"
+    " ...d.board.permanents.map((p) => Object.values(p.counters ?? {}).reduce((a, b) => a + b, p.x)));"
+)
+USES = {
+    "scenarioCreate": STORED_BOARD,
+    "scenarioGet": STORED_BOARD,
+    "scenarioReplace": STORED_BOARD,
+    "scenarioChoiceSet": STORED_BOARD,
+    "scenarioPlayedAsAdd": STORED_BOARD,
+    "scenarioList": "used.push(...d.data.map((s) => s.board.permanents.length));",
+    "deckChart": "const svg: string = d; used.push(svg.slice(0, 4));",
+}
+
+
+def _use(operation_id: str) -> list[str]:
+    use = USES.get(operation_id)
+    return [f"    if (r.data !== undefined) {{ const d = r.data; {use} }}"] if use else []
+
+
 PRELUDE = """
 const BASE = {base};
 const KEY = {key};
+const used: (number | string)[] = [];
 const results: {{ op: string; status: number; data: unknown }}[] = [];
 let scenarioId = "";
 let etag = "";
@@ -122,7 +152,7 @@ function record(op: string, response: Response, data: unknown): void {{
 
 EPILOGUE = """
 main().then(
-  () => console.log(JSON.stringify(results)),
+  () => console.log(JSON.stringify([...results, { op: "used", status: 0, data: used }])),
   (error: unknown) => {
     console.log(JSON.stringify([...results, { op: "crash", status: 0, data: String(error) }]));
   },
@@ -152,6 +182,7 @@ def _openapi_fetch_program(server: LiveServer, key: str, operations: list[Call])
             f"    const r = await client.{call.method}({json.dumps(call.path)}, {{ {', '.join(init)} }});",
             f"    record({json.dumps(call.operation_id)}, r.response, r.data ?? r.error);",
         ]
+        lines += _use(call.operation_id)
         if call.operation_id == "scenarioCreate":
             lines.append("    if (r.data) scenarioId = r.data.id;")
         lines.append("  }")
@@ -181,6 +212,7 @@ def _hey_api_program(server: LiveServer, key: str, operations: list[Call]) -> st
             f"    const r = await sdk.{call.operation_id}({{ {', '.join(options)} }});",
             f"    record({json.dumps(call.operation_id)}, r.response, r.data ?? r.error);",
         ]
+        lines += _use(call.operation_id)
         if call.operation_id == "scenarioCreate":
             lines.append("    if (r.data) scenarioId = r.data.id;")
         lines.append("  }")

@@ -99,7 +99,8 @@ def test_refresher_publishes_a_new_version(db_session: Session, monkeypatch: pyt
     from contextlib import nullcontext
 
     monkeypatch.setattr("app.services.card_index.POLL_INTERVAL_S", 0.01)
-    monkeypatch.setattr(CardIndex, "preload", lambda self, session: None)  # names only: a fast test
+    # names only: a fast test
+    monkeypatch.setattr(CardIndex, "preload", lambda self, session, previous=None: None)
     versions = iter(["v-one", "v-two"] + ["v-two"] * 1000)
     stop = start_refresher(lambda: cast(Session, nullcontext(db_session)), lambda _s: next(versions))
     try:
@@ -110,3 +111,16 @@ def test_refresher_publishes_a_new_version(db_session: Session, monkeypatch: pyt
         assert Catalogue(OFFLINE).data_version == "v-two"
     finally:
         stop.set()
+
+
+def test_a_reload_shares_what_did_not_change(db_session: Session) -> None:
+    """A reload's index is made of the replaced index's objects wherever they are equal (names, entries,
+    cards, their faces and id strings), so freeing the replaced one gives its memory back."""
+    version = data_version(db_session)
+    first = CardIndex.build(db_session, version, preload=True)
+    second = CardIndex.build(db_session, version + "+reloaded", preload=True, previous=first)
+    assert second.cards.keys() == first.cards.keys() and second.entries.keys() == first.entries.keys()
+    assert all(second.cards[oid] is card for oid, card in first.cards.items())
+    assert all(second.entries[name] is found for name, found in first.entries.items())
+    ids = {id(oid) for oid in first.cards}
+    assert all(id(oid) in ids for oid in second.cards)

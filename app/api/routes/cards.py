@@ -39,7 +39,7 @@ minute and get a 304 while it is the same."""
 
 def _etag(data_version: str, rules_edition: str) -> str:
     # Weak: the same answer gzip-encoded or not (RFC 9110 8.8.1); keyed to the catalogue's version and the
-    # rules edition, since every catalogue GET answer is a function of its URL and those two (issue 28).
+    # rules edition, since every catalogue GET answer is a function of its URL and those two.
     return 'W/"' + hashlib.sha256(f"{rules_edition}\0{data_version}".encode()).hexdigest()[:20] + '"'
 
 

@@ -72,7 +72,11 @@ def _svg(body: DeckAnalyzeRequest, session: Any, settings: Any) -> bytes:
         200: {
             "description": "The chart: the curve (whole copies per mana value), the deck's colors, and each"
             " spell's chance to be cast on curve in a table sorted from the least likely.",
-            "content": {SVG: {"schema": {"type": "string"}}},
+            # SVG is text: a format on the string keeps generators from typing it as a file
+            # (@hey-api/openapi-ts types a string of an image/* media type with no format as Blob | File).
+            "content": {
+                SVG: {"schema": {"type": "string", "format": "svg", "description": "SVG markup (UTF-8)."}}
+            },
         },
         **_PROBLEMS,
     },

@@ -32,7 +32,8 @@ async def mental_magic_options(
 
     ruling:richard-garfield-phd: same mana cost (color included), never the same card twice per Richard.
     """
-    # Each unknown name is a suggestion search (300 of them took 7 s): bounded like every computation.
+    # Each unknown name is a suggestion search (hundreds of them took seconds): bounded like every
+    # computation.
     pool = len(body.pool or ()) + len(body.board.permanents)
     return await compute(
         lambda s: service.options(request=body, session=s, settings=settings), session, size=pool

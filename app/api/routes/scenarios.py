@@ -393,8 +393,8 @@ async def scenario_spell_cost(
     settings: SettingsDep,
 ) -> SpellCostOut:
     """The ``POST /v1/spells/cost`` answer for a spell on the stored board."""
-    # The board is read from the database first: straight to a worker thread, within the budget (a 1 KB
-    # scenario ran 20 s here, unbounded and not cancelled, before).
+    # The board is read from the database first: straight to a worker thread, within the budget (a small
+    # scenario could run unbounded and not cancelled here, before).
     return await compute(
         lambda s: service.scenario_spell_cost(
             s, api_key_id=api_key, scenario_id=scenario_id, request=body, settings=settings

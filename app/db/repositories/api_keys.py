@@ -49,7 +49,7 @@ def take_sqlite_write_lock(session: Session) -> None:
     A WAL read transaction cannot become a writer once another connection has committed
     (SQLITE_BUSY_SNAPSHOT, which the busy timeout does not wait out), so a request that reads and then
     writes under concurrency would fail. Its transaction begins with ``BEGIN IMMEDIATE`` instead, which
-    takes the write lock (waiting up to the busy timeout) in the BEGIN's own round trip (issue 14: an
+    takes the write lock (waiting up to the busy timeout) in the BEGIN's own round trip (an
     UPDATE changing nothing did it before, one more round trip per write); SQLite serialises writers
     anyway, so this costs no parallelism. Only a session that has not begun yet can (the writer's key is
     the first dependency of a writing route; a test's session bound to its own transaction has).

@@ -7,7 +7,7 @@ import of tens of thousands of cards keeps no ORM objects in memory.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -160,18 +160,22 @@ def load_cards(session: Session, oracle_ids: Sequence[str]) -> dict[str, Card]:
     """The cards with these oracle ids (those that exist), each with its faces and legalities."""
     out: dict[str, Card] = {}
     for chunk in _chunks(list(dict.fromkeys(oracle_ids))):
-        out.update(_assemble(session, chunk))
+        out.update(_assemble(session, chunk, {}))
     return out
 
 
-def load_all_cards(session: Session) -> dict[str, Card]:
+def load_all_cards(session: Session, previous: Mapping[str, Card] | None = None) -> dict[str, Card]:
     """Every card of the catalogue (start-up's in-memory index): three scans of whole tables, with no
-    ``IN`` lists of ids, whose hundreds of bound parameters per query cost PostgreSQL start-up seconds
-    (issue 14: ready in 5 s)."""
-    return _assemble(session, None)
+    ``IN`` lists of ids, whose hundreds of bound parameters per query cost PostgreSQL start-up seconds.
+
+    ``previous`` (a reload: the cards by oracle id of the catalogue being replaced): a face or a card equal
+    to one of those is that object, and its id string the old one. Each new face is compared as soon as it
+    is read, so the copy of a catalogue that did not change is never held whole, and freeing the replaced
+    catalogue returns its memory instead of leaving it scattered among the new one's objects."""
+    return _assemble(session, None, previous or {})
 
 
-def _assemble(session: Session, ids: Sequence[str] | None) -> dict[str, Card]:
+def _assemble(session: Session, ids: Sequence[str] | None, previous: Mapping[str, Card]) -> dict[str, Card]:
     """The cards with these oracle ids (all of them for ``None``), faces and legalities attached."""
 
     def only(stmt: Any, column: Any) -> Any:
@@ -185,11 +189,16 @@ def _assemble(session: Session, ids: Sequence[str] | None) -> dict[str, Card]:
         return {}
     faces: dict[str, list[Face]] = {}
     for f in session.execute(
-        only(select(*_FACE_COLUMNS), CardFaceRow.oracle_id).order_by(
-            CardFaceRow.oracle_id, CardFaceRow.position
-        )
+        only(select(*_FACE_COLUMNS), CardFaceRow.oracle_id)
+        .order_by(CardFaceRow.oracle_id, CardFaceRow.position)
+        .execution_options(yield_per=_STREAM_ROWS)
     ):
-        faces.setdefault(f.oracle_id, []).append(_face(f))
+        read = faces.setdefault(f.oracle_id, [])
+        face = _face(f)
+        before = previous.get(f.oracle_id)
+        if before is not None and len(read) < len(before.faces) and before.faces[len(read)] == face:
+            face = before.faces[len(read)]
+        read.append(face)
     legal: dict[str, list[tuple[str, str]]] = {}
     pairs: dict[tuple[str, str], tuple[str, str]] = {}
     for oid, fmt, status in session.execute(
@@ -203,7 +212,7 @@ def _assemble(session: Session, ids: Sequence[str] | None) -> dict[str, Card]:
         # 19 formats a card: one shared (format, status) pair each, not 600,000 tuples of new strings.
         pair = (fmt, status)
         legal.setdefault(oid, []).append(pairs.setdefault(pair, pair))
-    return {
+    cards = {
         oid: Card(
             name=name,
             faces=_melded(tuple(faces.get(oid, ())), layout, value),
@@ -214,6 +223,16 @@ def _assemble(session: Session, ids: Sequence[str] | None) -> dict[str, Card]:
         )
         for oid, name, layout, identity, value in rows
     }
+    if not previous:
+        return cards
+    kept: dict[str, Card] = {}
+    for oid, card in cards.items():
+        before = previous.get(oid)
+        if before is not None and before == card:
+            kept[before.oracle_id or oid] = before
+        else:
+            kept[oid] = card
+    return kept
 
 
 def _melded(faces: tuple[Face, ...], layout: str, value: float | None) -> tuple[Face, ...]:
@@ -239,7 +258,7 @@ _FACE_COLUMNS = (
 
 
 # The catalogue's 30,000 faces share a few thousand costs and type lines; both values are frozen, so one
-# parsed instance serves every face (a third of the start-up's card loading, issue 14).
+# parsed instance serves every face (a third of the start-up's card loading).
 _parse_cost = lru_cache(maxsize=65_536)(ManaCost.parse)
 _parse_type_line = lru_cache(maxsize=65_536)(TypeLine.parse)
 
@@ -376,13 +395,14 @@ def set_meta(session: Session, key: str, value: str) -> None:
     session.flush()
 
 
-def all_names(session: Session) -> list[tuple[str, str, bool, str]]:
+def all_names(session: Session) -> Iterator[tuple[str, str, bool, str]]:
     """Every folded name of the catalogue: ``(name_norm, oracle_id, is_card_name, card name)`` (the
-    in-memory name index is built from these)."""
+    in-memory name index is built from these), read as they come."""
     stmt = select(CardNameRow.name_norm, CardNameRow.oracle_id, CardNameRow.is_card_name, CardRow.name).join(
         CardRow, CardRow.oracle_id == CardNameRow.oracle_id
     )
-    return [(str(n), str(o), bool(c), str(name)) for n, o, c, name in session.execute(stmt)]
+    for n, o, c, name in session.execute(stmt.execution_options(yield_per=_STREAM_ROWS)):
+        yield (str(n), str(o), bool(c), str(name))
 
 
 def legality_formats(session: Session) -> frozenset[str]:

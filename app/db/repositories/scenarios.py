@@ -1,6 +1,6 @@
 """All SQL of stored scenarios. Functions flush, never commit (the request owns the transaction).
 
-Every write is ONE statement (issue 14: a scenario write in at most 3 round trips, auth included, on
+Every write is ONE statement (a scenario write in at most 3 round trips, auth included, on
 SQLite and PostgreSQL: BEGIN, the statement, COMMIT):
 
 - The child rows (``scenario_permanents``, ``scenario_choices``, ``scenario_played_cards``) are derived
@@ -139,7 +139,7 @@ _T = ScenarioRow.__table__.c
 _READ = select(
     _T.id, _T.name, _T.description, _T.owner, _T.board, _T.version, _T.created_at, _T.updated_at
 ).where(_T.id == bindparam("scenario_id"), _T.api_key_id == bindparam("api_key_id"))
-"""Built once: a scenario read (issue 14) runs one cached Core statement, without building a query
+"""Built once: a scenario read runs one cached Core statement, without building a query
 and loading ORM objects on each request (about a third of a read's CPU time)."""
 
 

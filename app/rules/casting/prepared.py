@@ -32,7 +32,7 @@ class _Source:
     effect: CostEffect | MinimumTotal
 
     def __init__(self, permanent: Permanent, effect: CostEffect | MinimumTotal) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanent", permanent)
         object.__setattr__(self, "effect", effect)
 
@@ -57,7 +57,7 @@ class PreparedBoard:
         permissions: tuple[tuple[Permanent, Permission], ...] = (),
         keyword_costs: tuple[tuple[Permanent, KeywordCostChange], ...] = (),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "board", board)
         object.__setattr__(self, "sources", sources)
         object.__setattr__(self, "warnings", warnings)

@@ -177,7 +177,7 @@ class Reduction:
         amount: ManaCost,
         amount_note: str | None,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "effect", effect)
         object.__setattr__(self, "source", source)

@@ -36,7 +36,7 @@ class CastAs:
     via: str
 
     def __init__(self, card: Card, via: str) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "via", via)
 
@@ -51,7 +51,7 @@ class OptionalChoice:
     times: int = 1
 
     def __init__(self, keyword: str, which: int = 1, times: int = 1) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "keyword", keyword)
         object.__setattr__(self, "which", which)
         object.__setattr__(self, "times", times)
@@ -85,7 +85,7 @@ class WayTotal:
         reason: str | None = None,
         needs: tuple[str, ...] = (),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "method", method)
         object.__setattr__(self, "optional_costs", optional_costs)
         object.__setattr__(self, "total_cost", total_cost)
@@ -152,7 +152,7 @@ class SpellToCast:
         commander_casts_given: bool = False,
         condition_assumed: bool = False,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "face", face)
         object.__setattr__(self, "x", x)
@@ -199,7 +199,7 @@ class CostStep:
         applied: bool = True,
         note: str | None = None,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "result", result)
         object.__setattr__(self, "rule", rule)
@@ -223,7 +223,7 @@ class CostWarning:
     def __init__(
         self, source: str | None, card: str, text: str, message: str, rule: str | None = None
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "source", source)
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "text", text)
@@ -279,7 +279,7 @@ class CostResult:
         granted_by: str | None = None,
         way_rule: str = "601.2f",
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "face", face)
         object.__setattr__(self, "cast_as", cast_as)
@@ -347,7 +347,7 @@ class SpellContext:
         warnings: list[CostWarning],
         judged: dict[tuple[CostEffect | MinimumTotal, str | None], Judged] | None = None,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "board", board)
         object.__setattr__(self, "caster", caster)
         object.__setattr__(self, "spell", spell)
@@ -396,7 +396,7 @@ class CastCharacteristics:
         mana_cost: ManaCost | None,
         mv_cost: ManaCost | None,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "face", face)
         object.__setattr__(self, "cast_as", cast_as)
         object.__setattr__(self, "mana_cost", mana_cost)
@@ -413,7 +413,7 @@ class Variables:
     chooses_x: bool
 
     def __init__(self, x: int, y: int, z: int, chooses_x: bool) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "x", x)
         object.__setattr__(self, "y", y)
         object.__setattr__(self, "z", z)

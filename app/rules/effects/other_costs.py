@@ -13,6 +13,6 @@ class OtherCost:
     life: int | None = None
 
     def __init__(self, text: str, life: int | None = None) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "life", life)

@@ -33,7 +33,7 @@ class Reason:
     text: str
 
     def __init__(self, rule: str, text: str) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "rule", rule)
         object.__setattr__(self, "text", text)
 
@@ -51,7 +51,7 @@ class Warning:
     def __init__(
         self, permanent: str, text: str, reason: str, card: str | None = None, rule: str | None = None
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanent", permanent)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "reason", reason)
@@ -143,7 +143,7 @@ class PermanentState:
         lost: tuple[tuple[Ability, str], ...] = (),
         stripped: bool = False,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanent", permanent)
         object.__setattr__(self, "face", face)
         object.__setattr__(self, "types", types)
@@ -243,7 +243,7 @@ class BoardState:
         warnings: tuple[Warning, ...],
         prohibitions: tuple[tuple[int, Prohibition], ...] = (),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "board", board)
         object.__setattr__(self, "states", states)
         object.__setattr__(self, "replacements", replacements)

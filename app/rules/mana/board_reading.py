@@ -130,7 +130,7 @@ def own_abilities(
     They depend on the face alone and on what layer 4 left of it: the intrinsic abilities of the basic
     land types it has (CR 305.6, ``land_types``: none when it is not a land) and its printed activated
     abilities unless a "set land type" effect removed them (CR 305.7, ``printed``). Granted abilities
-    (CR 613.1f) follow them and are read per board (``read_board``). Issue 30: a board asked about for
+    (CR 613.1f) follow them and are read per board (``read_board``). A board asked about for
     the first time still reads its lands and mana rocks from this memo."""
     items: list[tuple[ActivatedText, str, str]] = [
         (intrinsic, ORIGIN_LAND_TYPE, "305.6")

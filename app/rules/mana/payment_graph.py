@@ -115,7 +115,7 @@ class Paid:
         step: int | None,
         unit: int,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "symbol", symbol)
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "mana", mana)

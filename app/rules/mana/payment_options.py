@@ -46,7 +46,7 @@ class Option:
         parts: tuple[Option, ...] = (),
         snows: tuple[bool, ...] = (),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "units", units)
         object.__setattr__(self, "snow", snow)
         object.__setattr__(self, "cost", cost)

@@ -33,7 +33,7 @@ class Consumed:
         exiles: tuple[str, ...] = (),
         discards: tuple[str, ...] = (),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "sacrifices", sacrifices)
         object.__setattr__(self, "taps", taps)
         object.__setattr__(self, "returns", returns)
@@ -91,7 +91,7 @@ class ManaSource:
         activation: int = 0,
         consumes: Consumed = Consumed(),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanent", permanent)
         object.__setattr__(self, "ability", ability)
         object.__setattr__(self, "outputs", outputs)
@@ -129,7 +129,7 @@ class PlanStep:
         life_paid: int = 0,
         consumes: Consumed = Consumed(),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanent", permanent)
         object.__setattr__(self, "ability", ability)
         object.__setattr__(self, "adds", adds)
@@ -153,7 +153,7 @@ class SymbolPayment:
     step: int | None
 
     def __init__(self, symbol: str, target: int | None, mana: str | None, step: int | None) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "symbol", symbol)
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "mana", mana)
@@ -178,7 +178,7 @@ class PaymentPlan:
         life_paid: int,
         from_pool: tuple[str, ...],
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "cost", cost)
         object.__setattr__(self, "steps", steps)
         object.__setattr__(self, "payments", payments)

@@ -1,4 +1,4 @@
-"""What a mana ability reading nothing but itself adds (issue 30: mana analysis per card, not per request).
+"""What a mana ability reading nothing but itself adds (mana analysis per card, not per request).
 
 Most mana abilities on a board are plain: "{T}: Add {G}", "{T}: Add {C}{C}", a basic land's ability
 (CR 305.6), "Add one mana of any color". What they add before replacements depends on the ability alone

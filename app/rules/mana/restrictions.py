@@ -99,7 +99,7 @@ class Casting:
         commander: bool | None = None,
         x: int = 0,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "cast_from", cast_from)
         object.__setattr__(self, "method", method)
         object.__setattr__(self, "kicked", kicked)

@@ -307,7 +307,7 @@ def _fold_with_offsets(text: str) -> tuple[str, tuple[int, ...]]:
 
     Separators are normalized here so that the patterns can match them literally: a pattern with a
     repeated separator class inside an optional group backtracked exponentially ("a--------b" against
-    40 spaces took 12 s).
+    40 spaces).
     """
     chars: list[str] = []
     offsets: list[int] = []

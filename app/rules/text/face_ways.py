@@ -3,7 +3,7 @@
 A keyword line ("Flashback—{1}{G}, Pay 3 life.", "Kicker {1}{G} and/or {2}{U}", "Awaken 3—{4}{U}") is read
 with plain string operations: reminder text cut at its parentheses, the keyword matched literally at the
 start of the line, the cost split at ", " and " and/or ". No regular expression, so no backtracking
-whatever the text (issue 15). Which keywords exist, their rule and the zones they apply from are the
+whatever the text. Which keywords exist, their rule and the zones they apply from are the
 Comprehensive Rules' (a table of keywords, never of card names).
 
 This module reads a face (``ways_of``): its keyword lines (``keyword_lines``: CR 207.2, 601.2f, 118.7a),

@@ -3,7 +3,7 @@
 A keyword line ("Flashback—{1}{G}, Pay 3 life.", "Kicker {1}{G} and/or {2}{U}", "Awaken 3—{4}{U}") is read
 with plain string operations: reminder text cut at its parentheses (CR 207.2), the keyword matched
 literally at the start of the line, the cost split at ", " and " and/or " (CR 118.1: a cost of several
-parts, 119.4: a life payment). No regular expression, so no backtracking whatever the text (issue 15).
+parts, 119.4: a life payment). No regular expression, so no backtracking whatever the text.
 A way is an alternative cost or a keyword method (CR 601.2b, 118.9), an optional cost one the caster may pay
 (CR 118.8); a sentence after a way's cost may restrict X (CR 107.3) or reduce the spell cast that way (CR
 601.2f, 118.7a).

@@ -119,7 +119,7 @@ class Filter:
         color: str | None = None,
         token: bool | None = None,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "types", types)
         object.__setattr__(self, "subtypes", subtypes)
         object.__setattr__(self, "supertypes", supertypes)

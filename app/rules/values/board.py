@@ -31,7 +31,7 @@ class Choices:
         colors: tuple[str, ...] = (),
         imprinted: Card | None = None,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "creature_type", creature_type)
         object.__setattr__(self, "character", character)
         object.__setattr__(self, "color", color)
@@ -103,7 +103,7 @@ class Permanent:
         toughness: int | None = None,
         activated_this_turn: tuple[int, ...] = (),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "controller", controller)
@@ -238,7 +238,7 @@ class ThisTurn:
         noncombat_damage_taken: int = 0,
         given: frozenset[str] = frozenset(),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "spells_cast", spells_cast)
         object.__setattr__(self, "creature_spells_cast", creature_spells_cast)
         object.__setattr__(self, "noncreature_spells_cast", noncreature_spells_cast)
@@ -310,7 +310,7 @@ class Player:
         counters: tuple[tuple[str, int], ...] = (),
         speed: int = 0,
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "life", life)
         object.__setattr__(self, "commander", commander)
@@ -361,7 +361,7 @@ class Board:
         step: str | None = None,
         effects: tuple[Permanent, ...] = (),
     ) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "permanents", permanents)
         object.__setattr__(self, "players", players)
         object.__setattr__(self, "active_player", active_player)

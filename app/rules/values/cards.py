@@ -37,7 +37,7 @@ class Face:
     """CR 202.3c: on the combined back face of a meld pair (a melded permanent, which has no mana cost), the
     mana value of the front faces' combined mana costs; None on every other face. Not a mana cost: the face
     still has none (CR 712.4b), so it gives no colors and cannot be paid."""
-    # Read by every cost filter of every request: computed once per face (issue 14), not per look-up.
+    # Read by every cost filter of every request: computed once per face, not per look-up.
     _keywords_folded: frozenset[str] = field(init=False, repr=False, compare=False)
     _changeling: bool = field(init=False, repr=False, compare=False)
 

@@ -32,7 +32,7 @@ class Mana:
     counts: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
 
     def __init__(self, counts: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)) -> None:
-        # Written out so that mypyc compiles it (issue 30, tests/rules/test_native_inits.py).
+        # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "counts", counts)
 
     @staticmethod

@@ -11,10 +11,7 @@ golden "payable" proves the plan, not only the answer.
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections import Counter
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +28,9 @@ from app.rules.values.board import Board, Choices, Permanent, Player
 from app.rules.values.cards import Card, Face
 from app.rules.values.costs import ManaCost
 from app.rules.values.types import TypeLine
-from app.services.card_formats import card_from_scryfall
+from tests.golden_cards import card as bundled_card
+from tests.golden_cards import check_quote
 from tests.rules.mana.payment_bruteforce import check_plan
-from tests.rules.mana.test_golden_mana import _card
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "payments" / "activation_costs.yaml"
 SPENDING = GOLDEN.with_name("spending_and_conditions.yaml")
@@ -41,21 +38,8 @@ CASES = yaml.safe_load(GOLDEN.read_text(encoding="utf-8"))["cases"]
 SPENDING_CASES = yaml.safe_load(SPENDING.read_text(encoding="utf-8"))["cases"]
 
 
-BUNDLED = Path(__file__).resolve().parents[3] / "app" / "data" / "cards.json.gz"
-
-
-@cache
-def _bundled() -> dict[str, dict[str, Any]]:
-    with gzip.open(BUNDLED, "rt", encoding="utf-8") as fh:
-        return {c["name"]: c for c in json.load(fh)}
-
-
 def _named(name: str) -> Card:
-    """A card of the shared data, else of the bundled catalogue (newer cards: the Verges)."""
-    try:
-        return _card(name)
-    except KeyError:
-        return card_from_scryfall(_bundled()[name])
+    return bundled_card(name)
 
 
 def _inline(spec: dict[str, Any]) -> Card:
@@ -105,6 +89,20 @@ def test_spending_cases_cover_both_directions() -> None:
     for card in {p["card"] for c in spent for p in c["board"]}:
         answers = {c["payable"] for c in spent if any(p["card"] == card for p in c["board"])}
         assert answers == {True, False}, card
+
+
+def _case_cards(case: dict[str, Any]) -> set[str]:
+    names = {p["card"] for p in case["board"] if isinstance(p["card"], str)}
+    names |= set(case.get("hand", ())) | set(case.get("graveyard", ()))
+    return names | ({case["spell"]} if "spell" in case else set())
+
+
+@pytest.mark.parametrize(
+    "case", CASES + SPENDING_CASES, ids=[c["id"] for c in CASES] + [c["id"] for c in SPENDING_CASES]
+)
+def test_each_case_quotes_its_cards(case: dict[str, Any]) -> None:
+    """Provenance: the sentences the expectation is worked out from, each verbatim in a card of the case."""
+    check_quote(case.get("quote") or {}, _case_cards(case))
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ whether it can be activated (CR 602.5b); and payments (CR 601.2g-h). Expectation
 from the card's printed text and the rules each case names: every case has its ``rule`` and a ``quote``,
 the sentences (or type line) of the case's cards that decide it, checked here to be in those cards' text.
 
-Cards come from the shared Scryfall data (the tests skip when it is absent).
+Cards come from the bundled catalogue, and quotes are checked by ``tests.golden_cards``.
 
 A ``permanents`` case: ``card`` (or ``board``/``check`` for several), optional ``tapped``, ``counters``,
 ``chosen``, ``since_turn_began``, ``attached_to`` (what an Aura or Equipment is attached to); ``commander``
@@ -15,9 +15,6 @@ it adds nothing now) and ``can_activate`` (per mana ability).
 
 from __future__ import annotations
 
-import json
-import re
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,27 +29,15 @@ from app.rules.values.board import Board, Choices, Permanent, Player
 from app.rules.values.cards import Card
 from app.rules.values.costs import ManaCost
 from app.rules.values.symbols import MANA_TYPES
-from app.services.card_formats import card_from_scryfall
+from tests.golden_cards import card as bundled_card
+from tests.golden_cards import check_quote
 
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "tests" / "golden" / "mana"
-DATA = ROOT.parent / "shared" / "data" / "scryfall-oracle-cards.json"
-
-
-@cache
-def _cards() -> dict[str, Card]:
-    if not DATA.exists():
-        pytest.skip(f"shared card data absent ({DATA})")
-    out: dict[str, Card] = {}
-    for obj in json.loads(DATA.read_text(encoding="utf-8")):
-        if obj.get("layout") in {"token", "double_faced_token", "emblem", "art_series"}:
-            continue
-        out.setdefault(obj["name"], card_from_scryfall(obj))
-    return out
 
 
 def _card(name: str) -> Card:
-    return _cards()[name]
+    return bundled_card(name)
 
 
 def _perm(spec: dict[str, Any], pid: str) -> Permanent:
@@ -78,14 +63,6 @@ def _board(case: dict[str, Any]) -> Board:
         given=frozenset({"commander"}) if "commander" in case else frozenset(),
     )
     return Board(perms, (you, Player("opp")))
-
-
-_REMINDER = re.compile(r"\s*\([^()]*\)")
-
-
-def _printed(card: Card) -> str:
-    """What a quote may come from: each face's type line and rules text, reminder text removed (CR 207.2)."""
-    return "\n".join(_REMINDER.sub("", f"{face.type_line}\n{face.oracle_text}") for face in card.faces)
 
 
 def _quoted_cards(case: dict[str, Any]) -> set[str]:
@@ -118,12 +95,7 @@ def test_there_are_at_least_the_cases_the_issue_asks() -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_each_case_quotes_its_cards(case: dict[str, Any]) -> None:
     """Provenance: the sentences the expectation is worked out from, each really in a card of the case."""
-    assert case.get("quote"), "every case quotes the sentences that decide it"
-    assert set(case["quote"]) <= _quoted_cards(case), "a quote names a card that is not in the case"
-    for name, sentences in case["quote"].items():
-        printed = _printed(_card(name))
-        for sentence in sentences:
-            assert _REMINDER.sub("", sentence) in printed, f"{sentence!r} is not in {name}'s text"
+    check_quote(case.get("quote") or {}, _quoted_cards(case))
 
 
 @pytest.mark.parametrize("case", CASES)
