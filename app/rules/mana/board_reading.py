@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
+from app.rules import deadline
 from app.rules.bounded_cache import text_cache
 from app.rules.mana.ability_conditions import unstated_count
 from app.rules.mana.ability_values import (
@@ -153,7 +154,10 @@ class _Layers:
     def __init__(self, board: Board) -> None:
         self.perms: tuple[Permanent, ...] = board.permanents
         self.faces: list[Face] = [p.characteristics for p in self.perms]
-        self.readings: list[FaceMana] = [read_face(f) for f in self.faces]
+        self.readings: list[FaceMana] = []
+        for face in self.faces:
+            deadline.check()  # one face read (its text's reading is kept only once whole)
+            self.readings.append(read_face(face))
         self.types: list[tuple[str, ...]] = [f.type_line.types for f in self.faces]
         self.subtypes: list[tuple[str, ...]] = [f.type_line.subtypes for f in self.faces]
         self.supertypes: list[tuple[str, ...]] = [f.type_line.supertypes for f in self.faces]

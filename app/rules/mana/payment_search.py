@@ -357,6 +357,7 @@ class Prepared:
         used = frozenset().union(*(o.tokens for _g, o in chosen)) & self.contested if contested else None
         k = len(options) + (1 if allow_unused else 0)
         for comp in compositions(len(groups), k):
+            deadline.check()  # one way of the batch, yielded or skipped as clashing
             picks: list[tuple[int, Option]] = []
             member = 0
             for oi, count in enumerate(comp):
