@@ -4,6 +4,9 @@
     python bench/hostile.py --url http://127.0.0.1:8000 [--pid SERVER_PID]
     python bench/hostile.py --serve postgresql+psycopg://... --workers 2 --port 8127   (starts, then stops it)
 
+``--serve`` starts the wheel ``make run`` serves (``.venv-run/bin/manacalc``, ``make install-run``; another
+with ``--manacalc``) and prints which rules core it runs.
+
 Each attack is sent with a hard client bound (``--timeout``); meanwhile a thread polls ``/healthz`` and the
 worst latency is reported. ``--pid`` (or ``--serve``) adds the peak resident memory (VmHWM) of the server's
 processes after each attack, the largest worker's. A baseline request (an ordinary ``spells/cost``) is
@@ -420,13 +423,29 @@ def server_pids(pid: int | None) -> list[int]:
         return [pid]
 
 
-def start_server(database_url: str, workers: int, port: int) -> subprocess.Popen[bytes]:
-    """``manacalc serve`` on 127.0.0.1:``port`` with ``database_url``; returns once ``/healthz`` answers."""
-    env = {**os.environ, "MANACALC_DATABASE_URL": database_url, "MANACALC_RATE_LIMIT_PER_MINUTE": "0"}
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", str(workers)]
-    server = subprocess.Popen(
-        command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+SERVED = ROOT / ".venv-run" / "bin" / "manacalc"
+"""What ``make run`` serves: the built wheel (its rules core compiled) in its own virtualenv."""
+
+
+def served_build(manacalc: Path) -> str:
+    """``mypyc`` or ``pure``: the rules core ``manacalc`` runs (asked of its own interpreter)."""
+    probe = "from app.services.catalogue_snapshot import core_build; print(core_build())"
+    python = manacalc.with_name("python")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    done = subprocess.run([str(python), "-c", probe], env=env, cwd="/", capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
+
+
+def start_server(database_url: str, workers: int, port: int, manacalc: Path) -> subprocess.Popen[bytes]:
+    """``manacalc serve`` on 127.0.0.1:``port`` with ``database_url``; returns once ``/healthz`` answers.
+
+    ``manacalc`` is the wheel's (``make install-run``), run outside the checkout, so that the bench
+    measures the build that ships, never the checkout's sources."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    env |= {"MANACALC_DATABASE_URL": database_url, "MANACALC_RATE_LIMIT_PER_MINUTE": "0"}
+    command = [str(manacalc), "serve", "--port", str(port), "--workers", str(workers)]
+    print(f"serving {manacalc} ({served_build(manacalc)} rules core), {workers} worker(s)", flush=True)
+    server = subprocess.Popen(command, env=env, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -482,6 +501,12 @@ def main() -> int:
     parser.add_argument("--serve", metavar="DATABASE_URL", help="start manacalc serve on this database first")
     parser.add_argument("--workers", type=int, default=1, help="with --serve: worker processes")
     parser.add_argument("--port", type=int, default=8127, help="with --serve: the port")
+    parser.add_argument(
+        "--manacalc",
+        type=Path,
+        default=SERVED,
+        help="with --serve: the manacalc to start (default: .venv-run's, the wheel `make run` serves)",
+    )
     parser.add_argument("--idle", type=int, default=1000, help="idle connections to hold (default 1000)")
     parser.add_argument("--timeout", type=float, default=30.0, help="hard bound per attack, seconds")
     parser.add_argument(
@@ -498,7 +523,11 @@ def main() -> int:
 
     server = None
     if ns.serve:
-        server = start_server(ns.serve, ns.workers, ns.port)
+        if not ns.manacalc.exists():
+            raise SystemExit(
+                f"{ns.manacalc} is missing: `make install-run` builds the wheel `make run` serves"
+            )
+        server = start_server(ns.serve, ns.workers, ns.port, ns.manacalc)
         ns.url, ns.pid = f"http://127.0.0.1:{ns.port}", server.pid
     try:
         if ns.reload and ns.serve:
