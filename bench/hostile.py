@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import json
 import os
 import socket
@@ -141,6 +142,60 @@ def validation_errors(keywords: int) -> Callable[[], tuple[str, str, Any]]:
     return build
 
 
+DUALS = [
+    "Savannah",
+    "Scrubland",
+    "Badlands",
+    "Taiga",
+    "Tundra",
+    "Underground Sea",
+    "Volcanic Island",
+    "Bayou",
+    "Plateau",
+    "Tropical Island",
+    "Arcane Sanctum",
+    "Crumbling Necropolis",
+    "Jungle Shrine",
+    "Savage Lands",
+    "Seaside Citadel",
+]
+
+
+def costly_deck() -> str:
+    """About 500 bytes: 15 kinds of dual and tri lands and five-color spells (issue 36: /healthz froze 20-31 s
+    on the compiled build while such a deck's castability ran)."""
+    lands = "\n".join(f"2 {name}" for name in DUALS)
+    return f"{lands}\n4 Progenitus\n4 Transguild Courier\n4 Conflux\n4 Maelstrom Archangel\n20 Cloudpost"
+
+
+def deck_castability() -> tuple[str, str, Any]:
+    return "POST", "/v1/decks/analyze", {"decklist": costly_deck(), "format": "commander", "play": "draw"}
+
+
+def deck_manabase() -> tuple[str, str, Any]:
+    return "POST", "/v1/decks/manabase", {"decklist": costly_deck()}
+
+
+def unpayable_plan() -> tuple[str, str, Any]:
+    """Issue 36: 500 on the compiled build (the shortfall copied a compiled value)."""
+    board = {"permanents": [{"id": "f", "card": "Forest"}]}
+    return "POST", "/v1/payments/plan", {"board": board, "player": "you", "cost": "{2}{G}{G}"}
+
+
+def inline_texts() -> tuple[str, str, Any]:
+    """About 200 KB of inline card texts, each line long and mana-like (issue 36: 1.4 s on the event loop)."""
+    text = "Lands you control are " + "land " * 900 + "Forests."
+    cards = [
+        {"name": f"Odd {i}", "mana_cost": "{1}", "type_line": "Sorcery", "oracle_text": text[:4_999]}
+        for i in range(40)
+    ]
+    return (
+        "POST",
+        "/v1/spells/cost/batch",
+        {"board": {"permanents": []}, "spells": [{"card": c} for c in cards]},
+    )
+
+
 def baseline() -> tuple[str, str, Any]:
     board = {"permanents": [{"id": "f1", "card": "Forest"}, {"id": "f2", "card": "Forest"}]}
     return "POST", "/v1/spells/cost", {"board": board, "spell": {"card": "Grizzly Bears"}}
@@ -165,6 +220,10 @@ ATTACKS: dict[str, Callable[[], tuple[str, str, Any]]] = {
     "90,000 validation errors": validation_errors(8),
     "340,000 validation errors": validation_errors(33),
     "340,000 validation errors, direct": validation_errors_direct,
+    "unpayable {2}{G}{G} from one Forest": unpayable_plan,
+    "500-byte deck, castability": deck_castability,
+    "500-byte deck, mana base": deck_manabase,
+    "200 KB of inline card texts": inline_texts,
 }
 TWO_AT_ONCE = "2 hostile requests at once"
 # Attacks whose request carries no JSON media type on purpose.
@@ -556,7 +615,8 @@ def run(ns: argparse.Namespace) -> int:
         with httpx.Client(base_url=ns.url, timeout=ns.timeout) as probe:
             while not stop.is_set():
                 started = time.perf_counter()
-                probe.get("/healthz")
+                with contextlib.suppress(httpx.HTTPError):  # one that never came counts as the time waited
+                    probe.get("/healthz")
                 worst[0] = max(worst[0], time.perf_counter() - started)
                 time.sleep(0.02)
 
