@@ -65,7 +65,9 @@ def _answer(work: Any, *args: Any, **kwargs: Any) -> str:
     try:
         return repr(work(*args, **kwargs))
     except (ValueError, ArithmeticError) as error:
-        fields = sorted(vars(error).items()) if hasattr(error, "__dict__") else ""
+        # dir(), not vars(): a compiled error class keeps its attributes in slots, not in a __dict__
+        names = [k for k in dir(error) if not k.startswith("_") and k != "args"]
+        fields = sorted((k, repr(getattr(error, k))) for k in names if not callable(getattr(error, k)))
         return f"{type(error).__name__}: {error} {fields}"
 
 
