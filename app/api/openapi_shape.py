@@ -151,10 +151,16 @@ OPEN_NOTE = (
 )
 
 
+MYPYC_FILLER = "mypyc filler docstring"
+"""What a class compiled by mypyc has for a docstring when its source has none (pydantic reads it as the
+schema's description): the compiled build served it in /openapi.json until its API tests ran there."""
+
+
 def _open(enum_schema: dict[str, Any]) -> dict[str, Any]:
     closed = {k: v for k, v in enum_schema.items() if k not in ("description", "title")}
     out: dict[str, Any] = {"anyOf": [closed, {"type": "string"}]}
-    out["description"] = (enum_schema.get("description") or "").strip() + OPEN_NOTE
+    description = (enum_schema.get("description") or "").strip()
+    out["description"] = ("" if description == MYPYC_FILLER else description) + OPEN_NOTE
     if "title" in enum_schema:
         out["title"] = enum_schema["title"]
     return out
