@@ -35,6 +35,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     python -m venv /opt/manacalc \
     && /opt/manacalc/bin/pip install --no-index --find-links /wheels 'manacalc[redis]' \
+    && /opt/manacalc/bin/python -c "from app.services.catalogue_snapshot import core_build as b; assert b() == 'mypyc', b()" \
     && groupadd --system --gid 10001 manacalc \
     && useradd --system --uid 10001 --gid manacalc --no-create-home --home-dir /var/lib/manacalc manacalc \
     && install -d -o manacalc -g manacalc -m 0750 /var/lib/manacalc

@@ -68,9 +68,12 @@ $(RUN_STAMP): $(WHEEL_STAMP) $(CONSTRAINTS)
 	@touch $(RUN_STAMP)
 
 # The built rules core unpacked for the test that compares it with the pure one, answer for answer.
+# Its migrations are the wheel's (its data files), put where app.db.migrate looks beside a checkout, so that
+# MANACALC_TEST_BUILD=compiled runs the tests on what the wheel ships (DEVELOPERS.md, "What ships").
 $(COMPILED_STAMP): $(WHEEL_STAMP)
 	rm -rf $(COMPILED_DIR)
 	$(PYTHON) -m zipfile -e $(WHEEL_DIR)/manacalc-*.whl $(COMPILED_DIR)
+	cp -a $(COMPILED_DIR)/manacalc-*.data/data/share/manacalc/migrations $(COMPILED_DIR)/migrations
 	@touch $(COMPILED_STAMP)
 
 compiled: $(COMPILED_STAMP)

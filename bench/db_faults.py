@@ -131,7 +131,9 @@ def server(database_url: str, workers: int, log: Path) -> Iterator[tuple[str, su
         MANACALC_RATE_LIMIT_PER_MINUTE="0",  # the clients below are one address hammering on purpose
         MANACALC_LOG_LEVEL="WARNING",
     )
-    manacalc = Path(sys.executable).parent / "manacalc"
+    # The wheel `make run` serves (make install-run) when built, else this interpreter's install.
+    served = ROOT / ".venv-run" / "bin" / "manacalc"
+    manacalc = served if served.exists() else Path(sys.executable).parent / "manacalc"
     with log.open("wb") as out:
         process = subprocess.Popen(
             [str(manacalc), "serve", "--port", str(port), "--workers", str(workers)],

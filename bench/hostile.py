@@ -4,6 +4,9 @@
     python bench/hostile.py --url http://127.0.0.1:8000 [--pid SERVER_PID]
     python bench/hostile.py --serve postgresql+psycopg://... --workers 2 --port 8127   (starts, then stops it)
 
+``--serve`` starts the wheel ``make run`` serves (``.venv-run/bin/manacalc``, ``make install-run``; another
+with ``--manacalc``) and prints which rules core it runs.
+
 Each attack is sent with a hard client bound (``--timeout``); meanwhile a thread polls ``/healthz`` and the
 worst latency is reported. ``--pid`` (or ``--serve``) adds the peak resident memory (VmHWM) of the server's
 processes after each attack, the largest worker's. A baseline request (an ordinary ``spells/cost``) is
@@ -146,6 +149,60 @@ def validation_errors(keywords: int) -> Callable[[], tuple[str, str, Any]]:
     return build
 
 
+DUALS = [
+    "Savannah",
+    "Scrubland",
+    "Badlands",
+    "Taiga",
+    "Tundra",
+    "Underground Sea",
+    "Volcanic Island",
+    "Bayou",
+    "Plateau",
+    "Tropical Island",
+    "Arcane Sanctum",
+    "Crumbling Necropolis",
+    "Jungle Shrine",
+    "Savage Lands",
+    "Seaside Citadel",
+]
+
+
+def costly_deck() -> str:
+    """About 500 bytes: 15 kinds of dual and tri lands and five-color spells (issue 36: /healthz froze 20-31 s
+    on the compiled build while such a deck's castability ran)."""
+    lands = "\n".join(f"2 {name}" for name in DUALS)
+    return f"{lands}\n4 Progenitus\n4 Transguild Courier\n4 Conflux\n4 Maelstrom Archangel\n20 Cloudpost"
+
+
+def deck_castability() -> tuple[str, str, Any]:
+    return "POST", "/v1/decks/analyze", {"decklist": costly_deck(), "format": "commander", "play": "draw"}
+
+
+def deck_manabase() -> tuple[str, str, Any]:
+    return "POST", "/v1/decks/manabase", {"decklist": costly_deck()}
+
+
+def unpayable_plan() -> tuple[str, str, Any]:
+    """Issue 36: 500 on the compiled build (the shortfall copied a compiled value)."""
+    board = {"permanents": [{"id": "f", "card": "Forest"}]}
+    return "POST", "/v1/payments/plan", {"board": board, "player": "you", "cost": "{2}{G}{G}"}
+
+
+def inline_texts() -> tuple[str, str, Any]:
+    """About 200 KB of inline card texts, each line long and mana-like (issue 36: 1.4 s on the event loop)."""
+    text = "Lands you control are " + "land " * 900 + "Forests."
+    cards = [
+        {"name": f"Odd {i}", "mana_cost": "{1}", "type_line": "Sorcery", "oracle_text": text[:4_999]}
+        for i in range(40)
+    ]
+    return (
+        "POST",
+        "/v1/spells/cost/batch",
+        {"board": {"permanents": []}, "spells": [{"card": c} for c in cards]},
+    )
+
+
 def baseline() -> tuple[str, str, Any]:
     board = {"permanents": [{"id": "f1", "card": "Forest"}, {"id": "f2", "card": "Forest"}]}
     return "POST", "/v1/spells/cost", {"board": board, "spell": {"card": "Grizzly Bears"}}
@@ -170,6 +227,10 @@ ATTACKS: dict[str, Callable[[], tuple[str, str, Any]]] = {
     "90,000 validation errors": validation_errors(8),
     "340,000 validation errors": validation_errors(33),
     "340,000 validation errors, direct": validation_errors_direct,
+    "unpayable {2}{G}{G} from one Forest": unpayable_plan,
+    "500-byte deck, castability": deck_castability,
+    "500-byte deck, mana base": deck_manabase,
+    "200 KB of inline card texts": inline_texts,
 }
 TWO_AT_ONCE = "2 hostile requests at once"
 # Attacks whose request carries no JSON media type on purpose.
@@ -428,19 +489,29 @@ def server_pids(pid: int | None) -> list[int]:
         return [pid]
 
 
-def start_server(
-    database_url: str, workers: int, port: int, command: str | None = None
-) -> subprocess.Popen[bytes]:
+SERVED = ROOT / ".venv-run" / "bin" / "manacalc"
+"""What ``make run`` serves: the built wheel (its rules core compiled) in its own virtualenv."""
+
+
+def served_build(manacalc: Path) -> str:
+    """``mypyc`` or ``pure``: the rules core ``manacalc`` runs (asked of its own interpreter)."""
+    probe = "from app.services.catalogue_snapshot import core_build; print(core_build())"
+    python = manacalc.with_name("python")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    done = subprocess.run([str(python), "-c", probe], env=env, cwd="/", capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
+
+
+def start_server(database_url: str, workers: int, port: int, manacalc: Path) -> subprocess.Popen[bytes]:
     """``manacalc serve`` on 127.0.0.1:``port`` with ``database_url``; returns once ``/healthz`` answers.
 
-    The ``manacalc`` command installed beside this Python, run outside the source tree: what that
-    virtualenv serves (the built wheel in ``.venv-run``, the editable sources in ``.venv``)."""
-    env = {**os.environ, "MANACALC_DATABASE_URL": database_url, "MANACALC_RATE_LIMIT_PER_MINUTE": "0"}
-    script = Path(command) if command else Path(sys.executable).parent / "manacalc"
-    head = [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
-    command = [*head, "serve", "--port", str(port), "--workers", str(workers)]
-    log = open(os.environ.get("HOSTILE_SERVER_LOG", os.devnull), "ab")  # noqa: SIM115 (the server's)
-    server = subprocess.Popen(command, env=env, cwd="/" if script.exists() else ROOT, stdout=log, stderr=log)
+    ``manacalc`` is the wheel's (``make install-run``), run outside the checkout, so that the bench
+    measures the build that ships, never the checkout's sources."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    env |= {"MANACALC_DATABASE_URL": database_url, "MANACALC_RATE_LIMIT_PER_MINUTE": "0"}
+    command = [str(manacalc), "serve", "--port", str(port), "--workers", str(workers)]
+    print(f"serving {manacalc} ({served_build(manacalc)} rules core), {workers} worker(s)", flush=True)
+    server = subprocess.Popen(command, env=env, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -721,13 +792,14 @@ def main() -> int:
     parser.add_argument("--pid", type=int, default=None, help="the server process, for its memory peak")
     parser.add_argument("--serve", metavar="DATABASE_URL", help="start manacalc serve on this database first")
     parser.add_argument("--workers", type=int, default=1, help="with --serve: worker processes")
-    parser.add_argument(
-        "--command",
-        metavar="MANACALC",
-        help="with --serve: the manacalc command to start (default: the one beside this Python;"
-        " .venv-run/bin/manacalc is the wheel `make run` serves)",
-    )
     parser.add_argument("--port", type=int, default=8127, help="with --serve: the port")
+    parser.add_argument(
+        "--manacalc",
+        "--command",
+        type=Path,
+        default=SERVED,
+        help="with --serve: the manacalc to start (default: .venv-run's, the wheel `make run` serves)",
+    )
     parser.add_argument("--idle", type=int, default=1000, help="idle connections to hold (default 1000)")
     parser.add_argument("--timeout", type=float, default=30.0, help="hard bound per attack, seconds")
     parser.add_argument(
@@ -747,7 +819,11 @@ def main() -> int:
 
     server = None
     if ns.serve:
-        server = start_server(ns.serve, ns.workers, ns.port, ns.command)
+        if not ns.manacalc.exists():
+            raise SystemExit(
+                f"{ns.manacalc} is missing: `make install-run` builds the wheel `make run` serves"
+            )
+        server = start_server(ns.serve, ns.workers, ns.port, ns.manacalc)
         ns.url, ns.pid = f"http://127.0.0.1:{ns.port}", server.pid
     try:
         if ns.reload and ns.serve:
@@ -778,7 +854,8 @@ def run(ns: argparse.Namespace) -> int:
         with httpx.Client(base_url=ns.url, timeout=ns.timeout) as probe:
             while not stop.is_set():
                 started = time.perf_counter()
-                probe.get("/healthz")
+                with contextlib.suppress(httpx.HTTPError):  # one that never came counts as the time waited
+                    probe.get("/healthz")
                 worst[0] = max(worst[0], time.perf_counter() - started)
                 time.sleep(0.02)
 

@@ -15,8 +15,28 @@ their own writes and never each other's.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parents[1]
+TEST_BUILD = os.environ.get("MANACALC_TEST_BUILD", "pure")
+"""``compiled``: the tests import ``app`` from the built wheel (``make compiled``: build/compiled-core, its
+rules core compiled by mypyc), what ``make run`` and the Docker image serve; ``pure`` (default): from the
+checkout. CI's PostgreSQL pass runs on the compiled build, its SQLite pass on the pure one."""
+COMPILED_CORE = _ROOT / "build" / "compiled-core"
+if TEST_BUILD == "compiled":
+    if "app" in sys.modules:  # pragma: no cover - a plugin imported app before this file could choose
+        raise RuntimeError("MANACALC_TEST_BUILD=compiled: app was imported before tests/conftest.py")
+    if not (COMPILED_CORE / "app" / "rules").is_dir():
+        raise RuntimeError("MANACALC_TEST_BUILD=compiled: build/compiled-core is missing (make compiled)")
+    sys.path.insert(0, str(COMPILED_CORE))
+    # The servers and scripts tests start import it too: PYTHONSAFEPATH keeps `python -m` from putting the
+    # working directory (the checkout) first on their path.
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(COMPILED_CORE), str(_ROOT)])
+    os.environ["PYTHONSAFEPATH"] = "1"
+elif TEST_BUILD != "pure":
+    raise RuntimeError(f"MANACALC_TEST_BUILD is 'pure' or 'compiled', not {TEST_BUILD!r}")
 
 import pytest
 from fastapi import FastAPI
@@ -30,9 +50,25 @@ from app.config import Settings
 from app.db.migrate import upgrade_to_head
 from app.db.session import dispose_engines, get_engine
 from app.main import apply_process_settings, create_app, run_startup_hooks
+from app.services.catalogue_snapshot import core_build
 from tests.sessions import bind_app_to_session
 
 TEST_DATABASE_URL = os.environ.get("MANACALC_TEST_DATABASE_URL")
+
+
+def _check_the_build() -> None:
+    """The build asked for is the one imported: compiled extension modules from build/compiled-core."""
+    import app
+
+    compiled = TEST_BUILD == "compiled"
+    where = Path(app.__file__).resolve().parent
+    if compiled and (core_build() != "mypyc" or COMPILED_CORE not in where.parents):
+        raise RuntimeError(f"MANACALC_TEST_BUILD=compiled imported {where} ({core_build()})")
+    if not compiled and where != _ROOT / "app":
+        raise RuntimeError(f"the tests import app from {where}, not from the checkout")
+
+
+_check_the_build()
 
 
 DB_FREE_ONCE = os.environ.get("MANACALC_TEST_DB_FREE_ONCE") == "1"
@@ -40,9 +76,14 @@ DB_FREE_ONCE = os.environ.get("MANACALC_TEST_DB_FREE_ONCE") == "1"
 SQLite pass already, byte for byte the same, so the PostgreSQL pass skips it (``db_free``)."""
 
 _RULES_TESTS = Path(__file__).resolve().parent / "rules"
+_API_TESTS = Path(__file__).resolve().parent / "api"
 # The fixtures that give a test a database of its own of each kind; their "sqlite" case never reaches
 # the database under test.
 _OWN_DATABASE_FIXTURES = ("fresh_database_url", "fresh_engine")
+
+
+def _parents(item: pytest.Item) -> list[Path]:
+    return list(Path(str(item.path)).resolve().parents)
 
 
 def db_free(item: pytest.Item) -> bool:
@@ -60,7 +101,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if DB_FREE_ONCE:
             once = pytest.mark.skip(reason="never reaches the database: ran on the SQLite pass")
             for item in items:
-                if db_free(item):
+                # On the compiled build, the API's tests all run: the SQLite pass tested the pure build.
+                if db_free(item) and not (TEST_BUILD == "compiled" and _API_TESTS in _parents(item)):
                     item.add_marker(once)
         return
     skip = pytest.mark.skip(reason="needs PostgreSQL: set MANACALC_TEST_DATABASE_URL")

@@ -45,11 +45,17 @@ LINEAR_SHORT = 1_250
 LINEAR_LONG = 5_000
 LINEAR_RATIO = 8.0
 LINEAR_FLOOR_S = 0.003
+WORDS_PER_PATTERN = 40
 SUPERLINEAR_ELSEWHERE: dict[str, str] = {
     # Rewritten in the decks room's linear-time decklist reader (issue 27, the HTTP half's sibling).
     "app.rules.decks.decklist._ARENA": "decklist lines: being rewritten as a linear-time reader",
 }
 """Patterns known to grow faster than linearly and fixed elsewhere: skipped, each with its reason."""
+BOUNDED_INPUT: dict[str, str] = {
+    "app.rules.text.oracle_costs._LESS_MORE": "searched only in sentences of at most _MAX_SENTENCE (400)"
+    " characters (oracle_costs._read_sentence): its gaps are bounded by that length",
+}
+"""Patterns that only ever see text of a bounded length, each with the bound and where it is enforced."""
 _ENDINGS = ("!", "\x00", "", "\n")
 _EXTRA = " -a1{}/'\"\t"
 
@@ -166,11 +172,14 @@ def test_no_pattern_backtracks_catastrophically() -> None:
 
 
 def _shapes(pattern: re.Pattern[Any]) -> Iterator[tuple[str, str]]:
-    """(unit, ending) of the pumps: the unit repeated to a length, then the ending."""
+    """(unit, ending) of the pumps: the unit repeated to a length, then the ending. Units are the pattern's
+    characters, their pairs, and its words each followed by a space ("is is is ..." against
+    ``(?P<who>.+?) (?:is|are) (?P<types>.+?) in addition to ...``: each "is" tried against the rest)."""
     source = pattern.pattern if isinstance(pattern.pattern, str) else pattern.pattern.decode("latin-1")
     alphabet = sorted({c for c in source if c.isprintable()} | set(_EXTRA))
     pairs = [a + b for a, b in product(alphabet[:24], repeat=2) if a != b]
-    for unit in [*alphabet, *pairs]:
+    words = sorted({w + " " for w in re.findall(r"[A-Za-z]{2,20}", source)})[:WORDS_PER_PATTERN]
+    for unit in [*alphabet, *pairs, *words]:
         for ending in _ENDINGS:
             yield unit, ending
 
@@ -207,7 +216,7 @@ def _growth(names: list[str], connection: Connection) -> None:
 
 
 def test_no_pattern_grows_faster_than_linearly() -> None:
-    names = [name for name, _ in PATTERNS if name not in SUPERLINEAR_ELSEWHERE]
+    names = [name for name, _ in PATTERNS if name not in SUPERLINEAR_ELSEWHERE and name not in BOUNDED_INPUT]
     parent, child = multiprocessing.get_context("fork").Pipe(duplex=False)
     process = multiprocessing.get_context("fork").Process(target=_growth, args=(names, child), daemon=True)
     process.start()
@@ -226,6 +235,62 @@ def test_no_pattern_grows_faster_than_linearly() -> None:
     finally:
         process.kill()
         process.join()
+    assert not slow, "\n".join(slow)
+
+
+def test_the_growth_check_pumps_words() -> None:
+    """The mana reader's "in addition to its other types" template as it was: linear on every character
+    and pair, quadratic on "is " repeated (each "is" tried against the rest of the line)."""
+    quadratic = re.compile(
+        r"^(?P<who>.+?) (?:is|are) (?P<types>.+?) in addition to (?:its|their) other (?:land )?types$"
+    )
+    assert ("is ", "") in set(_shapes(quadratic))
+    long = _timed(quadratic, "is " * (LINEAR_LONG // 3))
+    short = _timed(quadratic, "is " * (LINEAR_SHORT // 3))
+    assert long > LINEAR_FLOOR_S and long > LINEAR_RATIO * short
+
+
+def test_the_readers_are_linear_on_long_lines() -> None:
+    """The card-text readers as a whole (their patterns and the code between them), on one long line of
+    each registry example's words repeated: at most linear growth from 10,000 to 40,000 characters."""
+    from app.rules.text.oracle_costs import read_cost_effects
+    from app.rules.text.oracle_mana import read_text
+
+    words = sorted(
+        {
+            w + " "
+            for _, registry in REGISTRIES.items()
+            for t in registry
+            for e in t.examples
+            for w in e.split()
+        }
+    )
+    slow = []
+    for unit in words:
+        readers: tuple[tuple[str, Any], ...] = (
+            ("mana", lambda line: read_text(line, "Card")),
+            ("costs", lambda line: read_cost_effects("Card", line)),
+        )
+        for reader, call in readers:
+
+            def timed(n: int, tries: int, unit: str = unit, call: Any = call) -> float:
+                line = unit * (n // len(unit)) + "!"
+                best = float("inf")
+                for attempt in range(tries):
+                    started = time.perf_counter()
+                    call(f"{line}{attempt}")  # a new text each time: the readers keep a memo
+                    best = min(best, time.perf_counter() - started)
+                return best
+
+            def grows(tries: int) -> tuple[float, float] | None:
+                short, long = timed(10_000, tries), timed(40_000, tries)
+                return (short, long) if long > 0.02 and long > LINEAR_RATIO * short else None
+
+            # Timed again, the least of more runs, before it counts: a busy machine's pause is not the reader.
+            if grows(2) and (found := grows(6)):
+                slow.append(
+                    f"{reader} reader on {unit!r} repeated: {found[0] * 1000:.1f} -> {found[1] * 1000:.1f} ms"
+                )
     assert not slow, "\n".join(slow)
 
 

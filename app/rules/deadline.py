@@ -5,7 +5,9 @@ it when its client leaves. Interrupting a thread from outside (an asynchronous e
 anywhere: inside a cache update, a lock, logging. So instead the caller opens a ``Deadline`` around the
 work (``running(deadline)``) and the rules core's loops call ``check()`` where stopping leaves nothing
 half-done: between two steps of a search, before a cache is written. ``check()`` raises
-``DeadlineExceeded`` once the deadline has passed or the deadline was cancelled.
+``DeadlineExceeded`` once the deadline has passed or the deadline was cancelled, and lets other threads
+run when the work has held the interpreter for ``HOLD_S``: so a check is due every few milliseconds of
+work, in every loop that grows with the input.
 
 The deadline is carried by a context variable: each worker thread, and the event loop's task running an
 inline slice, sees only its own. Without one, ``check()`` does nothing, so pure callers (tests, the CLI)
@@ -16,6 +18,7 @@ an answer.
 
 from __future__ import annotations
 
+import select
 import time
 from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
@@ -34,19 +37,25 @@ class DeadlineExceeded(RulesError):
         self.cancelled = cancelled
 
 
+HOLD_S: Final = 0.002
+"""How long work under a deadline runs before a check lets other threads take the interpreter."""
+
+
 class _Flags:
-    """The two things about a deadline that change: set once, never cleared, each by a single store.
+    """The two things about a deadline that change: set once, never cleared, each by a single store; and
+    when the work last let other threads run (written by the working thread only).
 
     Plain attributes, not ``threading.Event``s: a flag is written by one thread and read by another, and
     under the GIL a store and a load of an attribute are atomic; nobody waits on them. Two events (a
     condition and a lock each) were built for every request's deadline, a measurable share of
     a varied ``spells/cost``."""
 
-    __slots__ = ("cancelled", "tripped")
+    __slots__ = ("cancelled", "since", "tripped")
 
     def __init__(self) -> None:
         self.cancelled = False
         self.tripped = False
+        self.since = time.monotonic()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +99,19 @@ class Deadline:
         if flags.cancelled:
             flags.tripped = True
             raise DeadlineExceeded("the computation was cancelled", cancelled=True)
-        if time.monotonic() > self.at:
+        now = time.monotonic()
+        if now > self.at:
             flags.tripped = True
             raise DeadlineExceeded
+        if now - flags.since > HOLD_S:
+            # Compiled (mypyc), the core never returns to the interpreter's loop, which is where CPython
+            # hands the GIL to a waiting thread: the event loop and every other request would wait for
+            # the whole computation. An empty select releases it (and, unlike ``time.sleep(0)``, does
+            # not give the CPU away); a thread waiting longer than the switch interval has asked for it
+            # and takes it now. The pure build switches anyway; this costs it one system call per
+            # ``HOLD_S`` of work (docs/performance.md).
+            select.select((), (), (), 0)
+            flags.since = time.monotonic()
 
 
 _CURRENT: Final[ContextVar[Deadline | None]] = ContextVar("manacalc_deadline", default=None)

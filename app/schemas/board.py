@@ -23,7 +23,21 @@ ActivatedIndices = Annotated[list[Annotated[int, Field(ge=0, le=MAX_ABILITY_INDE
 PermanentId = Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["forest-1"])]
 PlayerName = Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["you"])]
 CardName = Annotated[str, Field(min_length=1, max_length=200, examples=["Llanowar Elves"])]
-Text = Annotated[str, Field(max_length=5000)]
+MAX_TEXT_LINE = 1_000
+"""Characters of one line of a card's text given inline: the longest line of any real card is 645."""
+
+
+def _lines_capped(text: str) -> str:
+    """Every line at most ``MAX_TEXT_LINE`` characters: the card-text readers work a line at a time."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if len(line) > MAX_TEXT_LINE:
+            raise ValueError(
+                f"line {number} has {len(line)} characters; a line of card text has at most {MAX_TEXT_LINE}"
+            )
+    return text
+
+
+Text = Annotated[str, Field(max_length=5000), AfterValidator(_lines_capped)]
 
 
 class OracleIdRef(StrictModel):

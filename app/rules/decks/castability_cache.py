@@ -12,6 +12,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Final, Generic, TypeVar
 
+from app.rules import deadline
+
 CACHE_LIMITS: Final = {
     "probabilities": (4096, 8 << 20),
     "hands": (2048, 32 << 20),
@@ -24,11 +26,27 @@ _K = TypeVar("_K", bound=Hashable)
 _V = TypeVar("_V")
 
 
+SIZED_PER_CHECK: Final = 4095
+"""Values sized between two deadline checks, less one (a mask): a hand table holds tens of thousands."""
+
+
 def estimated_size(obj: object) -> int:
-    """Estimated bytes of a value made of tuples, ints, floats and strings (containers and contents)."""
-    if isinstance(obj, tuple):
-        return sys.getsizeof(obj) + sum(estimated_size(x) for x in obj)
-    return sys.getsizeof(obj)
+    """Estimated bytes of a value made of tuples, ints, floats and strings (containers and contents).
+
+    A deadline check every few thousand values: sizing a large result took as long as a hundred checks
+    of the work that made it, and nothing is kept before it returns."""
+    total = 0
+    seen = 0
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        total += sys.getsizeof(item)
+        if isinstance(item, tuple):
+            stack.extend(item)
+        seen += 1
+        if not seen & SIZED_PER_CHECK:
+            deadline.check()
+    return total
 
 
 class Bounded(Generic[_K, _V]):

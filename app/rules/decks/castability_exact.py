@@ -21,6 +21,8 @@ LANDS_AIMED_FOR = 3
 _Class = tuple[str, int]
 """A projected land kind: the spell colors it could produce (a sorted string) and its copies."""
 
+STATES_PER_CHECK: Final = 63
+"""A dynamic program's states between two deadline checks, less one (a mask: every 64th state)."""
 HALL_MEMO_MAX: Final = 20_000
 """A Hall state's memo of added lands is emptied beyond this many entries (each a few hundred bytes)."""
 
@@ -73,11 +75,18 @@ def _compositions(classes: tuple[_Class, ...], total_max: int, exact: bool) -> I
     (``exact``) or to at most it."""
     n = len(classes)
     vec = [0] * n
+    # Copies of the classes from i on: an exact sum out of their reach is not explored (without this, the
+    # search walked every vector of a smaller sum too, hundreds of milliseconds between two hands).
+    room = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        room[i] = room[i + 1] + classes[i][1]
 
     def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
         if i == n:
             if not exact or left == 0:
                 yield tuple(vec)
+            return
+        if exact and left > room[i]:
             return
         for k in range(min(classes[i][1], left) + 1):
             vec[i] = k
@@ -208,7 +217,9 @@ def probabilities(
     for kind, c in enumerate(copies):
         deadline.check()  # one land kind of the dynamic program
         grown: dict[tuple[tuple[int, ...], int], int] = {}
-        for (h, t), w in states.items():
+        for step, ((h, t), w) in enumerate(states.items()):
+            if not step & STATES_PER_CHECK:
+                deadline.check()  # every few dozen states of the kind
             for k in range(min(c, seen - t) + 1):
                 state = (hall.add(h, kind, k), t + k)
                 grown[state] = grown.get(state, 0) + w * comb(c, k)
@@ -275,6 +286,7 @@ def _bottoming_hands(
     success = 0
     condition = 0
     for w_hand, start, library, pool in _hand_table(classes, lands, to_bottom, hall):
+        deadline.check()  # one kept hand's draws (a cached table's hand is cheap, its draws are not)
         s, c = _draws(start, library, pool, library_nonlands, draws, lands_needed, hall)
         success += w_hand * s
         condition += w_hand * c
@@ -342,8 +354,11 @@ def _draws(
     for kind, n in enumerate(library):
         if n < 0:
             continue
+        deadline.check()  # one land kind of the draws' dynamic program; nothing is cached before it returns
         grown: dict[tuple[tuple[int, ...], int], int] = {}
-        for (h, drawn), w in states.items():
+        for step, ((h, drawn), w) in enumerate(states.items()):
+            if not step & STATES_PER_CHECK:
+                deadline.check()  # every few dozen states of the kind
             for k in range(min(n, draws - drawn) + 1):
                 key = (hall.add(h, kind, k), drawn + k)
                 grown[key] = grown.get(key, 0) + w * comb(n, k)

@@ -184,6 +184,7 @@ class _Search:
             self.have[j] += step * (self.masks[a][j] - self.masks[r][j])
 
     def search(self, left: int, start: int) -> bool:
+        deadline.check()  # one node of the search: its state is this call's own, dropped with it
         self.work += 2 * (len(self.pairs) - start)
         if self.work > self.max_nodes * WORK_PER_NODE:
             self.out_of_budget = True

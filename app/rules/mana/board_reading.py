@@ -160,8 +160,10 @@ class _Layers:
     def __init__(self, board: Board) -> None:
         self.perms: tuple[Permanent, ...] = board.permanents
         self.faces: list[Face] = [p.characteristics for p in self.perms]
-        pairs = zip(self.perms, self.faces, strict=True)
-        self.readings: list[FaceMana] = [read_face(_standing(p, f)) for p, f in pairs]
+        self.readings: list[FaceMana] = []
+        for perm, face in zip(self.perms, self.faces, strict=True):
+            deadline.check()  # one face read (its text's reading is kept only once whole)
+            self.readings.append(read_face(_standing(perm, face)))
         self.types: list[tuple[str, ...]] = [f.type_line.types for f in self.faces]
         self.subtypes: list[tuple[str, ...]] = [f.type_line.subtypes for f in self.faces]
         self.supertypes: list[tuple[str, ...]] = [f.type_line.supertypes for f in self.faces]

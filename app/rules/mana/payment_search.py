@@ -9,7 +9,6 @@ life when asked; ``payment_render`` turns it into a plan.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
@@ -81,9 +80,17 @@ def _type_gain(profile: _Profile, tm: int) -> int:
 class Prepared:
     """Sources sorted into base units (no choice) and groups to branch on, for one player and pool."""
 
-    def __init__(self, sources: Sequence[ManaSource], pool: ManaCost | None, life: int) -> None:
+    def __init__(
+        self, sources: Sequence[ManaSource], pool: ManaCost | None, life: int, like: Prepared | None = None
+    ) -> None:
         """Group the sources (CR 602.5b: a permanent taps once) and sort the groups into base and batches;
-        identical groups excluding each other over one resource are kept once (CR 118.3)."""
+        identical groups excluding each other over one resource are kept once (CR 118.3).
+
+        With ``like``, the groups, batches and their memo tables of ``like`` are shared instead (they
+        depend on the sources only), the pool's supply copied: see ``plus``."""
+        if like is not None:
+            self._share(like)
+            return
         self.sources = tuple(sources)
         self.life = max(life, 0)  # CR 119.4: at 0 or less life, no life can be paid
         self.pool_units: tuple[str, ...] = pool_units(pool)
@@ -129,6 +136,26 @@ class Prepared:
             self.cap_profile.append(profiles.setdefault(profile, len(profiles)))
         self.profiles: list[_Profile] = list(profiles)
         self.cap_sums: dict[int, list[int]] = {}
+
+    def _share(self, like: Prepared) -> None:
+        """Every attribute ``__init__`` sets, taken from ``like`` (``base_sup`` copied: ``plus`` changes it).
+
+        Written out, never ``copy.copy``: in the compiled core, copying a native class calls its
+        ``__init__`` without arguments (``tests/test_compiled_copies.py``)."""
+        self.sources = like.sources
+        self.life = like.life
+        self.pool_units = like.pool_units
+        self.notes = like.notes
+        self.contested = like.contested
+        self.groups = like.groups
+        self.flex = like.flex
+        self.group_tokens = like.group_tokens
+        self.base, self.batches = like.base, like.batches
+        self.base_sup = dict(like.base_sup)
+        self.relaxed = like.relaxed
+        self.cap_profile = like.cap_profile
+        self.profiles = like.profiles
+        self.cap_sums = like.cap_sums
 
     def _caps_from(self, tm: int) -> list[int]:
         """For each batch index b, the caps for ``tm`` of batches b and after, summed (the bound adds the
@@ -330,6 +357,7 @@ class Prepared:
         used = frozenset().union(*(o.tokens for _g, o in chosen)) & self.contested if contested else None
         k = len(options) + (1 if allow_unused else 0)
         for comp in compositions(len(groups), k):
+            deadline.check()  # one way of the batch, yielded or skipped as clashing
             picks: list[tuple[int, Option]] = []
             member = 0
             for oi, count in enumerate(comp):
@@ -375,10 +403,9 @@ class Prepared:
     def plus(self, extra: dict[Key, int]) -> Prepared:
         """These sources with ``extra`` mana added to the pool (the batches and their memo tables shared:
         they depend on the sources only)."""
-        other = copy.copy(self)
-        sup = dict(self.base_sup)
+        other = Prepared((), None, 0, like=self)
+        sup = other.base_sup
         for key, n in extra.items():
             if n:
                 sup[key] = sup.get(key, 0) + n
-        other.base_sup = sup
         return other

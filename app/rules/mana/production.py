@@ -140,6 +140,7 @@ def _could_produce(ctx: Context, memo: bool) -> tuple[list[int], dict[Filter, li
         groups = _groups(members, ctx, cp)
         new = list(static)
         for i, ability, filters in refs:
+            deadline.check()  # one referring ability of the round
             masks = [_reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in filters]
             new[i] |= _referenced_mask(ctx, i, ability, masks)
         if new == cp:
@@ -170,6 +171,7 @@ def _static_masks(ctx: Context, memo: bool) -> tuple[list[int], _Refs]:
                 static[i] |= facts.mask  # reads nothing on the board and nothing replaces it (CR 106.12)
                 continue
             for alt in base_alternatives(ctx, i, ability, [0] * len(filters)):
+                deadline.check()  # one alternative, through every order of the replacements
                 for out in replace_all(alt, ctx.repls[i]) if ability.has_tap else {alt}:
                     static[i] |= mask_of(out)
         # the permanent's own triggered mana abilities (an aura's "adds an additional {G}")

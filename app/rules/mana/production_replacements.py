@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Final
 
+from app.rules import deadline
 from app.rules.mana.ability_values import BoardState, Warning
 from app.rules.text.mana_static import ManaTrigger, ProductionReplacement
 from app.rules.values.mana import Mana
@@ -65,6 +66,7 @@ def replace_all(alt: Mana, repls: tuple[ProductionReplacement, ...]) -> set[Mana
     orders = permutations(repls) if few else iter((repls,))
     out: set[Mana] = set()
     for order in orders:
+        deadline.check()  # one order of the replacements (up to MAX_ORDERED_REPLACEMENTS factorial)
         cur = {alt}
         for r in order:
             cur = {x for c in cur for x in _apply_replacement(c, r)}

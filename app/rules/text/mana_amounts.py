@@ -161,8 +161,9 @@ def parse_amount(text: str) -> Amount | None:
     return None if flt is None else Amount(text, filter=flt)
 
 
-_TIMING_TAIL: Final = re.compile(r"(if .+?) and only (?:as a sorcery|once each turn)")
-_TIMING_HEAD: Final = re.compile(r"(?:once|once each turn|as a sorcery) and only (if .+)")
+# Anchored (they are used with fullmatch): a search would try each "if " against the rest of the text.
+_TIMING_TAIL: Final = re.compile(r"^(if .+?) and only (?:as a sorcery|once each turn)")
+_TIMING_HEAD: Final = re.compile(r"^(?:once|once each turn|as a sorcery) and only (if .+)")
 
 
 def parse_condition(text: str) -> Condition:

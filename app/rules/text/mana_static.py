@@ -322,7 +322,9 @@ _static(
 )
 _static(
     "land-types-in-addition",
-    r"^(?P<who>.+?) (?:is|are) (?P<types>.+?) in addition to (?:its|their) other (?:land )?types$",
+    # The lookahead first: without the ending, each "is" would be tried against the whole rest (quadratic).
+    r"^(?=.* in addition to (?:its|their) other (?:land )?types$)"
+    r"(?P<who>.+?) (?:is|are) (?P<types>.+?) in addition to (?:its|their) other (?:land )?types$",
     _type_change("add"),
     rule="613.1d",
     examples=("Each land is a Swamp in addition to its other land types",

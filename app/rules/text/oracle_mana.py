@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from app.rules import deadline
 from app.rules.bounded_cache import text_cache
 from app.rules.text.mana_activated import (
     QUOTED,
@@ -114,12 +115,46 @@ def _norm(line: str, name: str) -> str:
     return text.strip().rstrip(".")
 
 
-_MANA_RELATED = re.compile(
-    r"for mana|could produce|produces? [^.]{0,80}instead|"
-    r"ha(?:s|ve) [^.]*\"[^\"]*\bAdd\b|lands?\b[^.]*\b(?:is|are)\b (?:a |an |every )?"
-    r"(?:basic land type|Plains|Islands?|Swamps?|Mountains?|Forests?)\b|land types? and abilities",
+_MANA_WORDS = re.compile(
+    r"for mana|could produce|produces? [^.]{0,80}instead|land types? and abilities", re.IGNORECASE
+)
+_LANDS = re.compile(r"lands?\b", re.IGNORECASE)
+_IS_A_LAND_TYPE = re.compile(
+    r"\b(?:is|are)\b (?:a |an |every )?(?:basic land type|Plains|Islands?|Swamps?|Mountains?|Forests?)\b",
     re.IGNORECASE,
 )
+_HAS = re.compile(r"ha(?:s|ve) ", re.IGNORECASE)
+_ADD_WORD = re.compile(r"\bAdd\b", re.IGNORECASE)
+
+
+def _mana_related(line: str) -> bool:
+    """Whether a line the templates did not read still speaks of mana: a word of mana (``_MANA_WORDS``);
+    in one sentence, "land(s)" then "is/are [a] <basic land type>"; or, in one sentence, "has/have" then a
+    quoted ability that says "Add". Linear in the line: each sentence is searched from its first "land"
+    or "has" only, and the text between two quotes once (one pattern ``lands?\b[^.]*\b(?:is|are)\b...``
+    rescanned the sentence from every "land" in it: quadratic)."""
+    if _MANA_WORDS.search(line):
+        return True
+    start = 0
+    while start <= len(line):
+        end = line.find(".", start)
+        end = len(line) if end < 0 else end
+        land = _LANDS.search(line, start, end)
+        if land is not None and _IS_A_LAND_TYPE.search(line, land.end(), end):
+            return True
+        has = _HAS.search(line, start, end)
+        if has is not None:
+            quote = line.find('"', has.end(), end)
+            while quote >= 0:
+                closing = line.find('"', quote + 1)
+                closing = len(line) if closing < 0 else closing
+                if _ADD_WORD.search(line, quote + 1, closing):
+                    return True
+                quote = closing if closing < end else -1  # any quote of the sentence may open it
+        start = end + 1
+    return False
+
+
 _IGNORABLE = re.compile(
     r"^(?:Enchant .*|As ~ enters(?: the battlefield)?, choose a color|Whenever .* for mana, (?:~|it) deals .*"
     r"|Whenever an opponent taps a land for mana, that land doesn't untap during its controller's next "
@@ -217,7 +252,7 @@ def _read_line(line: str, raw: str, reading: _Reading) -> None:
         reading.mark(raw, "static")
     elif _ADDS_MANA.search(line):
         reading.mark(raw, *_other_mana_line(line))
-    elif _MANA_RELATED.search(line) and not _IGNORABLE.match(line):
+    elif _mana_related(line) and not _IGNORABLE.match(line):
         reading.mark(raw, "problem", "a mana-related text this reader does not understand")
     else:
         reading.mark(raw, "other")
@@ -228,6 +263,7 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
     """Read every line of a face's text (``name`` is replaced by ``~`` for self-references)."""
     reading = _Reading([], [], [], [])
     for raw in restore_breaks(strip_reminder(oracle_text)).splitlines():
+        deadline.check()  # one line; the memo keeps only a whole reading
         line = _norm(strip_reminder(raw), name)
         if line:
             # CR 207.2c: an ability word has no rules meaning

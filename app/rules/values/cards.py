@@ -41,6 +41,26 @@ class Face:
     _keywords_folded: frozenset[str] = field(init=False, repr=False, compare=False)
     _changeling: bool = field(init=False, repr=False, compare=False)
 
+    def __reduce__(self) -> tuple[type[Face], tuple[object, ...]]:
+        """Pickled by its constructor (the catalogue snapshot): compiled, a frozen class refuses the field
+        by field restore of the default pickling (``tests/test_compiled_copies.py``)."""
+        return (
+            Face,
+            (
+                self.name,
+                self.mana_cost,
+                self.type_line,
+                self.oracle_text,
+                self.flavor_text,
+                self.keywords,
+                self.colors,
+                self.power,
+                self.toughness,
+                self.loyalty,
+                self.melded_value,
+            ),
+        )
+
     def __post_init__(self) -> None:
         folded = frozenset(k.casefold() for k in self.keywords)
         object.__setattr__(self, "_keywords_folded", folded)
@@ -109,6 +129,14 @@ class Card:
     def __post_init__(self) -> None:
         if not self.faces:
             raise ValueError("a card has at least one face")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[object, ...]]:
+        """Pickled by its constructor (the catalogue snapshot): compiled, a frozen class refuses the field
+        by field restore of the default pickling (``tests/test_compiled_copies.py``)."""
+        return (
+            Card,
+            (self.name, self.faces, self.layout, self.oracle_id, self.legalities, self.color_identity),
+        )
 
     @property
     def front(self) -> Face:

@@ -77,6 +77,11 @@ class ManaCost:
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_text", None)
 
+    def __reduce__(self) -> tuple[type[ManaCost], tuple[object, ...]]:
+        """Pickled by its constructor (the catalogue snapshot): compiled, a frozen class refuses the field
+        by field restore of the default pickling (``tests/test_compiled_copies.py``)."""
+        return (ManaCost, (self.variables, self.generic, self.others))
+
     # -- construction -------------------------------------------------------------------------------
 
     @classmethod

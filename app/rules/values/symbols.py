@@ -50,6 +50,11 @@ class ManaSymbol:
     amount: int = 0
     half_value: int | None = 2
 
+    def __reduce__(self) -> tuple[type[ManaSymbol], tuple[object, ...]]:
+        """Pickled by its constructor (the catalogue snapshot): compiled, a frozen class refuses the field
+        by field restore of the default pickling (``tests/test_compiled_copies.py``)."""
+        return (ManaSymbol, (self.text, self.kind, self.colors, self.amount, self.half_value))
+
     @classmethod
     def parse(cls, text: str) -> ManaSymbol:
         """Read one brace symbol such as ``{2/W}``; case-insensitive, hybrid halves in either order."""

@@ -72,6 +72,11 @@ class TypeLine:
     types: tuple[str, ...] = ()
     subtypes: tuple[str, ...] = ()
 
+    def __reduce__(self) -> tuple[type[TypeLine], tuple[object, ...]]:
+        """Pickled by its constructor (the catalogue snapshot): compiled, a frozen class refuses the field
+        by field restore of the default pickling (``tests/test_compiled_copies.py``)."""
+        return (TypeLine, (self.supertypes, self.types, self.subtypes))
+
     @classmethod
     def parse(cls, text: str) -> TypeLine:
         """Split on the dash; words before it are supertypes or card types, words after it subtypes."""
