@@ -7,7 +7,6 @@ examples. ``app.api.docs`` builds the document and runs this on it.
 from __future__ import annotations
 
 import json
-from copy import deepcopy as copy_schema
 from pathlib import Path
 from typing import Any
 
@@ -292,7 +291,7 @@ def _stored_answers(schema: dict[str, Any]) -> None:
     shared = {n for n in reached & requested if "properties" in schemas[n]}
     names = {name: _stored_name(name) for name in sorted(shared)}
     for name, stored in names.items():
-        copy = _renamed(copy_schema(schemas[name]), names)
+        copy = _renamed(json.loads(json.dumps(schemas[name])), names)  # a JSON schema, copied as JSON
         copy["required"] = list(copy["properties"])
         copy["title"] = stored
         schemas[stored] = copy

@@ -67,7 +67,7 @@ _ATTACHED = PROHIBITION.add(
 )
 _THEIR = PROHIBITION.add(
     "their-abilities-cant-be-activated",
-    rf"(?P<type>{_TYPE_WORDS})(?: with (?P<kw>flying))? [^.\"]*?(?:,? and|\.) their activated abilities"
+    rf"^(?P<type>{_TYPE_WORDS})(?: with (?P<kw>flying))? [^.\"]*?(?:,? and|\.) their activated abilities"
     r"(?P<tap> with \{t\} in their costs)? can't be activated(?P<unless> unless they're mana abilities)?\.?$",
     rule="602.5",
     examples=(
