@@ -100,6 +100,21 @@ INLINE_TRIED: Final = "manacalc.inline_tried"
 """Set in the scope when the direct lane's inline attempt failed: the FastAPI rerun goes straight to a
 worker thread instead of trying the event loop again."""
 
+NOT_ON_THE_LOOP: Final = "manacalc.not_on_the_loop"
+"""Set in the scope, before any work starts, for a body that carries card text of its own (inline cards):
+reading client text is the costliest and least predictable work there is, so such a request never runs on
+the event loop, not even for the inline slice; it goes to a worker thread within the budget."""
+
+_CARD_TEXT_MARKERS: Final = (b"oracle_text", b"card_faces", b"\\")
+
+
+def carries_card_text(body: bytes) -> bool:
+    """Whether a JSON body may hold inline card text: an ``oracle_text`` or ``card_faces`` key, or any
+    escape (a key could be spelled with escapes). A decklist's line breaks are escapes too: decks always
+    run in a worker, where their work belongs anyway."""
+    return any(marker in body for marker in _CARD_TEXT_MARKERS)
+
+
 COMPUTED: Final = "manacalc.computed"
 """Set in the scope by ``compute`` (the boundary test reads it)."""
 
@@ -182,7 +197,8 @@ async def compute(work: Callable[[Session], T], session: Session, *, size: int) 
                 scope[INLINE_TRIED] = True
             raise Fallback from None
     budget = _budget(scope)
-    if size <= INLINE_WORK_LIMIT and not (scope is not None and scope.get(INLINE_TRIED)):
+    on_the_loop = scope is None or not (scope.get(INLINE_TRIED) or scope.get(NOT_ON_THE_LOOP))
+    if size <= INLINE_WORK_LIMIT and on_the_loop:
         try:
             return _inline(work, started)
         except (NeedsDatabase, DeadlineExceeded):

@@ -38,7 +38,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from app.api.compute import OFFLINE_SESSION, Fallback, run_bounded
+from app.api.compute import NOT_ON_THE_LOOP, OFFLINE_SESSION, Fallback, run_bounded
 from app.api.deps import settings_of
 from app.api.encoding import encode
 from app.api.validation import BoundedInvalid, loads_in_pieces, validate
@@ -114,7 +114,10 @@ def direct(router: APIRouter, path: str, body: type[BaseModel]) -> Callable[[End
 
 
 async def serve(route: DirectRoute, scope: Scope, receive: Receive, send: Send, body: bytes) -> bool:
-    """Answer the request; False (nothing sent) when it must go through FastAPI instead."""
+    """Answer the request; False (nothing sent) when it must go through FastAPI instead: a body with card
+    text of its own goes there before any work, to run in a worker thread (``NOT_ON_THE_LOOP``)."""
+    if scope.get(NOT_ON_THE_LOOP):
+        return False
     scope["route"] = route.template
     scope["endpoint"] = route.endpoint
     try:

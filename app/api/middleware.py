@@ -35,6 +35,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.access_log import write_access_line
+from app.api.compute import NOT_ON_THE_LOOP, carries_card_text
 from app.api.direct import INLINE_BODY_BYTES, DirectRead, DirectRoute, refuse_invalid, serve, serve_read
 from app.api.limits import (
     MAX_JSON_DEPTH,
@@ -186,6 +187,8 @@ class ServiceMiddleware:
             await _refuse(scope, receive, send, refusal)
             return
         assert isinstance(body, bytes)
+        if carries_card_text(body):  # decided once, before any work: never on the event loop
+            scope[NOT_ON_THE_LOOP] = True
         if not await self._answered_early(scope, receive, send, body):
             await self.app(scope, _replay(body, receive), send)
 
