@@ -163,3 +163,30 @@ def test_no_reexport_lines() -> None:
             if not submodule_of_package:
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
     assert found == []
+
+
+# A name a client writes is bounded by its field (app/field_limits.py), so a memo of names alone is bounded in
+# bytes by its entries; every other text is bounded only by the body.
+NAME_ONLY_MEMOS = {"app.rules.values.names.fold_name", "app.rules.text.characters._fold_char"}
+
+
+def test_every_memo_of_client_text_is_bounded_in_characters() -> None:
+    """A memo keyed by card text (oracle text, a sentence, a line) is a ``text_cache``, bounded in entries
+    and in the characters it holds; ``functools.lru_cache`` bounds entries only, and 8,192 entries of
+    inline texts could hold hundreds of MB in a worker."""
+    unbounded = []
+    for module, tree in TREES.items():
+        if not module.startswith("app.rules"):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            lru = any("lru_cache" in ast.unparse(d) for d in node.decorator_list)
+            text_args = [
+                a.arg
+                for a in node.args.args
+                if a.annotation is not None and ast.unparse(a.annotation) == "str"
+            ]
+            if lru and text_args and f"{module}.{node.name}" not in NAME_ONLY_MEMOS:
+                unbounded.append(f"{MODULES[module].relative_to(ROOT)}:{node.lineno} {node.name}{text_args}")
+    assert unbounded == []

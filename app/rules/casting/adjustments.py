@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import lru_cache
 from typing import Final
 
+from app.rules.bounded_cache import text_cache
 from app.rules.casting.conditions import filter_covers, judge
 from app.rules.casting.counts import amount_of
 from app.rules.casting.prepared import PreparedBoard
@@ -230,7 +230,7 @@ def own_effects(face: Face, run: CostRun) -> list[tuple[Permanent | None, CostEf
     return found
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=2_000_000)
 def _undaunted_line(text: str) -> bool:
     """An "Undaunted" keyword line (reminder text aside), for faces whose keyword list does not say it."""
     return any(line.strip().split(" (", 1)[0] == "Undaunted" for line in text.split("\n"))

@@ -10,9 +10,9 @@ permanent's ``chosen.card_name``; with none chosen it forbids nothing (the least
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
+from app.rules.bounded_cache import text_cache
 from app.rules.text.oracle_mana import strip_reminder
 from app.rules.text.templates import registry
 from app.rules.values.names import fold_name
@@ -119,7 +119,7 @@ class Prohibition:
     taken as not done, and said."""
 
 
-@lru_cache(maxsize=4096)
+@text_cache(entries=4096, chars=2_000_000)
 def read_prohibitions(oracle_text: str, name: str) -> tuple[Prohibition, ...]:
     out: list[Prohibition] = []
     for raw in oracle_text.splitlines():
@@ -242,7 +242,7 @@ class NamedLandChange:
     ability: str
 
 
-@lru_cache(maxsize=4096)
+@text_cache(entries=4096, chars=2_000_000)
 def read_named_land_changes(oracle_text: str, name: str) -> tuple[NamedLandChange, ...]:
     out = []
     for raw in oracle_text.splitlines():

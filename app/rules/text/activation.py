@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
+from app.rules.bounded_cache import text_cache
 from app.rules.text.mana_activated import CostPart
 from app.rules.text.mana_filters import Filter, parse_filter
 from app.rules.text.templates import registry
@@ -171,7 +171,7 @@ def read_pick(phrase: str) -> Pick | None:
     return Pick(tuple(alternatives), token)
 
 
-@lru_cache(maxsize=4096)
+@text_cache(entries=4096, chars=2_000_000)
 def read_need(part: CostPart, self_name: str) -> Need | None:
     """The resource ``part`` consumes; None for {T}, {Q}, mana and loyalty (not resources of this kind)."""
     if part.kind in {"tap", "untap", "mana", "loyalty"}:

@@ -354,6 +354,6 @@ def _pattern(forms: tuple[Form, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
 
 
-@lru_cache(maxsize=4096)
+@text_cache(entries=4096, chars=2_000_000)
 def _literal(name: str) -> Character:
     return Character(name=name, forms=(Form(name, FormKind.LITERAL),), known=False)

@@ -16,8 +16,8 @@ emerge and offering (``sacrifice_ways``: CR 702.119a, 702.48a), then its own cas
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 
+from app.rules.bounded_cache import text_cache
 from app.rules.effects.permissions import OwnPermission
 from app.rules.effects.ways import CardWays, NotRead, OptionalCost, Way, WayKind
 from app.rules.text.additional_costs import modal_costs, read_mandatory
@@ -27,7 +27,7 @@ from app.rules.text.sacrifice_ways import offering_way
 from app.rules.values.cards import Face
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=2_000_000)
 def _read_text(text: str) -> CardWays:
     ways: list[Way] = []
     optional: list[OptionalCost] = []
@@ -63,7 +63,7 @@ def _read_text(text: str) -> CardWays:
     return CardWays(tuple(ways), tuple(optional), tuple(not_read), tuple(mandatory))
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=2_000_000)
 def read_ways(name: str, text: str) -> CardWays:
     """The keyword lines, then the casting sentences that are not keywords (``own_text``): alternative
     costs written in the text (CR 118.9) and permissions to be cast from another zone (CR 601.3)."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from functools import lru_cache
 from typing import Final, TypeAlias
 
+from app.rules.bounded_cache import text_cache
 from app.rules.effects.other_costs import OtherCost
 from app.rules.effects.permissions import (
     GrantedText,
@@ -69,7 +69,7 @@ _ONE_SHOT: Final = re.compile(
 _TRIGGER: Final = re.compile(r"^(?:when|whenever|at the beginning|at end)\b|^[^\"]{0,80}?: ")
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=2_000_000)
 def read_granted(name: str, oracle_text: str) -> GrantedText:
     """What a permanent or a lasting effect grants (see the module): each Permission, and each sentence
     about casting spells that was not read."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
+from app.rules.bounded_cache import text_cache
 from app.rules.effects.permissions import OwnPermission
 from app.rules.effects.ways import Way, WayKind
 from app.rules.text.cast_sentences import (
@@ -55,7 +55,7 @@ class OwnText:
     not_read: tuple[str, ...] = ()
 
 
-@lru_cache(maxsize=8192)
+@text_cache(entries=8192, chars=2_000_000)
 def read_own(name: str, oracle_text: str) -> OwnText:
     """A card's own alternative costs and zone permissions (see the module)."""
     alternatives: list[Way] = []

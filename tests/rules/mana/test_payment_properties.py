@@ -124,9 +124,12 @@ def boards(draw: st.DrawFn) -> tuple[ManaCost, tuple[ManaSource, ...], ManaCost,
             )  # fmt: skip
         elif kind == "petal":
             sources.append(ManaSource(pid, 0, _alts(*COLORS), tokens=frozenset({"leaves:" + pid})))
-            if others:  # and an Altar may want it too
+            # and an Altar may want it too: one activation of the one Altar per Petal, each numbered as the
+            # board's sources number them (consuming_sources: a source is one activation)
+            if others:
+                altars = sum(1 for s in sources if s.permanent == "x-altar")
                 sources.append(
-                    ManaSource("x-altar", 0, _alts("CC"), uses_permanent=False,
+                    ManaSource("x-altar", 0, _alts("CC"), uses_permanent=False, activation=altars,
                                tokens=frozenset({"leaves:" + pid}), consumes=Consumed(sacrifices=(pid,)))
                 )  # fmt: skip
         elif kind == "prism":
