@@ -91,7 +91,14 @@ def test_its_size_is_about_the_json_s() -> None:
         {"permanents": [{"id": f"f{i}", "card": "Forest"} for i in range(10)]},
         {
             "permanents": [
-                {"id": "w", "card": {"name": "Wall", "type_line": "Wall", "oracle_text": "\n".join(["D. " * 300] * 3)}}
+                {
+                    "id": "w",
+                    "card": {
+                        "name": "Wall",
+                        "type_line": "Wall",
+                        "oracle_text": "\n".join(["D. " * 300] * 3),
+                    },
+                }
             ]
         },
     ):

@@ -225,7 +225,11 @@ def test_it_keeps_at_most_so_many_characters_in_all(db_session: Session) -> None
     catalogue = Catalogue(db_session)
 
     def board(tag: str) -> BoardIn:
-        card = {"name": f"Wall {tag}", "type_line": "Creature — Wall", "oracle_text": "\n".join(["Defender. " * 60] * 5)}
+        card = {
+            "name": f"Wall {tag}",
+            "type_line": "Creature — Wall",
+            "oracle_text": "\n".join(["Defender. " * 60] * 5),
+        }
         return _board({"permanents": [{"id": f"{tag}{i}", "card": card} for i in range(3)]})
 
     size = len(board("a").model_dump_json())
