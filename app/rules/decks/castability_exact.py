@@ -159,18 +159,15 @@ class Hall:
         return all(v >= f or not t for v, f, t in zip(h, self.full, self.touches[kind], strict=True))
 
 
-@bounded("probabilities", lambda args: (args, args))
-def probabilities(
-    classes: tuple[_Class, ...],
-    nonlands: int,
-    wanted: tuple[tuple[str, int], ...],
-    turn: int,
-    draws: int,
-    commander: bool,
-) -> tuple[float, float]:
-    copies = tuple(c for _, c in classes)
-    hall = Hall.of(tuple(k for k, _ in classes), wanted)
-    land_total = sum(copies)
+def mulligan_weights(
+    land_total: int, nonlands: int, draws: int, turn: int, commander: bool
+) -> tuple[list[float], dict[tuple[int, int], float]]:
+    """The London mulligan's stages (CR 103.5) as weights, the same for every castability model.
+
+    ``weight[t]``: the chance (summed over stages, times the chance of reaching the stage) that a hand was
+    kept without bottoming a land, given ``t`` lands among the first ``HAND_SIZE + draws`` cards of that
+    stage's shuffle. ``bottoming[(lands, to_bottom)]``: the summed chance of reaching a stage whose 7-card
+    hand with ``lands`` lands puts ``to_bottom`` of them on the bottom and is kept."""
     deck = land_total + nonlands
     seen = HAND_SIZE + draws
     if seen > deck:
@@ -179,12 +176,7 @@ def probabilities(
         comb(land_total, k) * comb(nonlands, HAND_SIZE - k) / comb(deck, HAND_SIZE)
         for k in range(HAND_SIZE + 1)
     ]
-
-    # weight[t]: chance (summed over stages, times the chance of reaching the stage) that a hand was kept
-    # without bottoming a land, given t lands among the first `seen` cards of that stage's shuffle.
     weight = [0.0] * (seen + 1)
-    # bottoming[(lands, to_bottom)]: summed chance of reaching a stage whose 7-card hand with `lands`
-    # lands puts `to_bottom` of them on the bottom and is kept.
     bottoming: dict[tuple[int, int], float] = {}
     reach = 1.0
     for stage in stages(commander):
@@ -203,6 +195,24 @@ def probabilities(
                 key = (lands, lands - kept)
                 bottoming[key] = bottoming.get(key, 0.0) + reach
         reach *= mulligan
+    return weight, bottoming
+
+
+@bounded("probabilities", lambda args: (args, args))
+def probabilities(
+    classes: tuple[_Class, ...],
+    nonlands: int,
+    wanted: tuple[tuple[str, int], ...],
+    turn: int,
+    draws: int,
+    commander: bool,
+) -> tuple[float, float]:
+    copies = tuple(c for _, c in classes)
+    hall = Hall.of(tuple(k for k, _ in classes), wanted)
+    land_total = sum(copies)
+    deck = land_total + nonlands
+    seen = HAND_SIZE + draws
+    weight, bottoming = mulligan_weights(land_total, nonlands, draws, turn, commander)
     success = 0.0
     condition = 0.0
     for (lands, to_bottom), chance in bottoming.items():

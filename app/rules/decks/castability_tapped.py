@@ -37,7 +37,7 @@ from typing import Final
 
 from app.rules import deadline
 from app.rules.decks.castability_cache import bounded
-from app.rules.decks.castability_exact import HAND_SIZE, CastabilityError, stages
+from app.rules.decks.castability_exact import HAND_SIZE, STATES_PER_CHECK, CastabilityError, mulligan_weights
 from app.rules.decks.entering import BASICS, TAPPED, TYPES, UNTAPPED, EntryRule
 
 COLOR_ORDER: Final = "WUBRG"
@@ -360,31 +360,7 @@ def probabilities_tapped(
     land_total = sum(copies)
     deck = land_total + nonlands
     seen = HAND_SIZE + draws
-    if seen > deck:
-        raise CastabilityError(f"a deck of {deck} cards cannot show {seen} cards by turn {turn}")
-    hand_lands = [
-        comb(land_total, k) * comb(nonlands, HAND_SIZE - k) / comb(deck, HAND_SIZE)
-        for k in range(HAND_SIZE + 1)
-    ]
-    weight = [0.0] * (seen + 1)
-    bottoming: dict[tuple[int, int], float] = {}
-    reach = 1.0
-    for stage in stages(commander):
-        mulligan = 0.0
-        for lands in range(HAND_SIZE + 1):
-            if not stage.keeps(lands):
-                mulligan += hand_lands[lands]
-                continue
-            kept = stage.kept_lands(lands)
-            if kept == lands:
-                for t in range(lands, min(seen, lands + draws) + 1):
-                    weight[t] += (
-                        reach * comb(t, lands) * comb(seen - t, HAND_SIZE - lands) / comb(seen, HAND_SIZE)
-                    )
-            else:
-                key = (lands, lands - kept)
-                bottoming[key] = bottoming.get(key, 0.0) + reach
-        reach *= mulligan
+    weight, bottoming = mulligan_weights(land_total, nonlands, draws, turn, commander)
     success = 0.0
     condition = 0.0
     # Hands that bottomed no land: the lands among the first `seen` cards, by kind (capped) and in all.
@@ -392,7 +368,9 @@ def probabilities_tapped(
     for kind, c in enumerate(copies):
         deadline.check()  # one land kind of the dynamic program
         grown: dict[tuple[tuple[int, ...], int], int] = {}
-        for (vec, t), w in states.items():
+        for step, ((vec, t), w) in enumerate(states.items()):
+            if not step & STATES_PER_CHECK:
+                deadline.check()  # every few dozen states of the kind
             for k in range(min(c, seen - t) + 1):
                 nxt = list(vec)
                 nxt[kind] = min(k, caps[kind])
