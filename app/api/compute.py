@@ -41,7 +41,7 @@ from starlette.types import Receive, Scope
 
 from app.errors import BadRequest, ServiceUnavailable, TooLarge
 from app.logs import current_request
-from app.rules.deadline import Deadline, DeadlineExceeded, running
+from app.rules.deadline import Deadline, DeadlineExceeded, Turns, running
 
 T = TypeVar("T")
 
@@ -168,6 +168,9 @@ def _under(deadline: Deadline, work: Callable[[], T]) -> T:
 
 
 _EXECUTOR = ThreadPoolExecutor(COMPUTE_THREADS, thread_name_prefix="manacalc-compute")
+_TURNS = Turns()
+"""The worker threads' turns at the rules core (``app.rules.deadline``): one computes at a time, so the
+event loop competes for the GIL with one worker, not eight."""
 _RUNNING: set[_Job] = set()
 
 
@@ -203,7 +206,8 @@ async def compute(work: Callable[[Session], T], session: Session, *, size: int) 
             return _inline(work, started)
         except (NeedsDatabase, DeadlineExceeded):
             pass
-    return await _in_worker(work, session, Deadline(started + budget), budget, bound[1] if bound else None)
+    deadline = Deadline(started + budget, _TURNS)
+    return await _in_worker(work, session, deadline, budget, bound[1] if bound else None)
 
 
 async def run_bounded(work: Callable[[], T]) -> T:

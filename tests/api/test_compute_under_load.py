@@ -7,7 +7,8 @@ fifteen dual and tri land kinds for castability (Commander, on the draw) and for
 payment from 25 permanents, and 200 KB of inline card texts. Compiled, the rules core never went back to
 the interpreter's loop, so one such request froze ``/healthz`` for 20-31 s and every compute answer came
 late; ``deadline.check()`` now lets other threads run every 2 ms of work, and each loop that grows with the
-input checks. Meanwhile ``/healthz`` answers within 100 ms throughout, no answer is a 5xx but a 503 (every
+input checks, and the worker threads take turns at the core, so the event loop competes for the GIL with
+one of them only. Meanwhile ``/healthz`` answers within 100 ms throughout, no answer is a 5xx but a 503 (every
 worker busy), and each compute answer comes by its budget plus 10 %.
 """
 
@@ -32,11 +33,11 @@ pytestmark = [pytest.mark.db_free, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 BUDGET_S = 1.5
-HEALTHZ_S = 0.25
-"""The worst /healthz allowed while the costliest requests run. The goal is 100 ms; the compiled build on
-PostgreSQL measured 112-163 ms here with a dozen compute jobs at once (each hands the GIL over every 2 ms,
-but to any waiting thread, not the event loop's first), so the test holds the 250 ms it meets today: a
-freeze of the kind it guards against lasted 20 s."""
+HEALTHZ_S = 0.1
+"""The worst /healthz allowed while the costliest requests run (plus what the idle machine adds). Before
+the workers took turns (``deadline.Turns``) the compiled build measured 112-163 ms here: with a dozen
+compute jobs at once, each handed the GIL over every 2 ms, but to any waiting thread, not the event
+loop's first."""
 DUALS = [
     "Savannah", "Scrubland", "Badlands", "Taiga", "Tundra", "Underground Sea", "Volcanic Island", "Bayou",
     "Plateau", "Tropical Island", "Arcane Sanctum", "Crumbling Necropolis", "Jungle Shrine", "Savage Lands",
