@@ -168,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # read for answers given before routing) and FastAPI's per-route contexts, built lazily, held the
         # event loop on the first such answer (a /healthz stall).
         _app.openapi()
+        _app.state.encode_openapi()  # and its served bytes, compressed
         logger.info("manacalc %s ready (rules edition %s)", __version__, settings.rules_edition)
         yield
         stop_refresh.set()

@@ -123,6 +123,28 @@ def test_start_up_builds_the_openapi_document(settings: Settings, db_session: Se
         assert client.post("/v1/mana-costs/parse", content=b'{"mana_cost": "{W}"}').status_code == 415
 
 
+def test_start_up_encodes_the_served_openapi_document_once(
+    settings: Settings, db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its bytes and gzip form too: made by the first request for them, they cost it over 100 ms, and a
+    /healthz beside a flood of such first requests waited 445 ms (``bench/hostile.py --floods``)."""
+    import app.api.docs as docs
+
+    compressed: list[int] = []
+    real = docs.gzip.compress
+    monkeypatch.setattr(
+        docs.gzip, "compress", lambda data, **kw: compressed.append(len(data)) or real(data, **kw)
+    )
+    app = create_app(with_token(settings))
+    bind_app_to_session(app, db_session)
+    with TestClient(app) as client:
+        assert len(compressed) == 1  # before any request
+        for encoding in ("gzip", "identity", "gzip"):
+            answer = client.get("/openapi.json", headers={"Accept-Encoding": encoding})
+            assert answer.status_code == 200 and answer.json()["openapi"]
+        assert len(compressed) == 1
+
+
 def test_requests_are_counted_by_route_template_and_status(client: TestClient) -> None:
     before = scrape(client)
     assert client.get("/v1/cards/Llanowar Elves").status_code == 200
