@@ -309,6 +309,7 @@ def load_at_startup(session: Session, version: str, snapshot_dir: Path | None = 
         entries, sorted_names, words, cards = load_or_build(snapshot_dir, source, version, build)
     index = CardIndex(version, entries, sorted_names, words, cards)
     gc.freeze()  # as preload does: the collector need not scan the catalogue's objects
+    clear_free_lists()  # the build's temporaries, as after a reload
     LIVE.publish(index)
     LIVE.startup = index
     return index
@@ -326,7 +327,8 @@ def start_refresher(
     def run() -> None:
         while not stop.wait(POLL_INTERVAL_S):
             try:
-                release_retired(retired)
+                if release_retired(retired):
+                    clear_free_lists()
                 with session_factory() as session:
                     version = read_version(session)
                     current = LIVE.index
@@ -340,7 +342,8 @@ def start_refresher(
                                 LIVE.startup = None
                             retired.append(current)
                         del current  # or this frame would keep it, and free it all at once later
-                        release_retired(retired)
+                        if release_retired(retired):
+                            clear_free_lists()
                         logger.info(
                             "card catalogue reloaded in memory in %.1f s (data_version %s)",
                             time.perf_counter() - started,
@@ -360,23 +363,39 @@ def start_refresher(
     return stop
 
 
-def release_retired(retired: list[CardIndex]) -> None:
+def release_retired(retired: list[CardIndex]) -> int:
     """Free the indexes of ``retired`` that nothing else holds any more, ``RELEASE_SLICE`` entries at a
     time with the GIL released between slices; keep the others (a request still reading one) for later.
 
     Publishing a new index dropped the last reference to the old one, and reference counting
     freed its hundreds of thousands of objects in one C-level cascade holding the GIL (the
     worst pause of a reload, ``/healthz`` waiting for it). Only an index no request can reach is emptied:
-    a request holding it (or one of its maps) keeps it whole until it is done."""
+    a request holding it (or one of its maps) keeps it whole until it is done. Returns how many were
+    freed."""
     kept: list[CardIndex] = []
+    released = 0
     while retired:
         index = retired.pop()
         if _unreachable(index):
             _release(index)
+            released += 1
         else:
             kept.append(index)
         del index
     retired.extend(kept)
+    return released
+
+
+def clear_free_lists() -> None:
+    """Give the allocator back what a rebuild (or a release) left in the interpreter's free lists.
+
+    A rebuild makes and drops hundreds of thousands of short-lived tuples (rows, legalities, entries equal
+    to the old ones), and the interpreter keeps thousands of the freed ones per size for reuse. Those sat
+    in the arenas the rebuild had to add, so the arenas stayed, and the objects that requests made
+    meanwhile settled among them for good: resident memory rose at every reload with no object more alive
+    (``tests/services/test_catalogue_reload_memory.py``). Only a full collection empties the free lists;
+    with the catalogue frozen it visits only the objects made since (a few milliseconds)."""
+    gc.collect()
 
 
 def _unreachable(index: CardIndex) -> bool:
@@ -410,7 +429,11 @@ def _rebuild(session: Session, version: str, previous: CardIndex | None = None) 
     measures both). Requests run meanwhile:
     reference counting still frees their garbage; only cycles wait for the rebuild's end."""
     with collector_paused():
-        return CardIndex.build(session, version, preload=True, previous=previous)
+        index = CardIndex.build(session, version, preload=True, previous=previous)
+    # Before publishing: the requests the new index lets in would otherwise settle among the build's
+    # freed temporaries and keep their arenas (``clear_free_lists``).
+    clear_free_lists()
+    return index
 
 
 def _version() -> str | None:
