@@ -4,9 +4,11 @@ let go, and what did not change is shared with the new one rather than copied.
 Before, each worker kept its start-up catalogue for ever beside the current one (a second whole catalogue
 from the first reload on), and every reload built a full copy whose objects filled the old catalogue's
 freed slots, so the allocator could not give the old one's memory back: 190 MB after the first load, 322 MB
-after five reloads, in this very test. Then each reload still added a few MB with no more objects alive: the
-build's freed temporaries stayed in the interpreter's free lists, in arenas the build had added, and the
-objects made meanwhile settled there for good (``card_index.clear_free_lists``). The reloads run in a
+after five reloads, in this very test. Then each reload still added a few MB with no more objects alive:
+the rebuild's freed temporaries stayed in the interpreter's free lists, in arenas the rebuild had added, the
+objects made meanwhile settled there for good, and the C heap kept the holes of the rebuild's large tables
+(``card_index.give_back_freed_memory``); and the rebuild copied the whole catalogue before comparing it with
+the old one, where it now compares each card as it is read (``repositories.cards``). The reloads run in a
 process of their own (``tests/reload_memory_worker.py``): resident memory is the whole process's.
 """
 
@@ -24,8 +26,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.db_free]  # a SQLite file of its own
 RELOADS = 5
 AFTER_RELOADS = 1.10
 """The bound after 5 reloads, of the memory after the first load (the worker kept every old catalogue:
-+70 %; the free lists pinned the build's arenas: +15 %). What remains above the first load comes at the
-first reload and stays: the C allocator's, whose heap keeps the holes the rebuild's large tables leave."""
++70 %; then the free lists and the C heap kept what each rebuild freed: +15 %). What remains above the
+first load is the allocators' (the live blocks are the same): a few MB that vary from run to run."""
 BLOCKS = 1.01
 """The live blocks after each reload, of those after the first load: no reload keeps objects alive."""
 LAST_RELOADS = 1.10
