@@ -1,7 +1,7 @@
 """A worker process that loads the bundled catalogue, serves requests, reloads the catalogue ``reloads`` times
-as the refresher thread does after an import, and prints its resident memory after the first load and after
-each reload as JSON (``tests/services/test_catalogue_reload_memory.py`` runs it: resident memory is the
-whole process's, so it is measured in a process of its own).
+as the refresher thread does after an import, and prints its resident memory and live blocks after the first
+load and after each reload as JSON (``tests/services/test_catalogue_reload_memory.py`` runs it: resident
+memory is the whole process's, so it is measured in a process of its own).
 
 Between reloads the same requests run again (costs on a board, payments, deck analysis, card look-ups and
 suggestions), so that every cache and memo that can hold a card of an old catalogue holds some.
@@ -58,9 +58,11 @@ def serve(client: TestClient) -> None:
     assert statuses == [200, 200, 200, 200, 200, 200, 404], statuses
 
 
-def settle() -> float:
+def settle() -> tuple[float, int]:
+    """Resident MB and the interpreter's live blocks (``sys.getallocatedblocks``): the blocks tell an object
+    kept alive from memory the allocator holds with nothing in it."""
     gc.collect()
-    return resident_mb()
+    return resident_mb(), sys.getallocatedblocks()
 
 
 def main(url: str, reloads: int) -> None:
@@ -96,7 +98,16 @@ def main(url: str, reloads: int) -> None:
             sizes.append(settle())
     finally:
         stop.set()
-    print(json.dumps({"first_mb": sizes[0], "after_reload_mb": sizes[1:]}))
+    print(
+        json.dumps(
+            {
+                "first_mb": sizes[0][0],
+                "after_reload_mb": [mb for mb, _ in sizes[1:]],
+                "first_blocks": sizes[0][1],
+                "after_reload_blocks": [blocks for _, blocks in sizes[1:]],
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import groupby
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from sqlalchemy import and_, delete, func, or_, select
@@ -176,63 +178,74 @@ def load_all_cards(session: Session, previous: Mapping[str, Card] | None = None)
 
 
 def _assemble(session: Session, ids: Sequence[str] | None, previous: Mapping[str, Card]) -> dict[str, Card]:
-    """The cards with these oracle ids (all of them for ``None``), faces and legalities attached."""
+    """The cards with these oracle ids (all of them for ``None``), faces and legalities attached.
+
+    Each card's faces, legalities and then the card itself are made and compared with ``previous``'s as
+    soon as they are read, one card at a time, and every part equal to the old one is the old object (its id
+    string too): a reload that copied the whole catalogue before comparing it held a second one's worth of
+    short-lived objects at its peak, in arenas and heap the allocators had to add and kept."""
 
     def only(stmt: Any, column: Any) -> Any:
         return stmt if ids is None else stmt.where(column.in_(ids))
 
-    card_columns = select(
-        CardRow.oracle_id, CardRow.name, CardRow.layout, CardRow.color_identity, CardRow.mana_value
-    )
-    rows = session.execute(only(card_columns, CardRow.oracle_id)).all()
-    if not rows:
-        return {}
-    faces: dict[str, list[Face]] = {}
-    for f in session.execute(
+    def key(oid: str) -> str:
+        before = previous.get(oid)
+        return before.oracle_id if before is not None and before.oracle_id is not None else oid
+
+    faces: dict[str, tuple[Face, ...]] = {}
+    face_rows = session.execute(
         only(select(*_FACE_COLUMNS), CardFaceRow.oracle_id)
         .order_by(CardFaceRow.oracle_id, CardFaceRow.position)
         .execution_options(yield_per=_STREAM_ROWS)
-    ):
-        read = faces.setdefault(f.oracle_id, [])
-        face = _face(f)
-        before = previous.get(f.oracle_id)
-        if before is not None and len(read) < len(before.faces) and before.faces[len(read)] == face:
-            face = before.faces[len(read)]
-        read.append(face)
-    legal: dict[str, list[tuple[str, str]]] = {}
+    )
+    for oid, rows in groupby(face_rows, key=attrgetter("oracle_id")):
+        old = previous[oid].faces if oid in previous else ()
+        read: list[Face] = []
+        for f in rows:
+            face = _face(f)
+            if len(read) < len(old) and old[len(read)] == face:
+                face = old[len(read)]
+            read.append(face)
+        found = tuple(read)
+        faces[key(oid)] = old if found == old else found
+    legal: dict[str, tuple[tuple[str, str], ...]] = {}
+    # 19 formats a card: one shared (format, status) pair each, not 600,000 tuples of new strings.
     pairs: dict[tuple[str, str], tuple[str, str]] = {}
-    for oid, fmt, status in session.execute(
+    legality_rows = session.execute(
         only(
             select(CardLegalityRow.oracle_id, CardLegalityRow.format, CardLegalityRow.status),
             CardLegalityRow.oracle_id,
         )
         .order_by(CardLegalityRow.oracle_id, CardLegalityRow.format)
         .execution_options(yield_per=_STREAM_ROWS)
+    )
+    for oid, rows in groupby(legality_rows, key=itemgetter(0)):
+        found_pairs = tuple(pairs.setdefault((fmt, status), (fmt, status)) for _oid, fmt, status in rows)
+        before = previous.get(oid)
+        legal[key(oid)] = (
+            before.legalities if before is not None and before.legalities == found_pairs else found_pairs
+        )
+    card_columns = select(
+        CardRow.oracle_id, CardRow.name, CardRow.layout, CardRow.color_identity, CardRow.mana_value
+    )
+    cards: dict[str, Card] = {}
+    for oid, name, layout, identity, value in session.execute(
+        only(card_columns, CardRow.oracle_id).execution_options(yield_per=_STREAM_ROWS)
     ):
-        # 19 formats a card: one shared (format, status) pair each, not 600,000 tuples of new strings.
-        pair = (fmt, status)
-        legal.setdefault(oid, []).append(pairs.setdefault(pair, pair))
-    cards = {
-        oid: Card(
+        card = Card(
             name=name,
-            faces=_melded(tuple(faces.get(oid, ())), layout, value),
+            faces=_melded(faces.get(oid, ()), layout, value),
             layout=layout,
             oracle_id=oid,
-            legalities=tuple(legal.get(oid, ())),
+            legalities=legal.get(oid, ()),
             color_identity=tuple(identity) if identity is not None else None,
         )
-        for oid, name, layout, identity, value in rows
-    }
-    if not previous:
-        return cards
-    kept: dict[str, Card] = {}
-    for oid, card in cards.items():
         before = previous.get(oid)
         if before is not None and before == card:
-            kept[before.oracle_id or oid] = before
+            cards[before.oracle_id or oid] = before
         else:
-            kept[oid] = card
-    return kept
+            cards[oid] = card
+    return cards
 
 
 def _melded(faces: tuple[Face, ...], layout: str, value: float | None) -> tuple[Face, ...]:
