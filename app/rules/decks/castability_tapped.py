@@ -1,5 +1,5 @@
 """The ``tapped-lands`` castability model: Karsten's model (``castability``) where a land that enters tapped
-cannot pay on the turn it is played. Exact, by enumeration over land kinds, with the same mulligan rule.
+cannot pay on the turn it is played. Exact, by dynamic programs over land kinds, with the same mulligan rule.
 
 The model. A spell of mana value ``T`` is tested on turn ``T``, given at least ``T`` lands seen by then (as
 in Karsten's model, the turn each land was drawn is not tracked: the lands seen are played in the best
@@ -11,20 +11,26 @@ spell is cast on curve when some set ``S`` of ``T`` lands seen holds a land ``l`
 symbol, CR 106.7, 601.2g-h). The other ``T - P`` lands of ``S`` (``P`` colored symbols) pay generic mana.
 
 A check land needs a land of its types among the others, a battle land two basic lands: those lands are
-*witnesses* that must be in ``S``. With ``R`` = ``l`` and its witnesses, ``S`` exists iff the lands seen
-pay the symbols with a matching that uses at least ``P + |R| - T`` of ``R`` (the rest of ``S`` is any other
-lands seen, and at least ``T`` were seen). That is decided (``_decide``) on the lands seen per kind capped
-at what a set ``S`` can use of it (``_caps``): the symbols of its colors (the matching), one more if it may
-be played last, ``w`` more if it may be a witness (``w`` the most witnesses a rule asks); the rest of ``S``
-are fillers, any lands.
+*witnesses* that must be in ``S``. The lands seen are read one class at a time (``project``: the lands
+that differ for this spell on this turn, counted up to what a set ``S`` can use of each, ``_caps``), and
+what the classes read so far leave open is their *profile* (``_Sets``): every partial set they can give,
+as the symbols it pays per color, whether its last land is chosen and enters untapped or still waits for
+witnesses, the witnesses its other lands are, and its size, without the partial sets another one beats
+or that the classes still to come cannot complete. Two vectors of lands seen with the same profile decide
+every continuation alike, so the dynamic programs carry the profile, not the vector: a deck with twenty
+kinds of land has millions of vectors and a few hundred profiles; a profile holding a set that casts the
+spell is one absorbing profile.
 
 The mulligans are Karsten's (``castability_exact``): 7-card hands mulliganed with 0, 1, 6 or 7 lands, the
 bottomed cards aiming for 3 lands (spells first), lands bottomed one at a time: first those producing none
 of the spell's colors, then the one whose loss keeps the most symbols payable, then the one with the
 fewest of the spell's colors, a land entering tapped before one entering untapped; Commander's free first
-mulligan and turn-1 draw. Hands that bottom no land are summed by a dynamic program over the kinds on the
-first ``7 + draws`` cards; hands that bottom lands are enumerated, each followed by a dynamic program over
-its draws, as in ``castability_exact``.
+mulligan and turn-1 draw. Hands that bottom no land are summed by a dynamic program over the classes on
+the first ``7 + draws`` cards, whose state is (profile, lands); hands that bottom lands by one dynamic
+program per count bottomed over the hand and the draws together (``_bottoming``: the bottoming is a
+matroid greedy, so the lands bottomed are known class by class). A spell whose programs grow past
+``MAX_WORK`` steps gets no probability (``TooManyKinds``): a five-color spell in a five-color deck of thirty
+kinds of land.
 """
 
 from __future__ import annotations
@@ -46,16 +52,17 @@ from app.rules.decks.castability_exact import (
 from app.rules.decks.entering import BASICS, TAPPED, TYPES, UNTAPPED, EntryRule
 
 COLOR_ORDER: Final = "WUBRG"
-MAX_STATES: Final = 200_000
-"""The most states (profile of the lands seen, with the counts the mulligan needs) one step of a dynamic
-program holds; past it the spell's probability is not given (``TooManyKinds``)."""
+MAX_WORK: Final = 2_500_000
+"""The most steps (a state of a dynamic program carried through one count of a land class) one spell's
+computation takes; past it the spell's probability is not given (``TooManyKinds``) rather than the whole
+deck's analysis running out of time."""
 
 MAX_PROFILES: Final = 20_000
 """The most distinct profiles of lands seen (``_Sets``) one spell's computation numbers."""
 
 
 class TooManyKinds(CastabilityError):
-    """The deck's lands fall into more distinct kinds for this spell than the exact enumeration takes on."""
+    """The deck's lands make more work for this spell than the exact computation takes on (``MAX_WORK``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,10 +233,24 @@ class _Sets:
             for i, c in enumerate(colors):
                 if c in specs[kind][0]:
                     supply[i] += usable
+        self.work = 0
         self.ids: dict[tuple[_Entry, ...], int] = {}
         self.profiles: list[tuple[_Entry, ...]] = []
-        self.steps: dict[tuple[int, int, int], int] = {}
+        # per class and count: profile -> next profile (the programs' innermost look-up, by int keys)
+        self.tables: list[list[dict[int, int]]] = [[{} for _ in range(cap + 1)] for cap in caps]
         self.start = self._number((((0,) * len(self.pips), _NONE, 0, 0, 0),))
+        # A set that casts the spell casts it whatever lands come after: every profile holding one is this
+        # one profile, which no step leaves.
+        self.cast = self._number(((self.pips, _DONE, 0, 0, 0),))
+
+    def checkpoint(self, steps: int) -> None:
+        """The deadline, and the bound on the work of one spell (``MAX_WORK``), ``steps`` into a loop."""
+        deadline.check()
+        if self.work + steps > MAX_WORK or len(self.profiles) > MAX_PROFILES:
+            raise TooManyKinds(
+                f"more than {MAX_WORK} steps of the dynamic programs or {MAX_PROFILES} profiles of lands seen"
+                f" ({len(self.profiles)} profiles after {self.work + steps} steps)"
+            )
 
     def _number(self, profile: tuple[_Entry, ...]) -> int:
         found = self.ids.get(profile)
@@ -240,14 +261,17 @@ class _Sets:
 
     def decide(self, profile: int) -> bool:
         """Whether some set of the profile pays every symbol with its last land untapped."""
-        return any(a == self.pips and st == _DONE for a, st, _, _, _ in self.profiles[profile])
+        return profile == self.cast
 
     def step(self, profile: int, kind: int, k: int) -> int:
         """The profile after ``k`` lands of class ``kind`` (``k`` within its cap)."""
-        key = (profile, kind, k)
-        found = self.steps.get(key)
+        table = self.tables[kind][k]
+        found = table.get(profile)
         if found is None:
-            found = self.steps[key] = self._number(self._step(self.profiles[profile], kind, k))
+            found = (
+                profile if profile == self.cast else self._number(self._step(self.profiles[profile], kind, k))
+            )
+            table[profile] = found
         return found
 
     def _step(self, profile: tuple[_Entry, ...], kind: int, k: int) -> tuple[_Entry, ...]:
@@ -299,6 +323,8 @@ class _Sets:
                             short += p - x
                         if short < 0 or size + m + short > self.turn:
                             continue  # pays too much, cannot be completed, or needs too many lands
+                        if status2 == _DONE and a2 == pips:
+                            return self.profiles[self.cast]
                         entry = (a2, status2, met2, basics2)
                         if out.get(entry, size + m + 1) > size + m:
                             out[entry] = size + m
@@ -392,12 +418,12 @@ def probabilities_tapped(
         grown: dict[tuple[int, int], int] = {}
         for step, ((profile, t), w) in enumerate(states.items()):
             if not step & STATES_PER_CHECK:
-                deadline.check()  # every few dozen states of the kind
+                sets.checkpoint(step)  # every few dozen states of the kind
             for k in range(min(c, seen - t) + 1):
                 state = (sets.step(profile, kind, min(k, cap)), t + k)
                 grown[state] = grown.get(state, 0) + w * comb(c, k)
+        sets.work += len(states)
         states = grown
-        _bound(len(states), sets)
     norm = comb(deck, seen)
     for (profile, t), w in states.items():
         if t < turn or weight[t] == 0.0:
@@ -431,18 +457,6 @@ def probabilities_tapped(
             condition += chance * c_sum * scale
     return success, condition
 
-
-def _bound(states: int, sets: _Sets) -> None:
-    if states > MAX_STATES or len(sets.profiles) > MAX_PROFILES:
-        raise TooManyKinds(
-            f"{states} states of the dynamic program (at most {MAX_STATES}), {len(sets.profiles)} profiles of"
-            f" lands seen (at most {MAX_PROFILES})"
-        )
-
-
-_Bottoming = tuple[tuple[int, ...], int, int, int, int, int]
-"""A state of the bottoming program: (Hall state of the hand's lands, lands in hand, phase, lands bottomed,
-lands drawn, profile of the lands seen)."""
 
 _NON_BASIS: Final = 0
 """Phase: the lands bottomed are the earliest of the lands outside the greedy basis (none bottomed yet
@@ -499,6 +513,7 @@ def _bottoming(
         c = copies[kind]
         left -= c
         cap = sets.caps[kind]
+        tables = sets.tables[kind]
         grown: dict[tuple[tuple[int, ...], int, int, int], dict[tuple[int, int], int]] = {}
         step = 0
         for (h, lands, phase, gone), seen in states.items():
@@ -511,16 +526,21 @@ def _bottoming(
                 for phase2, bottomed in _removals(phase, gone, k - basis, basis, to_bottom):
                     kept = k - bottomed
                     into = grown.setdefault((h2, lands + k, phase2, gone + bottomed), {})
-                    w_hand = comb(c, k)
+                    ways = [comb(c, k) * comb(c - k, d) for d in range(c - k + 1)]
+                    counts = [min(kept + d, cap) for d in range(c - k + 1)]
                     for (drawn, profile), w in seen.items():
                         step += 1
                         if not step & STATES_PER_CHECK:
-                            deadline.check()  # every few dozen states of the kind
+                            sets.checkpoint(step)  # every few dozen states of the kind
                         for d in range(min(c - k, draws - drawn) + 1):
-                            state = (drawn + d, sets.step(profile, kind, min(kept + d, cap)))
-                            into[state] = into.get(state, 0) + w * w_hand * comb(c - k, d)
+                            n = counts[d]
+                            nxt = tables[n].get(profile)
+                            if nxt is None:
+                                nxt = sets.step(profile, kind, n)
+                            state = (drawn + d, nxt)
+                            into[state] = into.get(state, 0) + w * ways[d]
+        sets.work += step
         states = grown
-        _bound(sum(len(v) for v in states.values()), sets)
     sums: dict[int, dict[int, tuple[int, int]]] = {}
     for (_, lands, phase, gone), seen in states.items():
         if lands not in hand_lands or gone != to_bottom or phase == _BASIS_WAITING:
