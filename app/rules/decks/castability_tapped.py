@@ -52,7 +52,7 @@ from app.rules.decks.castability_exact import (
 from app.rules.decks.entering import BASICS, TAPPED, TYPES, UNTAPPED, EntryRule
 
 COLOR_ORDER: Final = "WUBRG"
-MAX_WORK: Final = 2_500_000
+MAX_WORK: Final = 3_000_000
 """The most steps (a state of a dynamic program carried through one count of a land class) one spell's
 computation takes; past it the spell's probability is not given (``TooManyKinds``) rather than the whole
 deck's analysis running out of time."""
@@ -268,9 +268,11 @@ class _Sets:
         table = self.tables[kind][k]
         found = table.get(profile)
         if found is None:
-            found = (
-                profile if profile == self.cast else self._number(self._step(self.profiles[profile], kind, k))
-            )
+            if profile == self.cast:
+                found = profile
+            else:
+                found = self._number(self._step(self.profiles[profile], kind, k))
+                self.checkpoint(0)  # a step of a large profile is work too: it counts in ``work``
             table[profile] = found
         return found
 
@@ -328,7 +330,10 @@ class _Sets:
                         entry = (a2, status2, met2, basics2)
                         if out.get(entry, size + m + 1) > size + m:
                             out[entry] = size + m
-        return _pareto(out)
+            self.work += len(out)  # the entries made so far: about the partial sets tried
+        kept = _pareto(out)
+        self.work += len(out) * len(kept)  # the comparisons that left out the beaten entries
+        return kept
 
 
 def _resolved(status: int, met: int, basics: int) -> int:
