@@ -129,6 +129,11 @@ def cast_probability_tapped(
     classes = project(lands, wanted, turn)
     draws = turn if (commander or not on_play) else turn - 1
     success, condition = probabilities_tapped(classes, deck_size - land_count, wanted, turn, draws, commander)
+    if (success, condition) == GAVE_UP:
+        raise TooManyKinds(
+            f"more than {MAX_WORK} steps of the dynamic programs or {MAX_PROFILES} profiles of lands seen"
+            f" ({len(classes)} kinds of land for this spell)"
+        )
     if condition <= 0.0:
         raise CastabilityError(f"no game reaches {turn} lands with {land_count} lands in {deck_size} cards")
     return min(1.0, success / condition)
@@ -247,10 +252,7 @@ class _Sets:
         """The deadline, and the bound on the work of one spell (``MAX_WORK``), ``steps`` into a loop."""
         deadline.check()
         if self.work + steps > MAX_WORK or len(self.profiles) > MAX_PROFILES:
-            raise TooManyKinds(
-                f"more than {MAX_WORK} steps of the dynamic programs or {MAX_PROFILES} profiles of lands seen"
-                f" ({len(self.profiles)} profiles after {self.work + steps} steps)"
-            )
+            raise TooManyKinds("past the bound")  # caught by ``probabilities_tapped``
 
     def _number(self, profile: tuple[_Entry, ...]) -> int:
         found = self.ids.get(profile)
@@ -288,7 +290,9 @@ class _Sets:
         meets_left = self.later_meets[kind]
         supply = self.later_supply[kind]
         out: dict[tuple[tuple[int, ...], int, int, int], int] = {}
-        for a, status, met, basics, size in profile:
+        for i, (a, status, met, basics, size) in enumerate(profile):
+            if not i & STATES_PER_CHECK:
+                deadline.check()  # every few dozen partial sets of a large profile
             for m in range(min(k, self.turn - size) + 1):
                 # m lands of the class join S: y of them (0 or 1) the last land, the others witnesses
                 for y in (0, 1):
@@ -368,7 +372,9 @@ def _pareto(entries: dict[tuple[tuple[int, ...], int, int, int], int]) -> tuple[
         key=lambda e: (e[1], -sum(e[0][0]), e[0][1] != _DONE, -e[0][2].bit_count(), -e[0][3], e[0]),
     )
     kept: list[_Entry] = []
-    for (a, status, met, basics), size in ranked:
+    for i, ((a, status, met, basics), size) in enumerate(ranked):
+        if not i & STATES_PER_CHECK:
+            deadline.check()  # every few dozen entries, each compared with those kept
         beaten = False
         for ka, kstatus, kmet, kbasics, ksize in kept:
             if (
@@ -394,6 +400,10 @@ def _bottom_order(specs: tuple[_Spec, ...]) -> list[int]:
     )
 
 
+GAVE_UP: Final = (-1.0, -1.0)
+"""``probabilities_tapped``'s answer for a spell past ``MAX_WORK``."""
+
+
 @bounded("tapped", lambda args: (args, args))
 def probabilities_tapped(
     classes: tuple[tuple[_Spec, int], ...],
@@ -403,7 +413,23 @@ def probabilities_tapped(
     draws: int,
     commander: bool,
 ) -> tuple[float, float]:
-    """(P(success and at least ``turn`` lands), P(at least ``turn`` lands)) over the mulligan stages."""
+    """(P(success and at least ``turn`` lands), P(at least ``turn`` lands)) over the mulligan stages, or
+    ``GAVE_UP``: the work counted is the same on every call, so giving up is an answer and is cached like
+    one (a deck asked again does not spend the bound again); running out of time is not (an exception)."""
+    try:
+        return _probabilities(classes, nonlands, wanted, turn, draws, commander)
+    except TooManyKinds:
+        return GAVE_UP
+
+
+def _probabilities(
+    classes: tuple[tuple[_Spec, int], ...],
+    nonlands: int,
+    wanted: tuple[tuple[str, int], ...],
+    turn: int,
+    draws: int,
+    commander: bool,
+) -> tuple[float, float]:
     specs = tuple(s for s, _ in classes)
     copies = tuple(c for _, c in classes)
     order = _bottom_order(specs)[::-1]  # the bottoming program reads the classes in this order: both do

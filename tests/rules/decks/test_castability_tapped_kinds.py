@@ -11,18 +11,22 @@ checked against two computations written without any of its code:
    and five colors, which the model used to answer with no probability. Fixed seed, 20,000 games per case,
    the exact value within 4 standard errors of the simulated frequency; the same simulation puts the value
    of the deck with every land untapped more than 10 standard errors away, so the check can fail.
+3. A five-color spell in the five-color deck is past the bound of work: no probability, and the give-up
+   kept in the cache like an answer.
 """
 
 from __future__ import annotations
 
+import time
 from functools import cache
 from itertools import combinations
 from math import comb
 
 import pytest
 
+from app.rules.decks import castability_cache
 from app.rules.decks.castability_exact import HAND_SIZE
-from app.rules.decks.castability_tapped import TappedKind, cast_probability_tapped
+from app.rules.decks.castability_tapped import TappedKind, TooManyKinds, cast_probability_tapped
 from app.rules.decks.entering import EntryRule
 from tests.rules.decks.test_castability_tapped import _bottom, _cast, _simulate
 
@@ -219,3 +223,16 @@ def test_the_commander_check_can_fail() -> None:
     wrong = cast_probability_tapped(99, untapped, {"R": 1}, 1, commander=True)
     simulated, se = _simulate(99, NAYA, {"R": 1}, 1, True, True)
     assert abs(wrong - simulated) > 10 * se, (wrong, simulated, se)
+
+
+def test_a_spell_past_the_bound_gets_no_probability_and_the_answer_is_kept() -> None:
+    # {W}{U}{B}{R}{G} on turn 5 over 32 kinds: past MAX_WORK. The work counted is the same on every call, so
+    # giving up is cached like an answer: asking again costs a look-up, not the bound again.
+    five = {"W": 1, "U": 1, "B": 1, "R": 1, "G": 1}
+    castability_cache.cache_clear()
+    with pytest.raises(TooManyKinds, match="more than"):
+        cast_probability_tapped(99, FIVE, five, 5, commander=True)
+    started = time.process_time()
+    with pytest.raises(TooManyKinds):
+        cast_probability_tapped(99, FIVE, five, 5, commander=True)
+    assert time.process_time() - started < 0.05
