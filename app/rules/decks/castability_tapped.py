@@ -160,8 +160,9 @@ _DONE: Final = 1
 """The last land is chosen and enters untapped."""
 _PENDING_TYPES: Final = 2
 """Plus a check-land condition's index: the last land waits for a land of those types among the others."""
-_PENDING_BASICS: Final = 64
-"""Plus a count: the last land (a battle land) waits for that many basic lands among the others."""
+_PENDING_BASICS: Final = 1 << 20
+"""Plus a count: the last land (a battle land) waits for that many basic lands among the others (above
+every check-land condition's index: a deck has far fewer distinct conditions)."""
 
 _Entry = tuple[tuple[int, ...], int, int, int, int]
 """A partial set of lands: (symbols paid per color, its last land's status, the check-land conditions its
@@ -169,12 +170,14 @@ other lands meet (a bit mask), its other basic lands (capped), its size)."""
 
 
 class _Sets:
-    """The decision (module docstring) as a finite automaton read class by class: a *profile* is every
-    partial set ``S`` the classes read so far can give, each as an ``_Entry``, with the entries another one
-    beats (no smaller, pays no more, no better last land, fewer witnesses) left out. Two land vectors with
-    the same profile decide every continuation alike, so the dynamic programs carry the profile instead of
-    the vector: many vectors share one (a set that pays the spell needs few lands), which is what keeps a
-    deck with twenty kinds of land small. Profiles are numbered; steps and decisions memoized per call."""
+    """The decision (module docstring) as a finite automaton read class by class in a fixed order: a
+    *profile* is every partial set ``S`` the classes read so far can give, each as an ``_Entry``, without
+    the entries another one beats (``_pareto``) and those the classes still to come cannot complete (too
+    few lands of a color left, no land left that could be played last or be the witness awaited, more
+    lands than the turn). Two land vectors with the same profile decide every continuation alike, so the
+    dynamic programs carry the profile instead of the vector: many vectors share one, which is what keeps
+    a deck with twenty kinds of land small; every profile holding a set that casts the spell is one
+    (``cast``), which no step leaves. Profiles are numbered; steps memoized per call, as int look-ups."""
 
     def __init__(
         self,
