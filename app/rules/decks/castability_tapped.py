@@ -539,8 +539,11 @@ def _bottoming(
     # hand's bookkeeping is done once for all the draws that share it
     states: dict[tuple[tuple[int, ...], int, int, int], dict[tuple[int, int], int]] = {
         (zero, 0, _NON_BASIS, 0): {(0, sets.start): 1},
-        (zero, 0, _BASIS_WAITING, 0): {(0, sets.start): 1},
     }
+    if any(lands - min(hall.pip_total, lands) < to_bottom for lands in hand_lands):
+        # a basis has at most one land per symbol: with fewer symbols than that, every hand has enough
+        # lands outside it, and no hand bottoms a land of the basis
+        states[(zero, 0, _BASIS_WAITING, 0)] = {(0, sets.start): 1}
     left = sum(copies)
     for kind in sets.order:
         deadline.check()  # one land kind of the dynamic program
@@ -558,6 +561,8 @@ def _bottoming(
                 h2 = hall.add(h, kind, k)
                 basis = paid(h2) - before
                 for phase2, bottomed in _removals(phase, gone, k - basis, basis, to_bottom):
+                    if gone + bottomed + most - lands - k < to_bottom:
+                        continue  # too few lands can still come to the hand to bottom enough of them
                     kept = k - bottomed
                     into = grown.setdefault((h2, lands + k, phase2, gone + bottomed), {})
                     ways = [comb(c, k) * comb(c - k, d) for d in range(c - k + 1)]
