@@ -60,6 +60,11 @@ deck's analysis running out of time."""
 MAX_PROFILES: Final = 20_000
 """The most distinct profiles of lands seen (``_Sets``) one spell's computation numbers."""
 
+GAVE_UP: Final = -1.0
+"""``probabilities_tapped``'s answer, both figures, for a spell past ``MAX_WORK`` (no probability is
+negative). A float, not a tuple: mypyc inlines a final float, where a final tuple was found unset when the
+compiled function returned it."""
+
 
 class TooManyKinds(CastabilityError):
     """The deck's lands make more work for this spell than the exact computation takes on (``MAX_WORK``)."""
@@ -129,7 +134,7 @@ def cast_probability_tapped(
     classes = project(lands, wanted, turn)
     draws = turn if (commander or not on_play) else turn - 1
     success, condition = probabilities_tapped(classes, deck_size - land_count, wanted, turn, draws, commander)
-    if (success, condition) == GAVE_UP:
+    if condition == GAVE_UP:
         raise TooManyKinds(
             f"more than {MAX_WORK} steps of the dynamic programs or {MAX_PROFILES} profiles of lands seen"
             f" ({len(classes)} kinds of land for this spell)"
@@ -403,10 +408,6 @@ def _bottom_order(specs: tuple[_Spec, ...]) -> list[int]:
     )
 
 
-GAVE_UP: Final = (-1.0, -1.0)
-"""``probabilities_tapped``'s answer for a spell past ``MAX_WORK``."""
-
-
 @bounded("tapped", lambda args: (args, args))
 def probabilities_tapped(
     classes: tuple[tuple[_Spec, int], ...],
@@ -422,7 +423,7 @@ def probabilities_tapped(
     try:
         return _probabilities(classes, nonlands, wanted, turn, draws, commander)
     except TooManyKinds:
-        return GAVE_UP
+        return GAVE_UP, GAVE_UP
 
 
 def _probabilities(
