@@ -119,6 +119,17 @@ def error_paths() -> None:
     for pips, turn in [({"G": 2}, 2), ({"G": 1, "U": 1}, 3), ({"B": 1}, 1), ({"G": 1}, 0), ({"Q": 1}, 2)]:
         print("castability", pips, turn, _answer(cast_probability, deck, pips, turn))
     print("castability no lands", _answer(lambda: cast_probability(DeckMana(60, {}), {"G": 1}, 2)))
+    from app.rules.decks.castability_tapped import cast_probability_tapped
+    from tests.rules.decks.test_castability_tapped_kinds import FIVE, NAYA
+
+    # the tapped-lands model on Commander decks of 23 and 32 kinds of land, and a spell past its bound
+    for name, lands, pips, turn in [
+        ("naya", NAYA, {"R": 1, "G": 1, "W": 1}, 3),
+        ("five", FIVE, {"U": 1, "B": 1}, 2),
+        ("five", FIVE, {"W": 1, "U": 1, "B": 1, "R": 1, "G": 1}, 5),
+    ]:
+        tapped = _answer(cast_probability_tapped, 99, lands, pips, turn, commander=True)
+        print("castability tapped", name, pips, turn, tapped)
     print(
         "sources_needed",
         _answer(lambda: sources_needed(60, 24, 2, 2)),

@@ -176,7 +176,7 @@ def _castability_row(
                 warnings.append(
                     DeckWarningOut(
                         card=name,
-                        text="tapped-lands model: no probability, the exact enumeration's bound is"
+                        text="tapped-lands model: no probability, the exact computation's bound is"
                         f" passed: {exc}",
                     )
                 )

@@ -238,6 +238,90 @@ def test_commander_deck(client: TestClient, extra: None) -> None:
     }
 
 
+def test_commander_deck_tapped_lands_answers_every_row(client: TestClient, extra: None) -> None:
+    """The Commander deck's 20 nonbasic lands fall into up to 14 kinds per spell in the tapped-lands model
+    (entering rule, colors, the land types its check land looks for): every row gets a probability, none
+    above Karsten's (a land entering tapped only takes mana away), and no warning of a bound passed."""
+    karsten = _post(client, {"decklist": commander_list()})
+    tapped = _post(client, {"decklist": commander_list(), "castability_model": "tapped-lands"})
+    rows = tapped["castability"]
+    assert len(rows) == len(karsten["castability"]) == 60
+    assert [r["card"]["name"] for r in rows] == [r["card"]["name"] for r in karsten["castability"]]
+    assert all(r["probability"] is not None for r in rows), [r["card"]["name"] for r in rows]
+    assert not any("bound" in w["text"] for w in tapped["warnings"]), tapped["warnings"]
+    for t, k in zip(rows, karsten["castability"], strict=True):
+        assert t["probability"] <= k["probability"] + 1e-6, (t, k)
+    by_row = {r["face"] or r["card"]["name"]: r["probability"] for r in rows}
+    assert len(by_row) == len(rows)
+    assert by_row == pytest.approx(GOLDEN_COMMANDER_TAPPED, abs=1e-6)
+
+
+GOLDEN_COMMANDER_TAPPED = {
+    "Birds of Paradise": 0.893052,
+    "Llanowar Elves": 0.893052,
+    "Lightning Bolt": 0.874929,
+    "Akoum Hellhound": 0.874929,
+    "Anointed Chorister": 0.874929,
+    "Benalish Hero": 0.874929,
+    "Adventurous Impulse": 0.893052,
+    "Sol Ring": 0.996051,
+    "Alpine Houndmaster": 0.90487,
+    "Brushfire Elemental": 0.916729,
+    "Adamant Will": 0.957356,
+    "Adventure Awaits": 0.964942,
+    "Bloodstone Goblin": 0.964868,
+    "Broken Bond": 0.964942,
+    "Champion of the Flame": 0.964868,
+    "Alpine Watchdog": 0.957356,
+    "Ancient Animus": 0.964942,
+    "Avacynian Priest": 0.957356,
+    "Benalish Honor Guard": 0.957356,
+    "Aspect of Wolf": 0.964942,
+    "Angelic Ascension": 0.957356,
+    "Basri's Solidarity": 0.957356,
+    "Board the Weatherlight": 0.957356,
+    "Akiri, Fearless Voyager": 0.946941,
+    "Boros Reckoner": 0.999438,
+    "Blood Moon": 0.979152,
+    "Azusa, Lost but Seeking": 0.979155,
+    "Bolt Hound": 0.979152,
+    "Archon of Emeria": 0.973541,
+    "Allied Assault": 0.973541,
+    "Angelheart Protector": 0.973541,
+    "Ardent Electromancer": 0.979152,
+    "Broken Wings": 0.979155,
+    "Burn Bright": 0.979152,
+    "Basri Ket": 0.824457,
+    "Canyon Jerboa": 0.973541,
+    "Celestial Enforcer": 0.973541,
+    "Armageddon": 0.986672,
+    "Baloth Gorger": 0.910333,
+    "Burlfist Oak": 0.910333,
+    "Battle-Rattle Shaman": 0.990141,
+    "Attended Healer": 0.986672,
+    "Aven Sentry": 0.986672,
+    "Baird, Steward of Argive": 0.889874,
+    "Basri's Acolyte": 0.889874,
+    "Basri's Aegis": 0.889874,
+    "Basri's Lieutenant": 0.986672,
+    "Call the Cavalry": 0.986672,
+    "Canopy Baloth": 0.990141,
+    "Canopy Stalker": 0.990141,
+    "Castle": 0.986672,
+    "Angel of Destiny": 0.939768,
+    "Ashaya, Soul of the Wild": 0.953876,
+    "Aven Gagglemaster": 0.939768,
+    "Baneslayer Angel": 0.939768,
+    "Blessed Light": 0.994143,
+    "Brash Taunter": 0.995973,
+    "Ancient Greenwarden": 0.97898,
+    "Basri, Devoted Paladin": 0.970512,
+    "Bone Pit Brute": 0.97898,
+}
+"""The rows above as computed when the tapped-lands model first answered them all (its values are checked
+against an exact enumeration and a simulation in tests/rules/decks/test_castability_tapped_kinds.py)."""
+
+
 def test_commander_size_singleton_and_identity(client: TestClient, extra: None) -> None:
     deck = commander_list("1 Counterspell\n1 Lightning Bolt\n")
     body = _post(client, {"decklist": deck, "format": "commander"})

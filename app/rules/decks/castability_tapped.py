@@ -1,5 +1,5 @@
 """The ``tapped-lands`` castability model: Karsten's model (``castability``) where a land that enters tapped
-cannot pay on the turn it is played. Exact, by enumeration over land kinds, with the same mulligan rule.
+cannot pay on the turn it is played. Exact, by dynamic programs over land kinds, with the same mulligan rule.
 
 The model. A spell of mana value ``T`` is tested on turn ``T``, given at least ``T`` lands seen by then (as
 in Karsten's model, the turn each land was drawn is not tracked: the lands seen are played in the best
@@ -11,55 +11,63 @@ spell is cast on curve when some set ``S`` of ``T`` lands seen holds a land ``l`
 symbol, CR 106.7, 601.2g-h). The other ``T - P`` lands of ``S`` (``P`` colored symbols) pay generic mana.
 
 A check land needs a land of its types among the others, a battle land two basic lands: those lands are
-*witnesses* that must be in ``S``. With ``R`` = ``l`` and its witnesses, ``S`` exists iff the lands seen
-pay the symbols with a matching that uses at least ``P + |R| - T`` of ``R`` (the rest of ``S`` is any other
-lands seen, and at least ``T`` were seen). That is decided (``_decide``) on the lands seen per kind capped
-at what a set ``S`` can use of it (``_caps``): the symbols of its colors (the matching), one more if it may
-be played last, ``w`` more if it may be a witness (``w`` the most witnesses a rule asks); the rest of ``S``
-are fillers, any lands.
+*witnesses* that must be in ``S``. The lands seen are read one class at a time (``project``: the lands
+that differ for this spell on this turn, counted up to what a set ``S`` can use of each, ``_caps``), and
+what the classes read so far leave open is their *profile* (``_Sets``): every partial set they can give,
+as the symbols it pays per color, whether its last land is chosen and enters untapped or still waits for
+witnesses, the witnesses its other lands are, and its size, without the partial sets another one beats
+or that the classes still to come cannot complete. Two vectors of lands seen with the same profile decide
+every continuation alike, so the dynamic programs carry the profile, not the vector: a deck with twenty
+kinds of land has millions of vectors and a few hundred profiles; a profile holding a set that casts the
+spell is one absorbing profile.
 
 The mulligans are Karsten's (``castability_exact``): 7-card hands mulliganed with 0, 1, 6 or 7 lands, the
 bottomed cards aiming for 3 lands (spells first), lands bottomed one at a time: first those producing none
 of the spell's colors, then the one whose loss keeps the most symbols payable, then the one with the
 fewest of the spell's colors, a land entering tapped before one entering untapped; Commander's free first
-mulligan and turn-1 draw. Hands that bottom no land are summed by a dynamic program over the kinds on the
-first ``7 + draws`` cards; hands that bottom lands are enumerated, each followed by a dynamic program over
-its draws, as in ``castability_exact``.
+mulligan and turn-1 draw. Hands that bottom no land are summed by a dynamic program over the classes on
+the first ``7 + draws`` cards, whose state is (profile, lands); hands that bottom lands by one dynamic
+program per count bottomed over the hand and the draws together (``_bottoming``: the bottoming is a
+matroid greedy, so the lands bottomed are known class by class). A spell whose programs grow past
+``MAX_WORK`` steps gets no probability (``TooManyKinds``): a five-color spell in a five-color deck of thirty
+kinds of land.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import combinations
 from math import comb
 from typing import Final
 
 from app.rules import deadline
 from app.rules.decks.castability_cache import bounded
-from app.rules.decks.castability_exact import HAND_SIZE, STATES_PER_CHECK, CastabilityError, mulligan_weights
+from app.rules.decks.castability_exact import (
+    HAND_SIZE,
+    STATES_PER_CHECK,
+    CastabilityError,
+    Hall,
+    mulligan_weights,
+)
 from app.rules.decks.entering import BASICS, TAPPED, TYPES, UNTAPPED, EntryRule
 
 COLOR_ORDER: Final = "WUBRG"
-MAX_STATES: Final = 30000
-"""The most land-seen vectors (the product over kinds of the copies a set of lands can use, plus one) the
-exact enumeration takes on; past it the spell's probability is not given (``TooManyKinds``)."""
+MAX_WORK: Final = 3_000_000
+"""The most steps (a state of a dynamic program carried through one count of a land class) one spell's
+computation takes; past it the spell's probability is not given (``TooManyKinds``) rather than the whole
+deck's analysis running out of time."""
 
+MAX_PROFILES: Final = 20_000
+"""The most distinct profiles of lands seen (``_Sets``) one spell's computation numbers."""
 
-MAX_HANDS: Final = 4_000
-"""The most 7-card hands of 4 to 7 lands (by kind) the exact enumeration of bottomed hands takes on."""
-
-
-def _count_hands(copies: tuple[int, ...]) -> int:
-    """How many per-kind land vectors of 4 to 7 lands (each within its copies) there are."""
-    ways = [1] + [0] * HAND_SIZE
-    for c in copies:
-        ways = [sum(ways[t - k] for k in range(min(c, t) + 1)) for t in range(HAND_SIZE + 1)]
-    return sum(ways[4:])
+GAVE_UP: Final = -1.0
+"""``probabilities_tapped``'s answer, both figures, for a spell past ``MAX_WORK`` (no probability is
+negative). A float, not a tuple: mypyc inlines a final float, where a final tuple was found unset when the
+compiled function returned it."""
 
 
 class TooManyKinds(CastabilityError):
-    """The deck's lands fall into more distinct kinds for this spell than the exact enumeration takes on."""
+    """The deck's lands make more work for this spell than the exact computation takes on (``MAX_WORK``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,19 +132,13 @@ def cast_probability_tapped(
         raise CastabilityError(f"{land_count} lands do not make a deck of {deck_size} cards")
     wanted = tuple((c, pips[c]) for c in COLOR_ORDER if pips.get(c, 0) > 0)
     classes = project(lands, wanted, turn)
-    caps = _caps(tuple(s for s, _ in classes), wanted)
-    space = 1
-    for (_, copies), cap in zip(classes, caps, strict=True):
-        space *= min(copies, cap) + 1
-    hands = _count_hands(tuple(c for _, c in classes))
-    if space > MAX_STATES or hands > MAX_HANDS:
-        raise TooManyKinds(
-            f"{len(classes)} kinds of land for this spell ({space} vectors of lands seen, at most"
-            f" {MAX_STATES};"
-            f" {hands} hands that bottom lands, at most {MAX_HANDS})"
-        )
     draws = turn if (commander or not on_play) else turn - 1
     success, condition = probabilities_tapped(classes, deck_size - land_count, wanted, turn, draws, commander)
+    if condition == GAVE_UP:
+        raise TooManyKinds(
+            f"more than {MAX_WORK} steps of the dynamic programs or {MAX_PROFILES} profiles of lands seen"
+            f" ({len(classes)} kinds of land for this spell)"
+        )
     if condition <= 0.0:
         raise CastabilityError(f"no game reaches {turn} lands with {land_count} lands in {deck_size} cards")
     return min(1.0, success / condition)
@@ -157,190 +159,253 @@ def _caps(specs: tuple[_Spec, ...], wanted: tuple[tuple[str, int], ...]) -> tupl
     return tuple(out)
 
 
-class _Decider:
-    """Decides, for the lands seen (a capped count vector over the projected kinds), whether the spell is
-    cast on curve (module docstring); memoized per vector."""
+_NONE: Final = 0
+"""A partial set's last land: not chosen yet."""
+_DONE: Final = 1
+"""The last land is chosen and enters untapped."""
+_PENDING_TYPES: Final = 2
+"""Plus a check-land condition's index: the last land waits for a land of those types among the others."""
+_PENDING_BASICS: Final = 1 << 20
+"""Plus a count: the last land (a battle land) waits for that many basic lands among the others (above
+every check-land condition's index: a deck has far fewer distinct conditions)."""
 
-    def __init__(self, specs: tuple[_Spec, ...], wanted: tuple[tuple[str, int], ...], turn: int) -> None:
-        self.specs = specs
-        self.colors = tuple(c for c, _ in wanted)
+_Entry = tuple[tuple[int, ...], int, int, int, int]
+"""A partial set of lands: (symbols paid per color, its last land's status, the check-land conditions its
+other lands meet (a bit mask), its other basic lands (capped), its size)."""
+
+
+class _Sets:
+    """The decision (module docstring) as a finite automaton read class by class in a fixed order: a
+    *profile* is every partial set ``S`` the classes read so far can give, each as an ``_Entry``, without
+    the entries another one beats (``_pareto``) and those the classes still to come cannot complete (too
+    few lands of a color left, no land left that could be played last or be the witness awaited, more
+    lands than the turn). Two land vectors with the same profile decide every continuation alike, so the
+    dynamic programs carry the profile instead of the vector: many vectors share one, which is what keeps
+    a deck with twenty kinds of land small; every profile holding a set that casts the spell is one
+    (``cast``), which no step leaves. Profiles are numbered; steps memoized per call, as int look-ups."""
+
+    def __init__(
+        self,
+        specs: tuple[_Spec, ...],
+        copies: tuple[int, ...],
+        wanted: tuple[tuple[str, int], ...],
+        turn: int,
+        order: list[int],
+    ) -> None:
+        colors = tuple(c for c, _ in wanted)
         self.pips = tuple(n for _, n in wanted)
-        self.total = sum(self.pips)
         self.turn = turn
-        self.subsets = [
-            tuple(s)
-            for size in range(1, len(self.colors) + 1)
-            for s in combinations(range(len(self.colors)), size)
-        ]
-        self.touch = tuple(
-            tuple(any(self.colors[c] in spec[0] for c in s) for s in self.subsets) for spec in specs
-        )
-        self.caps = _caps(specs, wanted)
-        self.draws_memo: dict[tuple[object, ...], tuple[int, int]] = {}
-        self.matched_memo: dict[tuple[int, ...], int] = {}
-        self.memo: dict[tuple[int, ...], bool] = {}
+        params = sorted({spec[2] for spec in specs if spec[1] == TYPES})
+        self.basics_max = max((spec[3] for spec in specs if spec[1] == BASICS), default=0)
+        self.last: list[int] = []
+        self.meets: list[int] = []
+        self.basic: list[bool] = []
+        self.splits: list[list[list[tuple[int, ...]]]] = []
+        caps = _caps(specs, wanted)
+        for spec, cap in zip(specs, caps, strict=True):
+            if spec[1] == "u":
+                last = _DONE
+            elif spec[1] == TYPES:
+                last = _PENDING_TYPES + params.index(spec[2])
+            elif spec[1] == BASICS:
+                last = _PENDING_BASICS + spec[3]
+            else:
+                last = -1  # enters tapped: never the last land
+            self.last.append(last)
+            self.meets.append(sum(1 << i for i, p in enumerate(params) if set(spec[4]) & set(p)))
+            self.basic.append(spec[5])
+            produced = tuple(i for i, c in enumerate(colors) if c in spec[0])
+            self.splits.append([_splits(produced, self.pips, m) for m in range(cap + 1)])
+        self.caps = caps
+        self.order = order
+        # What the classes read after each one can still bring (``order`` is the reading order): an entry
+        # they cannot complete is dropped, and what no later class asks of the others is forgotten, so
+        # that more vectors share a profile. ``later_*[kind]``: over the classes after ``kind``.
+        self.later_last: list[bool] = [False] * len(specs)
+        self.later_meets: list[int] = [0] * len(specs)
+        self.later_asks: list[int] = [0] * len(specs)
+        self.later_basics: list[int] = [0] * len(specs)
+        self.later_battle: list[bool] = [False] * len(specs)
+        self.later_supply: list[tuple[int, ...]] = [(0,) * len(self.pips)] * len(specs)
+        can_last, meets_after, asks_after, basics_after, battle_after = False, 0, 0, 0, False
+        supply = [0] * len(self.pips)
+        for kind in reversed(order):
+            self.later_last[kind] = can_last
+            self.later_meets[kind] = meets_after
+            self.later_asks[kind] = asks_after
+            self.later_basics[kind] = basics_after
+            self.later_battle[kind] = battle_after
+            self.later_supply[kind] = tuple(supply)
+            usable = min(copies[kind], caps[kind])
+            can_last = can_last or self.last[kind] >= 0
+            meets_after |= self.meets[kind] if usable else 0
+            if _PENDING_TYPES <= self.last[kind] < _PENDING_BASICS:
+                asks_after |= 1 << (self.last[kind] - _PENDING_TYPES)
+            basics_after += usable if self.basic[kind] else 0
+            battle_after = battle_after or self.last[kind] >= _PENDING_BASICS
+            for i, c in enumerate(colors):
+                if c in specs[kind][0]:
+                    supply[i] += usable
+        self.work = 0
+        self.ids: dict[tuple[_Entry, ...], int] = {}
+        self.profiles: list[tuple[_Entry, ...]] = []
+        # per class and count: profile -> next profile (the programs' innermost look-up, by int keys)
+        self.tables: list[list[dict[int, int]]] = [[{} for _ in range(cap + 1)] for cap in caps]
+        self.start = self._number((((0,) * len(self.pips), _NONE, 0, 0, 0),))
+        # A set that casts the spell casts it whatever lands come after: every profile holding one is this
+        # one profile, which no step leaves.
+        self.cast = self._number(((self.pips, _DONE, 0, 0, 0),))
 
-    def pays(self, vec: list[int] | tuple[int, ...], need: tuple[int, ...]) -> bool:
-        """Hall's condition: every set of the spell's colors is touched by at least its symbols' lands."""
-        for j, s in enumerate(self.subsets):
-            wanted = sum(need[c] for c in s)
-            if wanted and sum(v for v, t in zip(vec, self.touch, strict=True) if t[j]) < wanted:
-                return False
-        return True
+    def checkpoint(self, steps: int) -> None:
+        """The deadline, and the bound on the work of one spell (``MAX_WORK``), ``steps`` into a loop."""
+        deadline.check()
+        if self.work + steps > MAX_WORK or len(self.profiles) > MAX_PROFILES:
+            raise TooManyKinds("past the bound")  # caught by ``probabilities_tapped``
 
-    def decide(self, vec: tuple[int, ...]) -> bool:
-        found = self.memo.get(vec)
+    def _number(self, profile: tuple[_Entry, ...]) -> int:
+        found = self.ids.get(profile)
         if found is None:
-            found = self._decide(vec)
-            if len(self.memo) > 50_000:
-                self.memo.clear()
-            self.memo[vec] = found
+            found = self.ids[profile] = len(self.profiles)
+            self.profiles.append(profile)
         return found
 
-    def _decide(self, vec: tuple[int, ...]) -> bool:
-        if not self.pays(vec, self.pips):
-            return False
-        for last, spec in enumerate(self.specs):
-            if vec[last] == 0 or spec[1] == "t":
-                continue
-            for required in self._required_sets(vec, last, spec):
-                if self._fits(vec, required):
-                    return True
-        return False
+    def decide(self, profile: int) -> bool:
+        """Whether some set of the profile pays every symbol with its last land untapped."""
+        return profile == self.cast
 
-    def _required_sets(self, vec: tuple[int, ...], last: int, spec: _Spec) -> list[tuple[int, ...]]:
-        """The land ``last`` played on the turn with the witnesses its rule asks among the other lands, as
-        count vectors (every minimal choice)."""
-        base = [0] * len(vec)
-        base[last] = 1
-        if spec[1] == "u":
-            return [tuple(base)]
-        if spec[1] == TYPES:
-            out = []
-            for j, other in enumerate(self.specs):
-                if set(other[4]) & set(spec[2]) and vec[j] - base[j] >= 1:
-                    r = list(base)
-                    r[j] += 1
-                    out.append(tuple(r))
-            return out
-        # basics: spec[3] basic lands among the others, chosen among the basic kinds
-        basic_kinds = [j for j, other in enumerate(self.specs) if other[5]]
-        out = []
-        for chosen in _multisets(basic_kinds, spec[3]):
-            r = list(base)
-            for j in chosen:
-                r[j] += 1
-            if all(r[j] <= vec[j] for j in range(len(vec))):
-                out.append(tuple(r))
-        return out
-
-    def _fits(self, vec: tuple[int, ...], required: tuple[int, ...]) -> bool:
-        """Whether a set of ``turn`` lands holds ``required`` and pays the symbols: the matching must use at
-        least ``P + |R| - T`` of the required lands."""
-        size = sum(required)
-        must = self.total + size - self.turn
-        if must <= 0:
-            return True  # the lands pay the symbols (checked); R and fillers complete the set
-        if must > size:
-            return False
-        items = [j for j, n in enumerate(required) for _ in range(n)]
-        return any(self._matched_with(vec, used) for used in set(combinations(items, must)))
-
-    def _matched_with(self, vec: tuple[int, ...], used: tuple[int, ...]) -> bool:
-        """Whether a matching paying every symbol uses each land of ``used`` (kinds, repeated per land)."""
-        rest = list(vec)
-        for j in used:
-            rest[j] -= 1
-
-        def assign(i: int, need: list[int]) -> bool:
-            if i == len(used):
-                return self.pays(rest, tuple(need))
-            spec_colors = self.specs[used[i]][0]
-            for c, color in enumerate(self.colors):
-                if color in spec_colors and need[c] > 0:
-                    need[c] -= 1
-                    ok = assign(i + 1, need)
-                    need[c] += 1
-                    if ok:
-                        return True
-            return False
-
-        return assign(0, list(self.pips))
-
-    def matched(self, vec: list[int]) -> int:
-        """The most symbols these lands pay together (Hall's deficiency form), memoized."""
-        key = tuple(vec)
-        found = self.matched_memo.get(key)
+    def step(self, profile: int, kind: int, k: int) -> int:
+        """The profile after ``k`` lands of class ``kind`` (``k`` within its cap)."""
+        table = self.tables[kind][k]
+        found = table.get(profile)
         if found is None:
-            if len(self.matched_memo) > 50_000:
-                self.matched_memo.clear()
-            found = self.matched_memo[key] = self._matched(vec)
+            if profile == self.cast:
+                found = profile
+            else:
+                found = self._number(self._step(self.profiles[profile], kind, k))
+                self.checkpoint(0)  # a step of a large profile is work too: it counts in ``work``
+            table[profile] = found
         return found
 
-    def _matched(self, vec: list[int]) -> int:
-        worst = 0
-        for j, s in enumerate(self.subsets):
-            lack = sum(self.pips[c] for c in s) - sum(v for v, t in zip(vec, self.touch, strict=True) if t[j])
-            worst = max(worst, lack)
-        return self.total - worst
+    def _step(self, profile: tuple[_Entry, ...], kind: int, k: int) -> tuple[_Entry, ...]:
+        last = self.last[kind]
+        meets = self.meets[kind]
+        basic = self.basic[kind]
+        pips = self.pips
+        can_last = self.later_last[kind]
+        asks = self.later_asks[kind]
+        battle = self.later_battle[kind]
+        basics_left = self.later_basics[kind]
+        meets_left = self.later_meets[kind]
+        supply = self.later_supply[kind]
+        out: dict[tuple[tuple[int, ...], int, int, int], int] = {}
+        for i, (a, status, met, basics, size) in enumerate(profile):
+            if not i & STATES_PER_CHECK:
+                deadline.check()  # every few dozen partial sets of a large profile
+            for m in range(min(k, self.turn - size) + 1):
+                # m lands of the class join S: y of them (0 or 1) the last land, the others witnesses
+                for y in (0, 1):
+                    if y and (m == 0 or status != _NONE or last < 0):
+                        continue
+                    others = m - y
+                    met2 = met | meets if others else met
+                    basics2 = min(self.basics_max, basics + others) if basic else basics
+                    status2 = _resolved(last if y else status, met2, basics2)
+                    # a waiting last land asks only its own witnesses; once untapped, nothing more
+                    if status2 == _DONE:
+                        met2 = basics2 = 0
+                    elif status2 >= _PENDING_BASICS:
+                        met2 = 0
+                    elif status2 >= _PENDING_TYPES:
+                        met2 = basics2 = 0
+                    if status2 == _NONE:
+                        if not can_last:
+                            continue  # no later land can be the last one
+                        met2 &= asks  # witnesses only a later check land looks for
+                        basics2 = basics2 if battle else 0
+                    elif status2 >= _PENDING_BASICS:
+                        if basics2 + basics_left < status2 - _PENDING_BASICS:
+                            continue
+                    elif status2 >= _PENDING_TYPES and not meets_left >> (status2 - _PENDING_TYPES) & 1:
+                        continue
+                    for add in self.splits[kind][m]:
+                        a2 = tuple(x + d for x, d in zip(a, add, strict=True))
+                        short = 0
+                        for x, p, more in zip(a2, pips, supply, strict=True):
+                            if x > p or x + more < p:
+                                short = -1
+                                break
+                            short += p - x
+                        if short < 0 or size + m + short > self.turn:
+                            continue  # pays too much, cannot be completed, or needs too many lands
+                        if status2 == _DONE and a2 == pips:
+                            return self.profiles[self.cast]
+                        entry = (a2, status2, met2, basics2)
+                        if out.get(entry, size + m + 1) > size + m:
+                            out[entry] = size + m
+            self.work += len(out)  # the entries made so far: about the partial sets tried
+        kept = _pareto(out)
+        self.work += len(out) * len(kept)  # the comparisons that left out the beaten entries
+        return kept
 
 
-def _multisets(kinds: list[int], size: int) -> list[tuple[int, ...]]:
-    if size == 0:
-        return [()]
-    if not kinds:
-        return []
-    first, rest = kinds[0], kinds[1:]
-    out = [(first, *m) for m in _multisets(kinds, size - 1)]
-    return out + _multisets(rest, size)
+def _resolved(status: int, met: int, basics: int) -> int:
+    """A waiting last land's status once its witnesses are among the other lands."""
+    if status >= _PENDING_BASICS:
+        return _DONE if basics >= status - _PENDING_BASICS else status
+    if status >= _PENDING_TYPES:
+        return _DONE if met >> (status - _PENDING_TYPES) & 1 else status
+    return status
 
 
-def _capped(vec: list[int] | tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(min(v, cap) for v, cap in zip(vec, caps, strict=True))
-
-
-def _compositions(copies: tuple[int, ...], total: int) -> list[tuple[int, ...]]:
-    """Every per-kind count vector (each within its copies) summing to ``total``."""
-    out: list[tuple[int, ...]] = []
-    vec = [0] * len(copies)
-
-    def rec(i: int, left: int) -> None:
-        if i == len(copies):
-            if left == 0:
-                out.append(tuple(vec))
-            return
-        for k in range(min(copies[i], left) + 1):
-            vec[i] = k
-            rec(i + 1, left - k)
-        vec[i] = 0
-
-    rec(0, total)
+def _splits(produced: tuple[int, ...], pips: tuple[int, ...], most: int) -> list[tuple[int, ...]]:
+    """Every way at most ``most`` lands producing the colors ``produced`` pay symbols (symbols per color)."""
+    out: list[tuple[int, ...]] = [tuple(0 for _ in pips)]
+    for i in produced:
+        grown = []
+        for vec in out:
+            used = sum(vec)
+            for n in range(min(pips[i], most - used) + 1):
+                grown.append(tuple(n if j == i else v for j, v in enumerate(vec)))
+        out = grown
     return out
 
 
-def _bottom(hand: tuple[int, ...], count: int, decider: _Decider) -> tuple[int, ...]:
-    """The hand's lands after bottoming ``count`` lands one at a time (module docstring's order)."""
-    specs = decider.specs
-    vec = list(hand)
-    order = sorted(
-        range(len(vec)), key=lambda j: (len(specs[j][0]) > 0, len(specs[j][0]), specs[j][1] != "t", j)
+def _pareto(entries: dict[tuple[tuple[int, ...], int, int, int], int]) -> tuple[_Entry, ...]:
+    """The entries no other beats, sorted (a canonical profile). One beats another when it is no larger,
+    pays at least as many symbols of each color, has its last land untapped or waiting for the same, and
+    its other lands meet every condition and count every basic the other's do: any lands completing the
+    beaten one complete it too."""
+    ranked = sorted(
+        entries.items(),
+        key=lambda e: (e[1], -sum(e[0][0]), e[0][1] != _DONE, -e[0][2].bit_count(), -e[0][3], e[0]),
     )
-    for _ in range(count):
-        now = decider.matched(vec)
-        chosen = -1
-        for j in order:
-            if vec[j] == 0:
-                continue
-            if chosen < 0:
-                chosen = j
-            vec[j] -= 1
-            keeps = decider.matched(vec) == now
-            vec[j] += 1
-            if keeps:
-                chosen = j
+    kept: list[_Entry] = []
+    for i, ((a, status, met, basics), size) in enumerate(ranked):
+        if not i & STATES_PER_CHECK:
+            deadline.check()  # every few dozen entries, each compared with those kept
+        beaten = False
+        for ka, kstatus, kmet, kbasics, ksize in kept:
+            if (
+                ksize <= size
+                and kstatus in (_DONE, status)
+                and kmet & met == met
+                and kbasics >= basics
+                and all(x >= y for x, y in zip(ka, a, strict=True))
+            ):
+                beaten = True
                 break
-        vec[chosen] -= 1
-    return tuple(vec)
+        if not beaten:
+            kept.append((a, status, met, basics, size))
+    kept.sort()
+    return tuple(kept)
+
+
+def _bottom_order(specs: tuple[_Spec, ...]) -> list[int]:
+    """The classes in the order lands are bottomed (module docstring): off-color first, then fewer of the
+    spell's colors, a land entering tapped before one entering untapped."""
+    return sorted(
+        range(len(specs)), key=lambda j: (len(specs[j][0]) > 0, len(specs[j][0]), specs[j][1] != "t", j)
+    )
 
 
 @bounded("tapped", lambda args: (args, args))
@@ -352,118 +417,193 @@ def probabilities_tapped(
     draws: int,
     commander: bool,
 ) -> tuple[float, float]:
-    """(P(success and at least ``turn`` lands), P(at least ``turn`` lands)) over the mulligan stages."""
+    """(P(success and at least ``turn`` lands), P(at least ``turn`` lands)) over the mulligan stages, or
+    ``GAVE_UP``: the work counted is the same on every call, so giving up is an answer and is cached like
+    one (a deck asked again does not spend the bound again); running out of time is not (an exception)."""
+    try:
+        return _probabilities(classes, nonlands, wanted, turn, draws, commander)
+    except TooManyKinds:
+        return GAVE_UP, GAVE_UP
+
+
+def _probabilities(
+    classes: tuple[tuple[_Spec, int], ...],
+    nonlands: int,
+    wanted: tuple[tuple[str, int], ...],
+    turn: int,
+    draws: int,
+    commander: bool,
+) -> tuple[float, float]:
     specs = tuple(s for s, _ in classes)
     copies = tuple(c for _, c in classes)
-    decider = _Decider(specs, wanted, turn)
-    caps = decider.caps
+    order = _bottom_order(specs)[::-1]  # the bottoming program reads the classes in this order: both do
+    sets = _Sets(specs, copies, wanted, turn, order)
     land_total = sum(copies)
     deck = land_total + nonlands
     seen = HAND_SIZE + draws
     weight, bottoming = mulligan_weights(land_total, nonlands, draws, turn, commander)
     success = 0.0
     condition = 0.0
-    # Hands that bottomed no land: the lands among the first `seen` cards, by kind (capped) and in all.
-    states: dict[tuple[tuple[int, ...], int], int] = {(tuple(0 for _ in copies), 0): 1}
-    for kind, c in enumerate(copies):
+    # Hands that bottomed no land: the lands among the first `seen` cards, by profile and in all.
+    states: dict[tuple[int, int], int] = {(sets.start, 0): 1}
+    for kind in order:
         deadline.check()  # one land kind of the dynamic program
-        grown: dict[tuple[tuple[int, ...], int], int] = {}
-        for step, ((vec, t), w) in enumerate(states.items()):
+        c = copies[kind]
+        cap = sets.caps[kind]
+        grown: dict[tuple[int, int], int] = {}
+        for step, ((profile, t), w) in enumerate(states.items()):
             if not step & STATES_PER_CHECK:
-                deadline.check()  # every few dozen states of the kind
+                sets.checkpoint(step)  # every few dozen states of the kind
             for k in range(min(c, seen - t) + 1):
-                nxt = list(vec)
-                nxt[kind] = min(k, caps[kind])
-                state = (tuple(nxt), t + k)
+                state = (sets.step(profile, kind, min(k, cap)), t + k)
                 grown[state] = grown.get(state, 0) + w * comb(c, k)
+        sets.work += len(states)
         states = grown
     norm = comb(deck, seen)
-    for (vec, t), w in states.items():
+    for (profile, t), w in states.items():
         if t < turn or weight[t] == 0.0:
             continue
         p = w * comb(nonlands, seen - t) / norm * weight[t]
         condition += p
-        if decider.decide(vec):
+        if sets.decide(profile):
             success += p
-    # Hands that bottomed lands: each 7-card hand by kind, then its draws.
-    for (lands, to_bottom), chance in bottoming.items():
-        spells_in_hand = HAND_SIZE - lands
-        if spells_in_hand > nonlands:
-            continue
-        library_nonlands = nonlands - spells_in_hand
-        scale = comb(nonlands, spells_in_hand) / comb(deck, HAND_SIZE) / comb(deck - HAND_SIZE, draws)
-        lands_needed = turn - (lands - to_bottom)
-        s_sum = 0
-        c_sum = 0
-        for hand in _compositions(copies, lands):
-            deadline.check()  # one kept hand
-            w_hand = 1
-            for k, c in zip(hand, copies, strict=True):
-                w_hand *= comb(c, k)
-            start = _capped(_bottom(hand, to_bottom, decider), caps)
-            library = tuple(c - k for c, k in zip(copies, hand, strict=True))
-            s, cnd = _draws(start, library, library_nonlands, draws, lands_needed, decider)
-            s_sum += w_hand * s
-            c_sum += w_hand * cnd
-        success += chance * s_sum * scale
-        condition += chance * c_sum * scale
+    # Hands that bottomed lands: one dynamic program per number of lands bottomed.
+    for to_bottom in sorted({b for _, b in bottoming}):
+        sums = _bottoming(
+            specs, copies, wanted, draws, to_bottom, {n for n, b in bottoming if b == to_bottom}, sets
+        )
+        for (lands, b), chance in bottoming.items():
+            if b != to_bottom or lands not in sums:
+                continue
+            spells_in_hand = HAND_SIZE - lands
+            if spells_in_hand > nonlands:
+                continue
+            library_nonlands = nonlands - spells_in_hand
+            scale = comb(nonlands, spells_in_hand) / comb(deck, HAND_SIZE) / comb(deck - HAND_SIZE, draws)
+            s_sum = 0
+            c_sum = 0
+            for drawn, (s, cnd) in sums[lands].items():
+                if lands - to_bottom + drawn < turn:
+                    continue
+                fill = comb(library_nonlands, draws - drawn)
+                s_sum += s * fill
+                c_sum += cnd * fill
+            success += chance * s_sum * scale
+            condition += chance * c_sum * scale
     return success, condition
 
 
-def _draws(
-    start: tuple[int, ...],
-    library: tuple[int, ...],
-    nonlands: int,
-    draws: int,
-    lands_needed: int,
-    decider: _Decider,
-) -> tuple[int, int]:
-    """Weighted counts of the ``draws`` cards after a kept hand that (succeed, reach ``lands_needed``).
+_NON_BASIS: Final = 0
+"""Phase: the lands bottomed are the earliest of the lands outside the greedy basis (none bottomed yet
+while the count is 0)."""
+_BASIS_WAITING: Final = 1
+"""Phase: every land outside the basis is bottomed, and some of the basis too, none of them yet."""
+_BASIS_STARTED: Final = 2
+"""Phase: every land outside the basis is bottomed, and the earliest of the basis, started."""
 
-    Kinds the kept hand already holds up to their cap change nothing when drawn: they are pooled as plain
-    lands (counted, not tracked), as ``castability_exact`` does; the rest go through a dynamic program
-    whose state is (lands seen per kind, capped; lands drawn). Memoized per call of the model."""
-    caps = decider.caps
-    lacking = tuple(-1 if start[j] >= caps[j] else n for j, n in enumerate(library))
-    pool = sum(n for j, n in enumerate(library) if lacking[j] < 0)
-    key = (start, lacking, pool, nonlands, draws, lands_needed)
-    found = decider.draws_memo.get(key)
-    if found is not None:
+
+def _bottoming(
+    specs: tuple[_Spec, ...],
+    copies: tuple[int, ...],
+    wanted: tuple[tuple[str, int], ...],
+    draws: int,
+    to_bottom: int,
+    hand_lands: set[int],
+    sets: _Sets,
+) -> dict[int, dict[int, tuple[int, int]]]:
+    """Per 7-card hand land count and lands drawn: the weighted counts (ways to draw those hand lands and
+    those lands, not yet the nonlands) that succeed, and all of them, for hands that bottom ``to_bottom``
+    lands.
+
+    The bottoming (one land at a time: the first in ``_bottom_order`` whose loss keeps the most symbols
+    payable, else the first) is a matroid greedy: the lands paying symbols together form a transversal
+    matroid, a land can go without loss iff it is spanned by the others, and the first such land is the
+    first land outside the basis the greedy builds from the last land in that order backwards (a land
+    joins the basis iff it adds a paid symbol to the later ones). So the lands bottomed are the earliest
+    lands outside that basis, and when there are too few of them, all of them and the earliest lands of
+    the basis. Reading the classes in the reverse order, a Hall state of the hand's lands tells how many
+    of each class join the basis, and the phase and the count bottomed so far which are bottomed: every
+    hand is counted once, in the one phase its lands outside the basis lead to."""
+    hall = Hall.of(tuple(spec[0] for spec in specs), wanted)
+    most = max(hand_lands)
+    fewest = min(hand_lands)
+    zero = hall.of_lands(())
+    paid_memo: dict[tuple[int, ...], int] = {}
+
+    def paid(h: tuple[int, ...]) -> int:
+        found = paid_memo.get(h)
+        if found is None:
+            found = paid_memo[h] = hall.matched(h) if h else 0  # a colorless spell: no symbol, no basis
         return found
-    states: dict[tuple[tuple[int, ...], int], int] = {(start, 0): 1}
-    for kind, n in enumerate(lacking):
-        if n <= 0:
-            continue
-        grown: dict[tuple[tuple[int, ...], int], int] = {}
-        cap = caps[kind]
-        for (vec, drawn), w in states.items():
-            for k in range(min(n, draws - drawn) + 1):
-                if k:
-                    nxt = list(vec)
-                    nxt[kind] = min(nxt[kind] + k, cap)
-                    state = (tuple(nxt), drawn + k)
-                else:
-                    state = (vec, drawn)
-                grown[state] = grown.get(state, 0) + w * comb(n, k)
+
+    # (Hall state, lands in hand, phase, lands bottomed) -> (lands drawn, profile) -> weighted count: the
+    # hand's bookkeeping is done once for all the draws that share it
+    states: dict[tuple[tuple[int, ...], int, int, int], dict[tuple[int, int], int]] = {
+        (zero, 0, _NON_BASIS, 0): {(0, sets.start): 1},
+    }
+    if any(lands - min(hall.pip_total, lands) < to_bottom for lands in hand_lands):
+        # a basis has at most one land per symbol: with fewer symbols than that, every hand has enough
+        # lands outside it, and no hand bottoms a land of the basis
+        states[(zero, 0, _BASIS_WAITING, 0)] = {(0, sets.start): 1}
+    left = sum(copies)
+    for kind in sets.order:
+        deadline.check()  # one land kind of the dynamic program
+        c = copies[kind]
+        left -= c
+        cap = sets.caps[kind]
+        tables = sets.tables[kind]
+        grown: dict[tuple[tuple[int, ...], int, int, int], dict[tuple[int, int], int]] = {}
+        step = 0
+        for (h, lands, phase, gone), seen in states.items():
+            before = paid(h)
+            for k in range(min(c, most - lands) + 1):
+                if lands + k + left < fewest:
+                    continue  # the later classes cannot fill the hand
+                h2 = hall.add(h, kind, k)
+                basis = paid(h2) - before
+                for phase2, bottomed in _removals(phase, gone, k - basis, basis, to_bottom):
+                    if gone + bottomed + most - lands - k < to_bottom:
+                        continue  # too few lands can still come to the hand to bottom enough of them
+                    kept = k - bottomed
+                    into = grown.setdefault((h2, lands + k, phase2, gone + bottomed), {})
+                    ways = [comb(c, k) * comb(c - k, d) for d in range(c - k + 1)]
+                    counts = [min(kept + d, cap) for d in range(c - k + 1)]
+                    for (drawn, profile), w in seen.items():
+                        step += 1
+                        if not step & STATES_PER_CHECK:
+                            sets.checkpoint(step)  # every few dozen states of the kind
+                        for d in range(min(c - k, draws - drawn) + 1):
+                            n = counts[d]
+                            nxt = tables[n].get(profile)
+                            if nxt is None:
+                                nxt = sets.step(profile, kind, n)
+                            state = (drawn + d, nxt)
+                            into[state] = into.get(state, 0) + w * ways[d]
+        sets.work += step
         states = grown
-    # tail[m]: ways to fill the draws after m tracked lands with pooled lands and nonlands, enough lands.
-    tail = [
-        sum(
-            comb(pool, q) * comb(nonlands, draws - m - q)
-            for q in range(max(0, lands_needed - m), draws - m + 1)
-        )
-        for m in range(draws + 1)
+    sums: dict[int, dict[int, tuple[int, int]]] = {}
+    for (_, lands, phase, gone), seen in states.items():
+        if lands not in hand_lands or gone != to_bottom or phase == _BASIS_WAITING:
+            continue
+        by_drawn = sums.setdefault(lands, {})
+        for (drawn, profile), w in seen.items():
+            s, cnd = by_drawn.get(drawn, (0, 0))
+            by_drawn[drawn] = (s + w if sets.decide(profile) else s, cnd + w)
+    return sums
+
+
+def _removals(phase: int, gone: int, spanned: int, basis: int, to_bottom: int) -> list[tuple[int, int]]:
+    """(next phase, lands of this class bottomed) for a class with ``spanned`` lands outside the basis and
+    ``basis`` in it, read after the later classes (``_bottoming``)."""
+    if phase == _NON_BASIS:
+        # the earliest lands outside the basis: once one is bottomed, every earlier one is
+        options = [spanned] if gone else list(range(spanned + 1))
+        return [(phase, n) for n in options if gone + n <= to_bottom]
+    # every land outside the basis, and the earliest of the basis
+    if phase == _BASIS_STARTED:
+        return [(phase, spanned + basis)] if gone + spanned + basis <= to_bottom else []
+    return [
+        (_BASIS_STARTED if n else _BASIS_WAITING, spanned + n)
+        for n in range(basis + 1)
+        if gone + spanned + n <= to_bottom
     ]
-    success = 0
-    condition = 0
-    for (vec, drawn), w in states.items():
-        ways = w * tail[drawn]
-        if ways:
-            condition += ways
-            if decider.decide(vec):
-                success += ways
-    out = (success, condition)
-    if len(decider.draws_memo) > 20_000:
-        decider.draws_memo.clear()
-    decider.draws_memo[key] = out
-    return out
