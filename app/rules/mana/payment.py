@@ -54,7 +54,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.rules.mana.payment_render import build_plan
+from app.rules.mana.payment_graph import slots_only
+from app.rules.mana.payment_render import build_plan, plan_unsearched
 from app.rules.mana.payment_search import Prepared
 from app.rules.mana.payment_shortfall import shortfall as solve_shortfall
 from app.rules.mana.payment_values import (
@@ -92,10 +93,18 @@ class PaymentSources:
 
     def plan(self, cost: ManaCost) -> PaymentPlan:
         """A plan paying ``cost``, with the least life; raises ``UnpayableError`` when there is none."""
-        found = self._prepared.solve(check_cost(cost), best_life=True)
+        prepared = self._prepared
+        check_cost(cost)
+        if prepared.unsearched and slots_only(cost):
+            # Nothing to search: the plan's assignment is the whole answer (``plan_unsearched``).
+            plan = plan_unsearched(prepared, cost)
+            if plan is None:
+                raise self._unpayable(cost)
+            return plan
+        found = prepared.solve(cost, best_life=True)
         if found is None:
             raise self._unpayable(cost)
-        return build_plan(self._prepared, cost, found)
+        return build_plan(prepared, cost, found)
 
     def can(self, cost: ManaCost) -> bool:
         """Whether some plan pays ``cost`` (CR 601.2g-h)."""
