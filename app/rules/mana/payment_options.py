@@ -349,6 +349,8 @@ def option_groups(sources: Sequence[ManaSource], notes: list[str]) -> list[list[
 
 def tokens_of(options: Sequence[Option]) -> frozenset[str]:
     """Every resource some option of a group uses."""
+    if len(options) == 1:  # most groups (a land's one option): its own set, not a union built anew
+        return options[0].tokens
     return frozenset().union(*(o.tokens for o in options))
 
 

@@ -26,7 +26,6 @@ from app.rules.mana.payment_search import Found, Prepared
 from app.rules.mana.payment_values import (
     LEAVES,
     TAP,
-    Consumed,
     ManaSource,
     PaymentPlan,
     PlanStep,
@@ -40,8 +39,6 @@ CONSUMING_RANK: Final = 1 << 12
 _Units = dict[tuple[int, bool, int, int], list[tuple[int, int]]]
 _Slots = dict[Key, list[tuple[str, int | None]]]
 _Mono = tuple[str, int | None, int, int]
-_NOTHING: Final = Consumed()
-"""What a source that uses nothing besides its own {T} consumes (compared, not built, per unit)."""
 
 
 def build_plan(
@@ -198,8 +195,12 @@ def _consumes(prepared: Prepared, opt: Option) -> bool:
     if opt.parts:
         return any(_consumes(prepared, part) for part in opt.parts)
     source = prepared.sources[opt.source]
-    own = TAP + source.permanent
-    return any(token != own for token in opt.tokens) or source.consumes != _NOTHING
+    tokens = opt.tokens
+    # A token besides the permanent's own tap (written out: this runs once per activation of every plan).
+    if len(tokens) > 1 or (tokens and TAP + source.permanent not in tokens):
+        return True
+    used = source.consumes
+    return bool(used.sacrifices or used.taps or used.returns or used.removes or used.exiles or used.discards)
 
 
 def _slots(cost: ManaCost, n_free: int, ordered: list[_Act]) -> tuple[_Slots, list[_Mono]]:
