@@ -356,6 +356,8 @@ def carry_out_order(steps: list[PlanStep], sources: list[ManaSource], paid: list
                     after[j].add(i)
         if src.ability < 0:  # CR 601.2h: while paying, after every mana ability
             after[j].update(i for i, s in enumerate(steps) if s.ability >= 0)
+    if not any(after):  # nothing waits for anything (a board of lands): the solver's order as it is
+        return list(range(n))
     order: list[int] = []
     placed: set[int] = set()
     while len(order) < n:
