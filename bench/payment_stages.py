@@ -10,7 +10,8 @@ choices the search branches on. The first permanent's id changes on every reques
 
 The baseline, measured in the same run: validating the request body and writing an answer of a plan's
 size (about what bench/bare_app.py's twin endpoint does). Printed: microseconds per request of each
-stage, best of ``--rounds`` rounds, and the total's ratio to the baseline. ``MANACALC_BENCH_CORE`` (a
+stage, best of ``--rounds`` rounds (the garbage collector off while timing), and the total's ratio to the
+baseline. ``MANACALC_BENCH_CORE`` (a
 directory holding another ``app/``) measures another build or commit of the core with the same script.
 
     .venv/bin/python bench/payment_stages.py [--requests 300] [--rounds 5]
@@ -19,6 +20,7 @@ directory holding another ``app/``) measures another build or commit of the core
 from __future__ import annotations
 
 import argparse
+import gc
 import gzip
 import json
 import os
@@ -194,7 +196,15 @@ def main() -> None:
         best = [float("inf")] * len(STAGES)
         bare = float("inf")
         for r in range(args.rounds):
-            spent = _round(_boards(layout, cards, n, f"r{r}v"), cost, search)
+            boards = _boards(layout, cards, n, f"r{r}v")
+            # The collector off while timing (and run between rounds): its pauses otherwise land in
+            # whichever stage allocates past its threshold, and move between stages with any change.
+            gc.collect()
+            gc.disable()
+            try:
+                spent = _round(boards, cost, search)
+            finally:
+                gc.enable()
             best = [min(b, s / n * 1e6) for b, s in zip(best, spent, strict=True)]
             bare = min(bare, _bare(body, n) / n * 1e6)
         total = sum(best)
