@@ -241,6 +241,10 @@ def _assign(
     units = _units(prepared, free, ordered)
     life = prepared.life - sum(opt.life for _g, opt in free + ordered)
     slots, monos = _slots(cost, len(free), ordered)
+    relax = len(ordered) + 1
+    if not monos:  # no {2/X}: one way to lay out the slots, so one match (another would repeat it)
+        result = match(units, slots, life // LIFE_PER_SYMBOL, ordered_relax=relax)
+        return None if result is None else _Assigned(result, units, True)
     mono_classes = sorted({(m[2], m[3]) for m in monos})
     count = Counter((m[2], m[3]) for m in monos)
     hint = [monos_hint] if len(monos_hint) == len(mono_classes) else []
@@ -254,7 +258,7 @@ def _assign(
                 s2.setdefault((cmask, False, pos), []).append((text, target))
             else:
                 s2.setdefault((ANY, False, pos), []).extend([(text, target), (text, target)])
-        result = match(units, s2, life // LIFE_PER_SYMBOL, ordered_relax=len(ordered) + 1)
+        result = match(units, s2, life // LIFE_PER_SYMBOL, ordered_relax=relax)
         if result is not None:
             return _Assigned(result, units, tried == 0)
     return None
