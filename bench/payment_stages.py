@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import gzip
 import json
 import os
@@ -132,11 +133,9 @@ class _SearchClock:
             finally:
                 self.spent += time.process_time() - t0
 
-        try:
+        if inspect.isfunction(inner):  # compiled, ``plan`` calls the native method, never the attribute
             Prepared.solve = timed  # type: ignore[method-assign,assignment]
             self.wrapped = True
-        except TypeError:
-            pass
 
 
 def _round(boards: list[Board], cost: ManaCost, search: _SearchClock) -> list[float]:
@@ -208,7 +207,9 @@ def main() -> None:
             best = [min(b, s / n * 1e6) for b, s in zip(best, spent, strict=True)]
             bare = min(bare, _bare(body, n) / n * 1e6)
         total = sum(best)
-        cells = "".join(f"{b:9.0f}" for b in best)
+        cells = "".join(
+            f"{'-':>9}" if i == 3 and not search.wrapped else f"{b:9.0f}" for i, b in enumerate(best)
+        )
         print(f"{label:<12}{cells}{total:9.0f}{bare:7.0f}{total / bare:7.2f}")
 
 
