@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import argparse
 import gc
-import inspect
 import gzip
+import inspect
 import json
 import os
 import sys
