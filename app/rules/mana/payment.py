@@ -37,6 +37,9 @@ Algorithm (exact, not an enumeration of mana combinations):
   their most mana of any of their types for free, and activation order is ignored. The search's first
   path is tried before its bounds are checked: when its leaf pays with the least life the root's bound
   allows, the bounded search would have stopped there too.
+* With nothing to branch on (no batch: every activation has its one way, as lands whose only cost is
+  {T}) and no {2/X} symbol, ``plan`` makes the plan's assignment at once: the search's one configuration
+  is the base, and its check the very flow the assignment's first match computes (``plan_unsearched``).
 * A choice that uses abilities costing mana is checked exactly by searching the activation order with the
   same flow (each prefix bounded by the order-free relaxation of the rest).
 * Among plans the solver prefers, in order: the least life; then (tie-break) spending mana already in the
