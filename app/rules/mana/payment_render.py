@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from itertools import chain, product
 from typing import Final
 
+from app.rules import deadline
 from app.rules.mana.flow import same_flow_with_less
 from app.rules.mana.payment_graph import (
     ANY,
@@ -70,6 +71,7 @@ def plan_unsearched(prepared: Prepared, cost: ManaCost) -> PaymentPlan | None:
     the tie-break rank (which changes the flow's value nowhere): it pays exactly when the search finds, and
     then it is the assignment ``build_plan`` starts from. So the symbols are assigned once, not searched for
     and then assigned."""
+    deadline.check()  # the safe point the search's one node had, before its flow
     free = [(g, prepared.groups[g][0]) for g in prepared.base]
     done = _assign(prepared, cost, free, [], ())
     if done is None:
