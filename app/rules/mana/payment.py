@@ -37,6 +37,9 @@ Algorithm (exact, not an enumeration of mana combinations):
   their most mana of any of their types for free, and activation order is ignored. The search's first
   path is tried before its bounds are checked: when its leaf pays with the least life the root's bound
   allows, the bounded search would have stopped there too.
+* With nothing to branch on (no batch: every activation has its one way, as lands whose only cost is
+  {T}) and no {2/X} symbol, ``plan`` makes the plan's assignment at once: the search's one configuration
+  is the base, and its check the very flow the assignment's first match computes (``plan_unsearched``).
 * A choice that uses abilities costing mana is checked exactly by searching the activation order with the
   same flow (each prefix bounded by the order-free relaxation of the rest).
 * Among plans the solver prefers, in order: the least life; then (tie-break) spending mana already in the
@@ -54,7 +57,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.rules.mana.payment_render import build_plan
+from app.rules.mana.payment_graph import slots_only
+from app.rules.mana.payment_render import build_plan, plan_unsearched
 from app.rules.mana.payment_search import Prepared
 from app.rules.mana.payment_shortfall import shortfall as solve_shortfall
 from app.rules.mana.payment_values import (
@@ -92,10 +96,18 @@ class PaymentSources:
 
     def plan(self, cost: ManaCost) -> PaymentPlan:
         """A plan paying ``cost``, with the least life; raises ``UnpayableError`` when there is none."""
-        found = self._prepared.solve(check_cost(cost), best_life=True)
+        prepared = self._prepared
+        check_cost(cost)
+        if prepared.unsearched and slots_only(cost):
+            # Nothing to search: the plan's assignment is the whole answer (``plan_unsearched``).
+            plan = plan_unsearched(prepared, cost)
+            if plan is None:
+                raise self._unpayable(cost)
+            return plan
+        found = prepared.solve(cost, best_life=True)
         if found is None:
             raise self._unpayable(cost)
-        return build_plan(self._prepared, cost, found)
+        return build_plan(prepared, cost, found)
 
     def can(self, cost: ManaCost) -> bool:
         """Whether some plan pays ``cost`` (CR 601.2g-h)."""

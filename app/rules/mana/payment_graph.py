@@ -54,6 +54,12 @@ def slot_mask(sym: ManaSymbol) -> tuple[int, bool] | None:
     return None  # generic, monocolored hybrid, variable, infinity: handled by the caller
 
 
+def slots_only(cost: ManaCost) -> bool:
+    """Whether every symbol of ``cost`` besides generic mana is one slot (``slot_mask``): no {2/X} symbol
+    to choose a way of paying (CR 107.4e), no {∞}."""
+    return all(slot_mask(sym) is not None for sym in cost.others)
+
+
 # Demand keys: (accepted mask, needs snow, position); supply keys: (mask, snow, position).
 Key = tuple[int, bool, int]
 

@@ -205,6 +205,8 @@ def clusters(
         for o in options:
             if o.costed:
                 costed_of.setdefault(sources[o.source].permanent, []).append(g)
+    if not costed_of:  # no activation cost on the board (lands, {T}-only rocks): nothing to combine
+        return list(groups)
     # A permanent that leaves can't be activated after, so the mana of what makes it leave can't pay
     # its own activation costs: the two are solved together, where a combination's mana never pays the
     # combination's own costs. (Other shared resources are kept apart by the search, ``_contested``.)
@@ -349,6 +351,8 @@ def option_groups(sources: Sequence[ManaSource], notes: list[str]) -> list[list[
 
 def tokens_of(options: Sequence[Option]) -> frozenset[str]:
     """Every resource some option of a group uses."""
+    if len(options) == 1:  # most groups (a land's one option): its own set, not a union built anew
+        return options[0].tokens
     return frozenset().union(*(o.tokens for o in options))
 
 

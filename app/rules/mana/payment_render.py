@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from itertools import chain, product
 from typing import Final
 
+from app.rules import deadline
 from app.rules.mana.flow import same_flow_with_less
 from app.rules.mana.payment_graph import (
     ANY,
@@ -26,7 +27,6 @@ from app.rules.mana.payment_search import Found, Prepared
 from app.rules.mana.payment_values import (
     LEAVES,
     TAP,
-    Consumed,
     ManaSource,
     PaymentPlan,
     PlanStep,
@@ -55,8 +55,42 @@ def build_plan(
     free = [(g, prepared.groups[g][0]) for g in prepared.base] + found.free
     free.sort(key=lambda c: c[0])
     ordered = list(found.ordered)
+    done = _assign(prepared, cost, free, ordered, found.monos)
+    if done is None:
+        raise AssertionError("a configuration found paying must assign")  # pragma: no cover
+    return _finish(prepared, cost, free, ordered, found.monos, done, always_reassign)
+
+
+def plan_unsearched(prepared: Prepared, cost: ManaCost) -> PaymentPlan | None:
+    """``build_plan(prepared, cost, prepared.solve(cost, best_life=True))`` when the search has nothing to
+    decide (``Prepared.unsearched``), without the search; None when the cost cannot be paid.
+
+    With no batch, the search's one configuration is the base (every activation that has no choice), and
+    its answer is one flow over the base's units and the cost's slots (no {2/X} symbol, so no mono choice
+    to hint: CR 107.4e). The assignment's first ``match`` is that very flow, its units only split further by
+    the tie-break rank (which changes the flow's value nowhere): it pays exactly when the search finds, and
+    then it is the assignment ``build_plan`` starts from. So the symbols are assigned once, not searched for
+    and then assigned."""
+    deadline.check()  # the safe point the search's one node had, before its flow
+    free = [(g, prepared.groups[g][0]) for g in prepared.base]
+    done = _assign(prepared, cost, free, [], ())
+    if done is None:
+        return None
+    return _finish(prepared, cost, free, [], (), done, False)
+
+
+def _finish(
+    prepared: Prepared,
+    cost: ManaCost,
+    free: list[_Act],
+    ordered: list[_Act],
+    monos: tuple[int, ...],
+    done: _Assigned,
+    always_reassign: bool,
+) -> PaymentPlan:
+    """``build_plan`` from its first assignment ``done``: drop the unused activations, assign again where
+    that can change the records, render."""
     while True:
-        done = _assign(prepared, cost, free, ordered, found.monos)
         result = done.matching.paid
         used_steps = {u.step for u in result if u.step is not None}
         acts = free + ordered
@@ -73,6 +107,10 @@ def build_plan(
         keep = set(range(len(acts))) - set(unused)
         free = [a for i, a in enumerate(acts[: len(free)]) if i in keep]
         ordered = [a for i, a in enumerate(ordered) if i + len(acts) - len(ordered) in keep]
+        again = _assign(prepared, cost, free, ordered, monos)
+        if again is None:
+            raise AssertionError("dropping unspent activations keeps a plan")  # pragma: no cover
+        done = again
     return _render(prepared, cost, free + ordered, result)
 
 
@@ -159,8 +197,12 @@ def _consumes(prepared: Prepared, opt: Option) -> bool:
     if opt.parts:
         return any(_consumes(prepared, part) for part in opt.parts)
     source = prepared.sources[opt.source]
-    own = TAP + source.permanent
-    return any(token != own for token in opt.tokens) or source.consumes != Consumed()
+    tokens = opt.tokens
+    # A token besides the permanent's own tap (written out: this runs once per activation of every plan).
+    if len(tokens) > 1 or (tokens and TAP + source.permanent not in tokens):
+        return True
+    used = source.consumes
+    return bool(used.sacrifices or used.taps or used.returns or used.removes or used.exiles or used.discards)
 
 
 def _slots(cost: ManaCost, n_free: int, ordered: list[_Act]) -> tuple[_Slots, list[_Mono]]:
@@ -195,12 +237,16 @@ class _Assigned:
 
 def _assign(
     prepared: Prepared, cost: ManaCost, free: list[_Act], ordered: list[_Act], monos_hint: tuple[int, ...]
-) -> _Assigned:
+) -> _Assigned | None:
     """Assign every slot a unit, least flexible units first. A {2/X} symbol is one slot of X or two of any
-    type (CR 107.4e): the search's choice is tried first."""
+    type (CR 107.4e): the search's choice is tried first. None when no choice pays."""
     units = _units(prepared, free, ordered)
     life = prepared.life - sum(opt.life for _g, opt in free + ordered)
     slots, monos = _slots(cost, len(free), ordered)
+    relax = len(ordered) + 1
+    if not monos:  # no {2/X}: one way to lay out the slots, so one match (another would repeat it)
+        result = match(units, slots, life // LIFE_PER_SYMBOL, ordered_relax=relax)
+        return None if result is None else _Assigned(result, units, True)
     mono_classes = sorted({(m[2], m[3]) for m in monos})
     count = Counter((m[2], m[3]) for m in monos)
     hint = [monos_hint] if len(monos_hint) == len(mono_classes) else []
@@ -214,10 +260,10 @@ def _assign(
                 s2.setdefault((cmask, False, pos), []).append((text, target))
             else:
                 s2.setdefault((ANY, False, pos), []).extend([(text, target), (text, target)])
-        result = match(units, s2, life // LIFE_PER_SYMBOL, ordered_relax=len(ordered) + 1)
+        result = match(units, s2, life // LIFE_PER_SYMBOL, ordered_relax=relax)
         if result is not None:
             return _Assigned(result, units, tried == 0)
-    raise AssertionError("a configuration found paying must assign")  # pragma: no cover
+    return None
 
 
 @dataclass(slots=True)
@@ -310,11 +356,14 @@ def carry_out_order(steps: list[PlanStep], sources: list[ManaSource], paid: list
             after[p.target].add(p.step)
     for j, src in enumerate(sources):
         gone = {t[len(LEAVES) :] for t in src.tokens if t.startswith(LEAVES)}
-        for i, other in enumerate(steps):
-            if i != j and other.permanent in gone:
-                after[j].add(i)
+        if gone:  # most steps make nothing leave: no pass over every step for them
+            for i, other in enumerate(steps):
+                if i != j and other.permanent in gone:
+                    after[j].add(i)
         if src.ability < 0:  # CR 601.2h: while paying, after every mana ability
             after[j].update(i for i, s in enumerate(steps) if s.ability >= 0)
+    if not any(after):  # nothing waits for anything (a board of lands): the solver's order as it is
+        return list(range(n))
     order: list[int] = []
     placed: set[int] = set()
     while len(order) < n:

@@ -107,6 +107,9 @@ class Prepared:
         self.flex: list[int] = [flexibility(options) for options in groups]
         self.group_tokens: list[frozenset[str]] = [h & self.contested for h in held]
         self.base, self.batches = split_batches(groups, self.group_tokens)
+        # No batch: every activation has its one way (a board of lands each with {T} its only cost), so
+        # the search has nothing to decide and a plan is one assignment (``payment_render``).
+        self.unsearched = not self.batches
         self.base_sup: dict[Key, int] = {}
         for t in self.pool_units:
             pkey = (BIT[t], False, 0)
@@ -151,6 +154,7 @@ class Prepared:
         self.flex = like.flex
         self.group_tokens = like.group_tokens
         self.base, self.batches = like.base, like.batches
+        self.unsearched = like.unsearched
         self.base_sup = dict(like.base_sup)
         self.relaxed = like.relaxed
         self.cap_profile = like.cap_profile

@@ -35,6 +35,7 @@ from app.rules.mana.restrictions import Casting, spell_meets
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Face
 from app.rules.values.costs import ManaCost
+from app.rules.values.mana import Mana
 from app.rules.values.symbols import SymbolKind
 
 CONVOKE: Final = -1
@@ -213,6 +214,9 @@ def _mana_sources(
     analysis = analysis if analysis is not None else analyze_board(board)
     plain: list[ManaSource] = []
     consuming: list[tuple[PermanentState, Ability, tuple[tuple[tuple[str, ...], ...], bool]]] = []
+    # Each production listed once per board: identical permanents (twenty Forests) produce alike, and then
+    # share one listing, which the solver's per-board tables also find at once (``option_groups``).
+    lists: dict[tuple[Mana, ...], tuple[tuple[str, ...], ...]] = {}
     for state in analysis.state.states:
         if state.controller != player:
             continue
@@ -226,7 +230,9 @@ def _mana_sources(
             outputs = analysis.produces.get((state.id, ability.index))
             if not outputs or check_activation(analysis.state, state, ability):
                 continue
-            listed = tuple(m.as_tuple(LISTED_BOUND) for m in outputs)
+            listed = lists.get(outputs)
+            if listed is None:
+                listed = lists[outputs] = tuple(m.as_tuple(LISTED_BOUND) for m in outputs)
             if kinds - _OWN_NEEDS:
                 consuming.append((state, ability, (listed, spell_only)))
                 continue
