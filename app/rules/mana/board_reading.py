@@ -25,7 +25,7 @@ from typing import Final
 from app.rules import deadline
 from app.rules.bounded_cache import text_cache
 from app.rules.mana.ability_conditions import unstated_count
-from app.rules.mana.ability_loss import AbilityLoss, read_losses
+from app.rules.mana.ability_loss import AbilityLoss
 from app.rules.mana.ability_values import (
     ORIGIN_GRANTED,
     ORIGIN_LAND_TYPE,
@@ -36,12 +36,13 @@ from app.rules.mana.ability_values import (
     Warning,
 )
 from app.rules.mana.activation_checks import as_a_sorcery, existence_gate, once_each_turn
-from app.rules.mana.prohibitions import Prohibition, read_named_land_changes, read_prohibitions
+from app.rules.mana.face_reading import FaceReading, kept_face_reading, read_face_anew
+from app.rules.mana.prohibitions import Prohibition
 from app.rules.text.activation import read_need
 from app.rules.text.mana_activated import ActivatedText, parse_activated
 from app.rules.text.mana_filters import LAND_TYPES, Filter
 from app.rules.text.mana_static import Grant, TypeChange
-from app.rules.text.oracle_mana import FaceMana, read_face, read_text, strip_reminder
+from app.rules.text.oracle_mana import FaceMana, read_face, read_text, without_type_reminders
 from app.rules.text.standing_text import standing_text
 from app.rules.values.board import Board, Permanent
 from app.rules.values.cards import Face
@@ -146,6 +147,7 @@ class _Layers:
     """The board's permanents as layer 4 leaves them (CR 613.1d): working values of ``read_board``."""
 
     __slots__ = (
+        "face_readings",
         "faces",
         "loss_grants",
         "lost",
@@ -157,13 +159,17 @@ class _Layers:
         "types",
     )
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, memo: bool) -> None:
         self.perms: tuple[Permanent, ...] = board.permanents
         self.faces: list[Face] = [p.characteristics for p in self.perms]
-        self.readings: list[FaceMana] = []
+        self.face_readings: list[FaceReading] = []
+        """What each face's texts alone say (``face_reading``): kept per text unless ``memo`` is False."""
+        read = kept_face_reading if memo else read_face_anew
         for perm, face in zip(self.perms, self.faces, strict=True):
             deadline.check()  # one face read (its text's reading is kept only once whole)
-            self.readings.append(read_face(_standing(perm, face)))
+            text = without_type_reminders(_standing(perm, face))
+            self.face_readings.append(read(text, face.oracle_text, face.name))
+        self.readings: list[FaceMana] = [r.reading for r in self.face_readings]
         self.types: list[tuple[str, ...]] = [f.type_line.types for f in self.faces]
         self.subtypes: list[tuple[str, ...]] = [f.type_line.subtypes for f in self.faces]
         self.supertypes: list[tuple[str, ...]] = [f.type_line.supertypes for f in self.faces]
@@ -205,12 +211,7 @@ def _apply_losses(layers: _Layers, warnings: list[Warning]) -> None:
     """CR 613.1d then 613.1f: effects taking abilities away, in board (timestamp) order. The permanents
     an effect reaches are fixed where it first applies (CR 613.6): in layer 4 for one that also sets
     types ("is a blue Frog creature"), in layer 6 otherwise, after every type change."""
-    losses = [
-        (i, x)
-        for i, f in enumerate(layers.faces)
-        if i not in layers.lost
-        for x in read_losses(f.oracle_text, f.name)
-    ]
+    losses = [(i, x) for i, f in enumerate(layers.face_readings) if i not in layers.lost for x in f.losses]
     if not losses:
         return
     perms = layers.perms
@@ -304,8 +305,8 @@ def _named_land_changes(layers: _Layers, warnings: list[Warning]) -> _NamedGrant
     and abilities and gain the quoted ability; with no name chosen it does nothing (said)."""
     perms, faces = layers.perms, layers.faces
     named_grants: _NamedGrants = {}
-    for i, face in enumerate(faces):
-        for change in read_named_land_changes(face.oracle_text, face.name):
+    for i, f in enumerate(layers.face_readings):
+        for change in f.named_land_changes:
             chosen = perms[i].chosen.card_name
             if chosen is None:
                 warnings.append(
@@ -340,35 +341,15 @@ def _graveyard_grants(board: Board) -> _FromGraveyard:
     return out
 
 
-def _loss_line(line: str, name: str) -> str:
-    """A line as ``ability_loss.read_losses`` keeps it (its ``text``)."""
-    text = strip_reminder(line).strip().rstrip(".")
-    return text.replace(name, "~") if name else text
-
-
 def _reading_warnings(layers: _Layers) -> list[Warning]:
     """Texts of the permanents that keep their abilities not (fully) understood ("nothing silent"), and
     activation conditions not understood (taken as not activatable, CR 602.5b)."""
     out: list[Warning] = []
-    for i, r in enumerate(layers.readings):
-        if i in layers.lost or (i in layers.stripped and not layers.stripped[i][1]):
+    for i, f in enumerate(layers.face_readings):
+        if not f.warnings or i in layers.lost or (i in layers.stripped and not layers.stripped[i][1]):
             continue
         pid = layers.perms[i].id
-        face = layers.faces[i]
-        read = {x.text for x in read_losses(face.oracle_text, face.name)}  # read by ``ability_loss``
-        out.extend(
-            Warning(pid, line, why) for line, why in r.problems if _loss_line(line, face.name) not in read
-        )
-        out.extend(
-            Warning(
-                pid,
-                f"Activate only {c.text}.",
-                "an activation condition not understood: the ability is taken as not activatable (CR 602.5b)",
-            )
-            for a in r.activated
-            for c in a.conditions
-            if c.kind == "unknown"
-        )
+        out.extend(Warning(pid, line, why) for line, why in f.warnings)  # the face's, said of this permanent
     return out
 
 
@@ -505,10 +486,7 @@ def _prohibitions(layers: _Layers, warnings: list[Warning]) -> tuple[tuple[int, 
     said."""
     perms = layers.perms
     prohibitions = tuple(
-        (i, x)
-        for i, f in enumerate(layers.faces)
-        if layers.keeps_statics(i)
-        for x in read_prohibitions(f.oracle_text, f.name)
+        (i, x) for i, f in enumerate(layers.face_readings) if layers.keeps_statics(i) for x in f.prohibitions
     )
     for i, x in prohibitions:
         if x.attached and perms[i].attached_to is None:
@@ -537,9 +515,12 @@ def _prohibitions(layers: _Layers, warnings: list[Warning]) -> tuple[tuple[int, 
     return prohibitions
 
 
-def read_board(board: Board) -> BoardState:
-    """Read every permanent's mana-relevant text and apply layers 4 and 6 (see the module doc)."""
-    layers = _Layers(board)
+def read_board(board: Board, *, memo: bool = True) -> BoardState:
+    """Read every permanent's mana-relevant text and apply layers 4 and 6 (see the module doc).
+
+    ``memo``: take what each face's texts alone say from ``face_reading``'s memo; False reads it anew for
+    every permanent (the property tests compare the two)."""
+    layers = _Layers(board, memo)
     readings, lost = layers.readings, layers.lost
     changes = [(i, c) for i, r in enumerate(readings) for c in r.type_changes]
     if changes:

@@ -259,9 +259,9 @@ def analyze_board(board: Board, *, memo: bool = True) -> BoardAnalysis:
     """Read the board, compute could-produce (CR 106.7) and what every ability produces (CR 106.12).
 
     ``memo``: use the kept facts of abilities that read nothing but themselves (``production_memo``) for
-    permanents no replacement or triggered mana ability reaches; False computes everything anew (the
-    property tests compare the two)."""
-    state = read_board(board)
+    permanents no replacement or triggered mana ability reaches, and each face's kept reading
+    (``face_reading``); False computes everything anew (the property tests compare the two)."""
+    state = read_board(board, memo=memo)
     ctx = Context(state)
     cp, members = _could_produce(ctx, memo)
     produces: dict[tuple[str, int], Alternatives | None] = {}

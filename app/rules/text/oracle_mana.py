@@ -64,6 +64,7 @@ __all__ = [
     "read_text",
     "restore_breaks",
     "strip_reminder",
+    "without_type_reminders",
 ]
 
 # Starts only where a run of spaces starts (?<!\s): the same matches, each space run scanned once (it was
@@ -282,10 +283,10 @@ def read_text(oracle_text: str, name: str = "") -> FaceMana:
 
 def read_face(face: Face) -> FaceMana:
     """The mana-related reading of a face's oracle text (cached by text and name)."""
-    return read_text(_without_type_reminders(face), face.name)
+    return read_text(without_type_reminders(face), face.name)
 
 
-def _without_type_reminders(face: Face) -> str:
+def without_type_reminders(face: Face) -> str:
     """The text without a basic land type's reminder that lost its parentheses with its line break
     ("... Activate only once.{T}: Add {B}." on a "Land — Swamp Gate"): CR 305.6, the land type gives that
     ability, and the printed "({T}: Add {B}.)" is its reminder (CR 207.2), no second ability."""

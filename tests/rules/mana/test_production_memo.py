@@ -11,12 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules.mana import production_memo
+from app.rules.mana.board_reading import read_board
+from app.rules.mana.face_reading import kept_face_reading
 from app.rules.mana.payment import PaymentSources
 from app.rules.mana.payment_values import UnpayableError
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.sources import bare_payment_inputs
+from app.rules.values.board import Board, Choices, Permanent, Player
 from app.rules.values.costs import ManaCost
-from tests.strategies import MANA_SOURCES, costs, permanent_bodies, rules_board
+from tests.strategies import MANA_SOURCES, card, costs, permanent_bodies, rules_board
 
 BOARD_WIDE = (
     "Mana Reflection", "Heartbeat of Spring", "Contamination", "Blood Moon", "Urborg, Tomb of Yawgmoth",
@@ -83,3 +86,88 @@ def test_the_memo_is_bounded_and_cleared() -> None:
     assert production_memo.size() == (entries, chars)  # the same abilities: kept once
     production_memo.clear()
     assert production_memo.size() == (0, 0)
+
+
+FACE_WIDE = (
+    "Alpine Moon", "Pithing Needle", "Druid Class", "Sorcerer Class", "Humility", "Magus of the Moon",
+    "Linvala, Keeper of Silence", "Karn, the Great Creator", "Minimus Containment", "Cursed Totem",
+    "Null Rod", "Drowned Catacomb", "Deathrite Shaman", "Overwhelming Splendor", "Tectonic Break",
+)  # fmt: skip
+"""Faces whose own texts read differently by their state (a Class's level) or that take abilities away,
+change named lands or forbid activations (what ``face_reading`` keeps per face text)."""
+
+
+@st.composite
+def stated_boards(draw: st.DrawFn) -> Board:
+    """Up to 11 permanents, board-wide ones of both lists among plain sources, each with a random
+    state: controller, tapped, a Class's level, a chosen card name, what it is attached to."""
+    names = [draw(st.sampled_from(BOARD_WIDE)) for _ in range(draw(st.integers(0, 2)))]
+    names += [draw(st.sampled_from(FACE_WIDE)) for _ in range(draw(st.integers(1, 3)))]
+    names += [draw(st.sampled_from(MANA_SOURCES)) for _ in range(draw(st.integers(0, 6)))]
+    names = draw(st.permutations(names))
+    ids = [f"p{i}" for i in range(len(names))]
+    perms = []
+    for pid, name in zip(ids, names, strict=True):
+        level = draw(st.integers(1, 3))
+        chosen = draw(st.none() | st.sampled_from(names))
+        perms.append(
+            Permanent(
+                pid,
+                card(name),
+                draw(st.sampled_from(("you", "opp"))),
+                tapped=draw(st.booleans()),
+                chosen=Choices(card_name=chosen),
+                attached_to=draw(st.none() | st.sampled_from(ids)),
+                class_level=level,
+                given=frozenset({"class_level"}) if draw(st.booleans()) else frozenset(),
+            )
+        )
+    return Board(tuple(perms), (Player("you"), Player("opp")))
+
+
+@SETTINGS
+@given(stated_boards(), costs)
+def test_kept_face_readings_equal_the_board_read_anew(board: Board, text: str) -> None:
+    """The board read from the kept face readings (filled, then read; other examples' entries stay) equals
+    it read anew for every permanent: states, abilities, effects, prohibitions, warnings; so do the
+    analysis and the plans paying a cost."""
+    anew = read_board(board, memo=False)
+    assert read_board(board) == anew
+    assert read_board(board) == anew
+    fresh = analyze_board(board, memo=False)
+    _same(analyze_board(board), fresh)
+    kept = bare_payment_inputs(board, "you", analyze_board(board))
+    assert kept == bare_payment_inputs(board, "you", fresh)
+    cost = ManaCost.parse(text)
+    planned = _plan_or_short(PaymentSources(kept.sources), cost)
+    assert planned == _plan_or_short(PaymentSources(bare_payment_inputs(board, "you", fresh).sources), cost)
+
+
+def test_the_face_memo_is_bounded_and_keeps_one_entry_per_face_text() -> None:
+    board = rules_board({"permanents": [{"id": f"f{i}", "card": "Forest"} for i in range(5)]})
+    kept_face_reading.cache_clear()
+    read_board(board)
+    assert len(kept_face_reading) == 1  # five Forests: one face text
+    assert 0 < kept_face_reading.held_chars <= kept_face_reading.chars
+    assert kept_face_reading.entries <= 4096
+    read_board(board, memo=False)
+    assert len(kept_face_reading) == 1  # read anew: nothing kept
+    kept_face_reading.cache_clear()
+    assert len(kept_face_reading) == 0
+
+
+def test_a_class_level_is_part_of_what_the_face_memo_keeps() -> None:
+    """CR 716.2a: the same Class at level 1 then 2 reads two texts; the level 2 grant (Sorcerer Class's
+    mana ability for creatures) is not the level 1 reading kept."""
+    kept_face_reading.cache_clear()
+    for level in (1, 2, 1):
+        board = Board(
+            (
+                Permanent("c", card("Sorcerer Class"), class_level=level, given=frozenset({"class_level"})),
+                Permanent("e", card("Llanowar Elves")),
+            ),
+            (Player("you"), Player("opp")),
+        )
+        assert read_board(board) == read_board(board, memo=False)
+        elves = read_board(board).states[1]
+        assert len(elves.abilities) == (2 if level == 2 else 1)
