@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import gzip
 import inspect
 import json
 import os
@@ -41,18 +40,8 @@ from app.rules.values.board import Board, Permanent, Player  # noqa: E402
 from app.rules.values.cards import Card  # noqa: E402
 from app.rules.values.costs import ManaCost  # noqa: E402
 from app.schemas.payments import PaymentPlanRequest  # noqa: E402
-from app.services.card_formats import card_from_scryfall  # noqa: E402
+from bench.varied_analysis import LOAD_BOARD, _cards  # noqa: E402  (the same board and loader)
 
-BUNDLED = ROOT / "app" / "data" / "cards.json.gz"
-LOAD_BOARD = (
-    ("f1", "Forest", "you"),
-    ("f2", "Forest", "you"),
-    ("pool", "Reflecting Pool", "you"),
-    ("sol", "Sol Ring", "you"),
-    ("orchard", "Exotic Orchard", "you"),
-    ("island", "Island", "opponent"),
-    ("elves", "Llanowar Elves", "you"),
-)
 PLAIN_MIX = (
     "Forest",
     "Island",
@@ -92,11 +81,6 @@ BOARDS = {
     "80 mixed": (_layout(80, True), "{6}{G}{G}{U}{U}{B}"),
 }
 STAGES = ("board", "sources", "prepare", "search", "render")
-
-
-def _cards(names: set[str]) -> dict[str, Card]:
-    records = json.loads(gzip.decompress(BUNDLED.read_bytes()))
-    return {r["name"]: card_from_scryfall(r) for r in records if r["name"] in names}
 
 
 def _boards(
