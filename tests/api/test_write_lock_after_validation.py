@@ -70,5 +70,7 @@ def test_a_slow_create_does_not_hold_the_write_lock_against_another_key(
     quick_s = time.monotonic() - started
     worker.join()
     assert quick.status_code == 201, quick.text
-    assert quick_s < 0.5, f"the other key's create waited {quick_s:.2f} s"
+    # The bug waited out the whole slow create (5 s); a loaded CI machine took 0.64 s on PostgreSQL with
+    # the compiled core, where the two creates' workers take turns at the rules core.
+    assert quick_s < 1.0, f"the other key's create waited {quick_s:.2f} s"
     assert not slow_done or slow_done[0] > 0.3 + quick_s  # the slow one was still at work meanwhile
