@@ -88,6 +88,10 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     metrics_host: str | None = None  # the metrics port's interface; unset: serve's --host
     metrics_token: SecretStr | None = Field(default=None, min_length=16)
+    # FastAPI's native OpenTelemetry (request spans, metrics, logs) through the providers the process
+    # configures (e.g. under opentelemetry-instrument). Off, FastAPI does not ask per request whether a
+    # provider exists (4.5 us of a 200 us request).
+    telemetry: bool = False
 
     @classmethod
     def settings_customise_sources(

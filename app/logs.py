@@ -15,13 +15,9 @@ from contextvars import ContextVar, Token
 from datetime import UTC, datetime
 from typing import Any
 
-from starlette.types import Receive, Scope
-
 REQUEST_ID_HEADER = "X-Request-ID"
 SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _request_id: ContextVar[str | None] = ContextVar("manacalc_request_id", default=None)
-
-_request: ContextVar[tuple[Scope, Receive] | None] = ContextVar("manacalc_request", default=None)
 
 access_logger = logging.getLogger("manacalc.access")
 
@@ -29,12 +25,6 @@ access_logger = logging.getLogger("manacalc.access")
 def current_request_id() -> str | None:
     """The id of the request being served, if any."""
     return _request_id.get()
-
-
-def current_request() -> tuple[Scope, Receive] | None:
-    """The ASGI scope and the client's ``receive`` of the request being served, if any (compute work
-    finds the app's budget, and learns that the client has gone, through them)."""
-    return _request.get()
 
 
 # Our record factory when it wraps LogRecord itself, else None: a record made by it holds exactly
@@ -130,14 +120,13 @@ def configure_logging(level: str = "INFO", *, json_lines: bool = False) -> None:
     logging.getLogger("alembic").setLevel(max(logging.WARNING, root.level))
 
 
-def bind_request(rid: str, scope: Scope, receive: Receive) -> tuple[Token[str | None], Any]:
-    """Make ``rid`` and the request current for every log line and compute job until ``unbind_request``."""
-    return _request_id.set(rid), _request.set((scope, receive))
+def bind_request(rid: str) -> Token[str | None]:
+    """Make ``rid`` the request id of every log line written until ``unbind_request``."""
+    return _request_id.set(rid)
 
 
-def unbind_request(tokens: tuple[Token[str | None], Any]) -> None:
-    _request.reset(tokens[1])
-    _request_id.reset(tokens[0])
+def unbind_request(token: Token[str | None]) -> None:
+    _request_id.reset(token)
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)} | {

@@ -21,18 +21,14 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
-from starlette.applications import Starlette
 from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from app import __version__
 from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
 from app.api.cors import cors_factory
-from app.api.direct import READS as DIRECT_READS
-from app.api.direct import ROUTES as DIRECT_ROUTES
 from app.api.docs import DESCRIPTION, TAGS, install_docs
-from app.api.encoding import GZIP_MINIMUM_SIZE
 from app.api.metrics import install_metrics
 from app.api.middleware import ServiceMiddleware
 from app.api.operation_ids import operation_id
@@ -49,6 +45,9 @@ from app.services.card_index import card_index_hook, start_refresher
 
 logger = logging.getLogger("manacalc")
 
+GZIP_MINIMUM_SIZE = 1000
+"""Smaller answers are sent as they are."""
+
 StartupHook = Callable[[Session, Settings], None]
 
 STARTUP_HOOKS: list[StartupHook] = [
@@ -63,35 +62,13 @@ STARTUP_HOOKS: list[StartupHook] = [
 class ManacalcAPI(FastAPI):
     """FastAPI with ``ServiceMiddleware`` outermost, in the place of Starlette's ``ServerErrorMiddleware``.
 
-    In a profile of the served ``spells/cost``, much of the event loop's time went to
-    sending the answer out through the layers FastAPI puts around user middleware (the server-error,
-    exception-telemetry and body-limit layers, and gzip's identity responder), each a coroutine frame and
-    most a ``send`` wrapper. The direct lanes answer from the outermost layer now; FastAPI's path keeps
-    every layer but the server-error one, whose work (a 500 problem, logged once, for an exception no
-    handler took) ``ServiceMiddleware`` already did before it could see one.
+    ``ServiceMiddleware`` answers an exception no handler took with a 500 problem, logged once, before
+    the server-error layer could see one; the layer's frame and ``send`` wrapper per request were then
+    pure cost (a measurable share of a served ``spells/cost``'s event loop). ``build_middleware_stack`` is
+    the method Starlette builds the stack with; ``tests/test_private_api.py`` fails if it goes.
     """
 
     service_options: dict[str, Any]
-    _native_telemetry_on: bool | None = None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """FastAPI's, with its native OpenTelemetry check made once rather than per request.
-
-        FastAPI asks on every request whether a global OpenTelemetry provider is configured (a measurable
-        share of a served ``spells/cost``'s event loop). Providers are configured at process start (by
-        ``opentelemetry-instrument`` or the embedding program) before the first request, so the answer
-        of the first request holds: when it is no, HTTP requests go straight to the middleware stack, as
-        FastAPI itself sends them then; when yes, FastAPI's path, with its spans, is taken every time.
-        """
-        if scope["type"] == "http":
-            if self._native_telemetry_on is None:
-                self._native_telemetry_on = self._native_telemetry.enabled()
-            if not self._native_telemetry_on:
-                if self.root_path:
-                    scope["root_path"] = self.root_path
-                await Starlette.__call__(self, scope, receive, send)  # what FastAPI's does then
-                return
-        await super().__call__(scope, receive, send)
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
@@ -190,6 +167,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # No trailing-slash redirects: Starlette's echo the Host header into Location.
         redirect_slashes=False,
         generate_unique_id_function=operation_id,
+        # FastAPI's own switch (its "telemetry" parameter), off unless the settings turn it on.
+        telemetry={"tracing": settings.telemetry, "metrics": settings.telemetry, "logs": settings.telemetry},
     )
     app.state.settings = settings
     # Dependencies read app.state.settings; no dependency_overrides here: FastAPI re-inspects every
@@ -216,11 +195,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_header_bytes=settings.max_header_bytes,
         limiter=RateLimiter(buckets, settings.trusted_proxies) if buckets is not None else None,
         cors=cors_factory(settings),
-        direct=DIRECT_ROUTES,  # compute routes answered from memory skip FastAPI's routing (app.api.direct)
-        reads=DIRECT_READS,  # so do the marked GET routes (a scenario read), once their key is cached
     )
-    # Inside ServiceMiddleware (ManacalcAPI), on FastAPI's path; the direct lanes encode their own answers
-    # the same way (app.api.encoding). A 1,000-card page: 692 KB -> 131 KB.
+    # Inside ServiceMiddleware (ManacalcAPI): every answer of 1 KB or more is compressed for a client that
+    # accepts gzip (a 1,000-card page: 692 KB -> 131 KB).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_SIZE)
     return app
 

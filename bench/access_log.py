@@ -1,5 +1,5 @@
 """What the access line costs a small request, in process: CPU time per ``POST /v1/spells/cost`` (one board,
-the direct lane) with the access line written and without it (issue 30).
+a ``ComputeRoute``) with the access line written and without it (issue 30).
 
 The application is built with ``app.main.create_app()`` on a temporary SQLite database (``manacalc
 migrate`` first), its lifespan started, and driven directly as ASGI (``await app(scope, receive, send)``)

@@ -1,6 +1,6 @@
 """``manacalc serve`` (one worker) with two probes, for finding where a served request's tail latency goes
-(issue 30): the cyclic collector's pauses (``gc.callbacks``) and the direct lane's inline attempts
-(``app.api.compute._inline``: done, or dropped for the database or the 10 ms slice and run again in a
+(issue 30): the cyclic collector's pauses (``gc.callbacks``) and the compute boundary's runs on the event
+loop (``app.api.compute._inline``: done, or abandoned for the database or the 10 ms slice and run in a
 worker thread, with that run's time). Drive it with wrk (bench/load.sh's bodies); on SIGINT it prints,
 for the time after ``/readyz`` first answered, each generation's pauses and the inline attempts.
 

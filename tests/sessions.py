@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from sqlalchemy.orm import Session
@@ -25,3 +27,10 @@ def bind_app_to_session(application: FastAPI, db_session: Session) -> None:
     application.dependency_overrides[get_db_session] = test_session
     application.dependency_overrides[get_db_read_session] = test_session
     application.dependency_overrides[get_db_statement_session] = test_session
+
+    @contextmanager
+    def worker_session(_settings: Any) -> Iterator[Session]:
+        yield from test_session()
+
+    # The session a ComputeRoute's work opens in a worker thread (app.api.compute), dependencies unsolved.
+    application.state.worker_session = worker_session

@@ -83,7 +83,7 @@ def _line(
 ) -> str:
     """What one access line writes to ``stream``, the clock stopped at ``created``."""
     start = len(stream.getvalue())
-    tokens = bind_request(rid, {}, _no_receive) if rid is not None else None
+    tokens = bind_request(rid) if rid is not None else None
     try:
         with mock.patch.object(time, "time", return_value=created):
             write_access_line(method, path, status, elapsed_s, __file__)
@@ -91,10 +91,6 @@ def _line(
         if tokens is not None:
             unbind_request(tokens)
     return stream.getvalue()[start:]
-
-
-async def _no_receive() -> Any:
-    raise AssertionError("never called")
 
 
 def _both(handler: logging.Handler, stream: io.StringIO, *args: Any) -> tuple[str, str]:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 import uvicorn
-from fastapi import FastAPI
 from uvicorn.protocols.http import httptools_impl
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
@@ -105,12 +104,47 @@ def test_the_attributes_our_protocol_reads_exist_in_the_installed_uvicorn() -> N
     assert hasattr(httptools_impl, "STATUS_LINE")
 
 
-def test_fastapi_private_hooks_the_app_calls_exist() -> None:
-    """``app/main.py`` asks FastAPI's private ``_native_telemetry`` once per process, while it does."""
-    if "_native_telemetry" not in (ROOT / "app" / "main.py").read_text(encoding="utf-8"):
-        pytest.skip("app/main.py no longer calls FastAPI's _native_telemetry")
-    app = FastAPI()
-    assert callable(getattr(getattr(app, "_native_telemetry", None), "enabled", None))
+def test_the_starlette_method_the_app_overrides_exists() -> None:
+    """``app.main.ManacalcAPI`` overrides Starlette's ``build_middleware_stack`` (no private API of FastAPI
+    or Starlette is called): it must still be what Starlette builds its stack with."""
+    from starlette.applications import Starlette
+
+    assert "build_middleware_stack" in Starlette.__dict__
+    assert "self.build_middleware_stack()" in inspect.getsource(Starlette.__call__)
+
+
+def test_the_fastapi_route_hooks_app_api_routing_uses_exist() -> None:
+    """``app.api.routing`` comes in through FastAPI's documented ``route_class`` and overrides
+    ``get_route_handler``, which ``APIRoute`` calls once its endpoint's dependencies are read: a release that
+    stopped calling it would serve the compute routes with FastAPI's handler, slower and unnoticed."""
+    from fastapi import APIRouter
+    from fastapi.routing import APIRoute
+
+    from app.api.routing import BoundedBodyRoute, ComputeRoute
+    from app.main import create_app
+
+    assert "route_class" in inspect.signature(APIRouter).parameters
+    assert "get_route_handler" in APIRoute.__dict__
+    calls: list[str] = []
+
+    class Probe(APIRoute):
+        def get_route_handler(self) -> Any:
+            calls.append(type(self.dependant).__name__)
+            return super().get_route_handler()
+
+    router = APIRouter(route_class=Probe)
+    router.get("/x")(lambda: None)
+    assert calls == ["Dependant"]
+    kinds = {type(route).__name__ for route in _walk(create_app().routes)}
+    assert {ComputeRoute.__name__, BoundedBodyRoute.__name__} <= kinds
+
+
+def _walk(routes: Any) -> Any:
+    for route in routes:
+        yield route
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _walk(inner.routes)
 
 
 def test_serve_uses_uvicorn_s_documented_options_where_they_do_the_job() -> None:

@@ -2,16 +2,20 @@
 and stops when its client leaves.
 
 A sync route costs a thread-pool hop per request, which measured as most of the time of a small
-``spells/cost`` (more than its real work). So a compute route first runs its service
-on the event loop with a session that refuses any use (``NeedsDatabase``): the work is pure and free of
-side effects until it would read the database, so an attempt can simply be dropped.
+``spells/cost`` (more than its real work: a hop is 70-120 us, the request's work about 200 us). So where
+the work runs is decided once, before it starts, from what the request holds: a request of at most
+``INLINE_WORK_LIMIT`` (permanents x spells) whose body carries no card text (``NOT_ON_THE_LOOP``) runs on
+the event loop, with a session that refuses any use (``NeedsDatabase``); any other in a worker thread.
 
 Every request is bounded in time, and the bound is cooperative:
 
-- the inline attempt runs under a ``Deadline`` of ``INLINE_SLICE_S`` (``app.rules.deadline``); the rules
-  core's loops check it, and past it the attempt is dropped and the work starts again in a worker thread,
-  where it cannot stop other requests. Only requests of at most ``INLINE_WORK_LIMIT`` (permanents x
-  spells) are tried there: what runs between two checks is then a small bounded slice;
+- work on the event loop runs under a ``Deadline`` of ``INLINE_SLICE_S`` (``app.rules.deadline``); the
+  rules core's loops check it. It is the safety for the rare small request whose work is not small (a
+  hostile board) or that needs the database (an oracle id the in-memory catalogue lacks): that work is
+  abandoned at a check, nothing of it kept or sent (it is pure until it would touch the database), and
+  runs in a worker thread, where it cannot stop other requests. Moving work that has started from the
+  event loop to a thread is what Python cannot do, so this is the one case where a request's work starts
+  twice; the endpoint, the body's validation and everything else run once;
 - in the worker, the whole request gets ``compute_budget_s`` (queueing included); past it, or when the
   client disconnects, or at shutdown, the deadline is cancelled, the work stops at its next check and the
   answer is a 422 ``too-large`` "ask for less" (a 503 with ``Retry-After`` if every worker was busy the
@@ -37,10 +41,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, NoReturn, TypeVar, cast
 
 from sqlalchemy.orm import Session
-from starlette.types import Receive, Scope
+from starlette.requests import Request
+from starlette.types import Receive
 
+from app.api.deps import read_session, settings_of
 from app.errors import BadRequest, ServiceUnavailable, TooLarge
-from app.logs import current_request
 from app.rules.deadline import Deadline, DeadlineExceeded, Turns, running
 
 T = TypeVar("T")
@@ -53,8 +58,6 @@ takes a few ms)."""
 GIL_SWITCH_INTERVAL_S: Final = 0.001
 """The event loop's thread competes for the GIL with busy workers: at CPython's default 5 ms it waited
 for it several times longer with two hostile requests running (``app.main`` sets it)."""
-DEFAULT_BUDGET_S: Final = 1.5
-"""A request's time budget when the app gives none (``Settings.compute_budget_s``)."""
 COMPUTE_THREADS: Final = 8
 """Worker threads per process: more would only share the GIL thinner."""
 BUSY_RETRY_AFTER_S: Final = 2
@@ -91,15 +94,6 @@ class NeedsDatabase(Exception):
     """The computation needs the database: run it again in a worker thread with a real session."""
 
 
-class Fallback(Exception):
-    """Work given ``OFFLINE_SESSION`` (``app.api.direct``) needs the database, more than the inline slice,
-    or is too big for the event loop: serve the request through FastAPI, with a session, instead."""
-
-
-INLINE_TRIED: Final = "manacalc.inline_tried"
-"""Set in the scope when the direct lane's inline attempt failed: the FastAPI rerun goes straight to a
-worker thread instead of trying the event loop again."""
-
 NOT_ON_THE_LOOP: Final = "manacalc.not_on_the_loop"
 """Set in the scope, before any work starts, for a body that carries card text of its own (inline cards):
 reading client text is the costliest and least predictable work there is, so such a request never runs on
@@ -127,7 +121,9 @@ class _OfflineSession:
 
 
 OFFLINE_SESSION = cast(Session, _OfflineSession())
-"""The session of work that must not touch the database; passed to ``compute`` by the direct lane."""
+"""The session of work on the event loop, which must not touch the database; and what a ``ComputeRoute``
+endpoint (``app.api.routing``) passes to ``compute``: a read session is opened only if the work runs in a
+worker thread."""
 
 
 class _Job:
@@ -182,42 +178,47 @@ def cancel_all() -> int:
     return len(jobs)
 
 
-async def compute(work: Callable[[Session], T], session: Session, *, size: int) -> T:
-    """``work(session)``, bounded: inline when small, pure and quick, else in a worker thread within the
-    budget. ``TooLarge`` (422) past the budget, ``ServiceUnavailable`` (503) if no worker was free."""
-    bound = current_request()
-    scope = bound[0] if bound else None
-    if scope is not None:
-        scope[COMPUTED] = True
+async def compute(
+    work: Callable[[Session], T],
+    session: Session,
+    *,
+    size: int,
+    request: Request,
+) -> T:
+    """``work(session)``, bounded: on the event loop when small and free of card text, else in a worker
+    thread within the budget. ``TooLarge`` (422) past the budget, ``ServiceUnavailable`` (503) if no worker
+    was free. Given ``OFFLINE_SESSION`` (a ``ComputeRoute`` opens none), work in a worker opens a read
+    session of its own: ``app.state.worker_session(settings)``, ``app.api.deps.read_session`` unless the
+    app sets another (the tests' per-test session)."""
+    scope = request.scope
+    scope[COMPUTED] = True
     started = time.monotonic()
-    if session is OFFLINE_SESSION:  # the direct lane: inline, or through FastAPI with a session
-        if size > INLINE_WORK_LIMIT:
-            raise Fallback
+    if size <= INLINE_WORK_LIMIT and not scope.get(NOT_ON_THE_LOOP):
         try:
             return _inline(work, started)
         except (NeedsDatabase, DeadlineExceeded):
-            if scope is not None:
-                scope[INLINE_TRIED] = True
-            raise Fallback from None
-    budget = _budget(scope)
-    on_the_loop = scope is None or not (scope.get(INLINE_TRIED) or scope.get(NOT_ON_THE_LOOP))
-    if size <= INLINE_WORK_LIMIT and on_the_loop:
-        try:
-            return _inline(work, started)
-        except (NeedsDatabase, DeadlineExceeded):
-            pass
+            pass  # the safety above: abandoned at a check, nothing kept
+    budget = _budget(request.app)
     deadline = Deadline(started + budget, _TURNS)
-    return await _in_worker(work, session, deadline, budget, bound[1] if bound else None)
+    if session is OFFLINE_SESSION:
+        settings = settings_of(request.app)
+        opener = getattr(request.app.state, "worker_session", read_session)
+
+        def opened(_offline: Session) -> T:
+            with opener(settings) as own:
+                return work(own)
+
+        return await _in_worker(opened, session, deadline, budget, request.receive)
+    return await _in_worker(work, session, deadline, budget, request.receive)
 
 
-async def run_bounded(work: Callable[[], T]) -> T:
+async def run_bounded(work: Callable[[], T], request: Request) -> T:
     """``work()`` in a worker thread within the request's budget, for work that is not a service over a
-    session (rendering a chart): the same bounds as ``compute``, never on the event loop."""
-    return await compute(lambda _session: work(), OFFLINE_SESSION_FOR_WORKER, size=INLINE_WORK_LIMIT + 1)
-
-
-OFFLINE_SESSION_FOR_WORKER = cast(Session, _OfflineSession())
-"""Like ``OFFLINE_SESSION``, but not the direct lane's marker: the work runs in a worker thread."""
+    session (validating a large body, rendering a chart): the same bounds as ``compute``, never on the
+    event loop."""
+    return await compute(
+        lambda _session: work(), OFFLINE_SESSION, size=INLINE_WORK_LIMIT + 1, request=request
+    )
 
 
 def _inline(work: Callable[[Session], T], started: float) -> T:
@@ -288,7 +289,5 @@ async def _disconnected(receive: Receive) -> None:
         pass
 
 
-def _budget(scope: Scope | None) -> float:
-    app = scope.get("app") if scope is not None else None
-    settings = getattr(getattr(app, "state", None), "settings", None)
-    return float(getattr(settings, "compute_budget_s", DEFAULT_BUDGET_S))
+def _budget(app: Any) -> float:
+    return float(settings_of(app).compute_budget_s)

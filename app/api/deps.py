@@ -111,8 +111,9 @@ StatementSessionDep = Annotated[Session, Depends(get_db_statement_session, scope
 
 @contextmanager
 def read_session(settings: Settings) -> Iterator[Session]:
-    """``get_db_read_session`` outside dependency solving, for a worker thread (``app.api.direct``'s
-    readers): the same autocommit read session, closed on the way out."""
+    """``get_db_read_session`` outside dependency solving, for a worker thread (the work of a
+    ``ComputeRoute`` that runs in one, ``app.api.compute``): the same autocommit read session, closed on the
+    way out."""
     session = get_sessionmaker(read_engine(get_engine(settings)))()
     try:
         yield session

@@ -28,7 +28,6 @@ import logging
 import math
 import os
 import time
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi.responses import JSONResponse
@@ -36,7 +35,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.access_log import write_access_line
 from app.api.compute import NOT_ON_THE_LOOP, carries_card_text
-from app.api.direct import INLINE_BODY_BYTES, DirectRead, DirectRoute, refuse_invalid, serve, serve_read
 from app.api.limits import (
     MAX_JSON_DEPTH,
     body_hygiene_errors,
@@ -46,7 +44,6 @@ from app.api.limits import (
 )
 from app.api.metrics import IN_PROGRESS, LATENCY, REQUESTS, route_template
 from app.api.rate_limit import AUTHENTICATED_PREFIX, RateLimiter, bearer, exempt, key_hash_of
-from app.api.validation import BodyCheck, body_checks
 from app.errors import (
     PROBLEM_MEDIA_TYPE,
     AppError,
@@ -84,12 +81,8 @@ class ServiceMiddleware:
         max_header_bytes: int | None = None,
         limiter: RateLimiter | None = None,
         cors: Any = None,
-        direct: Mapping[str, DirectRoute] | None = None,
-        reads: Sequence[DirectRead] = (),
     ) -> None:
         self.app = app
-        self.direct = dict(direct or {})
-        self.reads = reads
         self.max_body_bytes = max_body_bytes
         self.max_json_depth = max_json_depth
         self.body_read_timeout_s = body_read_timeout_s
@@ -98,14 +91,13 @@ class ServiceMiddleware:
         # CORS wraps the guarded application: cors(app=self._guarded), built by the caller or not at all.
         self._inner: ASGIApp = cors(self._guarded) if cors is not None else self._guarded
         self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
-        self._body_checks: list[BodyCheck] | None = None  # read from the app's routes on first use
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         rid = _request_id(scope)
-        tokens = bind_request(rid, scope, receive)
+        token = bind_request(rid)
         rid_header = (b"x-request-id", rid.encode("ascii"))
         status = 500
         started_response = False
@@ -151,7 +143,7 @@ class ServiceMiddleware:
             children[0].inc()
             children[1].observe(elapsed)
             write_access_line(method, scope.get("path", ""), status, elapsed, __file__)
-            unbind_request(tokens)
+            unbind_request(token)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Rate limit, then the checks of the head, then the body guard, then the application."""
@@ -167,8 +159,6 @@ class ServiceMiddleware:
             await _refuse(scope, receive, send, refusal, headers={"Connection": "close"} if close else None)
             return
         if scope["method"] not in _BODY_METHODS:
-            if self.reads and scope["method"] == "GET" and await serve_read(self.reads, scope, receive, send):
-                return
             await self.app(scope, receive, send)
             return
         try:
@@ -189,30 +179,7 @@ class ServiceMiddleware:
         assert isinstance(body, bytes)
         if carries_card_text(body):  # decided once, before any work: never on the event loop
             scope[NOT_ON_THE_LOOP] = True
-        if not await self._answered_early(scope, receive, send, body):
-            await self.app(scope, _replay(body, receive), send)
-
-    async def _answered_early(self, scope: Scope, receive: Receive, send: Send, body: bytes) -> bool:
-        """Whether the direct lane answered, or a large body's 422 was answered before FastAPI."""
-        if scope["method"] == "POST":
-            route = self.direct.get(scope["path"])
-            if route is not None and await serve(route, scope, receive, send, body):
-                return True
-        if len(body) > INLINE_BODY_BYTES:
-            check = self._body_check(scope)
-            if check is not None and await refuse_invalid(check.adapter, scope, receive, send, body):
-                return True
-        return False
-
-    def _body_check(self, scope: Scope) -> BodyCheck | None:
-        """The body check of the route FastAPI will serve this request with, if it takes a JSON body."""
-        if self._body_checks is None:
-            self._body_checks = body_checks(getattr(scope.get("app"), "routes", ()))
-        method, path = scope["method"], scope["path"]
-        for check in self._body_checks:
-            if method in check.methods and check.pattern.match(path):
-                return check
-        return None
+        await self.app(scope, _replay(body, receive), send)
 
     async def _rate_limit(self, scope: Scope, limiter: RateLimiter) -> AppError | None:
         """Take a token from the caller's bucket; the 429 to answer when it is empty."""

@@ -18,11 +18,11 @@ only that many are ever built:
 The answer then lists up to ``MAX_LISTED_ERRORS`` errors and a last item of type ``errors_truncated``
 whose ``ctx.error_count`` is the true total; ``app.validation_problems.validation_problem`` reads it.
 
-Where: the direct lane validates its bodies itself (``app.api.direct``); for every other route taking a
-JSON body, ``ServiceMiddleware`` validates a body over ``INLINE_BODY_BYTES`` first, in a worker thread
-within the compute budget (``body_checks``, ``direct.refuse_invalid``), and answers its 422 there, so
-FastAPI (which builds every error, on the event loop) only sees large bodies that are valid. What is
-left is pydantic's own pass over the body, one C call that holds the GIL.
+Where: every route taking a JSON body validates a body over ``INLINE_BODY_BYTES`` this way, in a worker
+thread within the compute budget, and raises its 422 there (``app.api.routing``), so FastAPI (which
+builds every error, on the event loop) only sees large bodies that are valid; a ``ComputeRoute`` reads
+its bodies this way whenever pydantic's JSON parser refuses them. What is left is pydantic's own pass over
+the body, one C call that holds the GIL.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from annotated_types import MaxLen
-from fastapi.routing import APIRoute
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -47,7 +46,6 @@ from pydantic import (
     ValidationError,
     WrapValidator,
 )
-from starlette.routing import BaseRoute
 
 from app.errors import MAX_LISTED_ERRORS, TRUNCATED_ERRORS_TYPE
 
@@ -124,32 +122,6 @@ def _touched(value: Any, loc: Sequence[int | str], tainted: set[int]) -> bool:
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             node = node[part]
     return id(node) in tainted
-
-
-@dataclass(frozen=True, slots=True)
-class BodyCheck:
-    """A FastAPI route's JSON body, to validate before FastAPI does (``ServiceMiddleware``)."""
-
-    methods: frozenset[str]
-    pattern: re.Pattern[str]
-    adapter: TypeAdapter[Any]
-
-
-def body_checks(routes: Sequence[BaseRoute]) -> list[BodyCheck]:
-    """The body of every route of ``routes`` (and of the routers they include) taking one JSON body
-    parameter, validated as FastAPI validates it."""
-    checks: list[BodyCheck] = []
-    for route in routes:
-        inner = getattr(route, "original_router", None)
-        if inner is not None:
-            checks.extend(body_checks(inner.routes))
-        if isinstance(route, APIRoute) and len(route.dependant.body_params) == 1:
-            field = route.dependant.body_params[0]
-            annotation = field.field_info.annotation
-            if annotation is not None and not getattr(field.field_info, "embed", False):
-                adapter: TypeAdapter[Any] = TypeAdapter(annotation)
-                checks.append(BodyCheck(frozenset(route.methods or ()), route.path_regex, adapter))
-    return checks
 
 
 # --- Validating a body's long lists in chunks -------------------------------------

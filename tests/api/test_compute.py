@@ -1,5 +1,6 @@
-"""``app.api.compute``: pure work runs inline, work needing the database reruns with the real session, and
-every request is bounded in time (issue 15), stopped cooperatively at the rules core's checks (issue 27)."""
+"""``app.api.compute``: small pure work runs on the event loop, work needing the database runs in a worker
+with the real session, and every request is bounded in time (issue 15), stopped cooperatively at the rules
+core's checks (issue 27). The request is passed to ``compute``, never found through logging (issue 40)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 from sqlalchemy.orm import Session
+from starlette.requests import Request
 
-from app import logs
 from app.api.compute import INLINE_SLICE_S, INLINE_WORK_LIMIT, NeedsDatabase, cancel_all, compute
+from app.config import Settings
 from app.errors import AppError, ServiceUnavailable, TooLarge, UnknownCard
 from app.rules import deadline
 
@@ -22,8 +24,20 @@ class FakeSession:
         return "row"
 
 
+async def _never() -> dict[str, str]:
+    await asyncio.Event().wait()
+    raise AssertionError
+
+
+def fake_request(budget: float | None = None, receive=None) -> Request:  # type: ignore[no-untyped-def]
+    """A request of an app whose settings give ``budget``; ``receive`` the client's (default: silent)."""
+    settings = Settings(compute_budget_s=budget) if budget is not None else Settings()
+    scope = {"type": "http", "headers": [], "app": SimpleNamespace(state=SimpleNamespace(settings=settings))}
+    return Request(scope, receive or _never)
+
+
 def run(work, size: int = 1):  # type: ignore[no-untyped-def]
-    return asyncio.run(compute(work, FakeSession(), size=size))  # type: ignore[arg-type]
+    return asyncio.run(compute(work, FakeSession(), size=size, request=fake_request()))  # type: ignore[arg-type]
 
 
 def test_pure_work_runs_inline_on_the_event_loop() -> None:
@@ -94,12 +108,8 @@ def spin(stopped: list[str], seconds: float = 60.0):  # type: ignore[no-untyped-
 
 
 async def bounded(work, budget: float, receive=None, size: int = 1):  # type: ignore[no-untyped-def]
-    settings = SimpleNamespace(compute_budget_s=budget)
-    token = logs._request.set(({"app": SimpleNamespace(state=SimpleNamespace(settings=settings))}, receive))
-    try:
-        return await compute(work, FakeSession(), size=size)  # type: ignore[arg-type]
-    finally:
-        logs._request.reset(token)
+    request = fake_request(budget, receive)
+    return await compute(work, FakeSession(), size=size, request=request)  # type: ignore[arg-type]
 
 
 def test_work_holding_the_loop_longer_than_a_slice_moves_to_a_worker_thread() -> None:
@@ -240,57 +250,3 @@ def test_no_thread_is_interrupted_from_outside() -> None:
                 assert node.id not in forbidden, f"{path}: {node.id}"
             elif isinstance(node, ast.Constant):  # getattr(libc, "...")
                 assert node.value not in forbidden, f"{path}: {node.value!r}"
-
-
-# -- the direct lane (issue 14) ---------------------------------------------------------------------------
-
-DIRECT_BODIES = [
-    {"board": {"permanents": [{"id": "f", "card": "Forest"}]}, "spell": {"card": "Llanowar Elves"}},
-    {"board": {"permanents": [{"id": "f", "card": "Forest"}]}, "spell": {"card": "No Such Card Anywhere"}},
-    {"board": {"permanents": [{"id": "f", "card": "Forest"}]}},
-    {"board": {"permanents": [{"id": "f", "card": "Forest"}]}, "spell": {"card": "Forest"}},
-    {"board": {"permanents": "none"}, "spell": {"card": "Llanowar Elves"}, "extra": 1},
-]
-RAW_BODIES = [b"", b"{", b'{"board": ' + b"1" * 5000 + b"}"]
-
-
-def _answers(client, paths: list[str]) -> list[tuple[int, str, object]]:  # type: ignore[no-untyped-def]
-    out: list[tuple[int, str, object]] = []
-    for path in paths:
-        for body in DIRECT_BODIES:
-            r = client.post(path, json=body)
-            out.append((r.status_code, r.headers["content-type"], r.json()))
-        for raw in RAW_BODIES:
-            r = client.post(path, content=raw, headers={"Content-Type": "application/json"})
-            out.append((r.status_code, r.headers["content-type"], r.json()))
-    return out
-
-
-def test_the_direct_lane_answers_as_fastapi_does(app, monkeypatch: pytest.MonkeyPatch) -> None:
-    from fastapi.testclient import TestClient
-
-    from app.api import direct
-    from app.main import create_app
-
-    paths = ["/v1/spells/cost", "/v1/payments/plan", "/v1/spells/cost/batch"]
-    assert set(paths) <= set(direct.ROUTES)
-    served: list[str] = []
-    real_serve = direct.serve
-
-    async def counting_serve(route, scope, receive, send, body):  # type: ignore[no-untyped-def]
-        answered = await real_serve(route, scope, receive, send, body)
-        served.append(route.path if answered else "fallback")
-        return answered
-
-    monkeypatch.setattr("app.api.middleware.serve", counting_serve)
-    through_direct = _answers(TestClient(app), paths)
-    assert len(served) == len(paths) * (len(DIRECT_BODIES) + len(RAW_BODIES))
-    assert set(served) - {"fallback"}, "the direct lane answered nothing"
-
-    overrides = dict(app.dependency_overrides)  # the same test session for the app without the lane
-    for path in list(direct.ROUTES):
-        monkeypatch.delitem(direct.ROUTES, path)
-    plain = create_app(app.state.settings)
-    plain.dependency_overrides.update(overrides)
-    through_fastapi = _answers(TestClient(plain), paths)
-    assert through_direct == through_fastapi

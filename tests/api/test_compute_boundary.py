@@ -187,29 +187,3 @@ def test_close_matches_checks_the_deadline() -> None:
 def test_close_matches_is_difflibs(word: str, names: list[str], n: int, cutoff: float) -> None:
     """The same steps as ``difflib.get_close_matches``, so the same suggestions as before."""
     assert close_matches(word, names, n=n, cutoff=cutoff) == difflib.get_close_matches(word, names, n, cutoff)
-
-
-def test_a_large_body_is_validated_off_the_event_loop(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A body of many invalid items: its errors are built in a worker thread, the answer is unchanged."""
-    import threading
-
-    from app.api import direct
-
-    threads: list[str] = []
-    real = direct._validated
-
-    def recording(adapter: Any, body: bytes) -> Any:
-        threads.append(threading.current_thread().name)
-        return real(adapter, body)
-
-    monkeypatch.setattr(direct, "_validated", recording)
-    permanents = [{"id": f"p{i}", "card": 7, "extra": True} for i in range(3_000)]
-    response = client.post("/v1/spells/cost", json={"board": {"permanents": permanents}, "spell": ELVES})
-    assert response.status_code == 422
-    assert response.json()["type"].endswith("/validation-error")
-    assert threads and threads[0].startswith("manacalc-compute")
-    small = client.post("/v1/spells/cost", json={"board": {"permanents": []}, "spell": ELVES})
-    assert small.status_code == 200, small.text
-    assert not threads[-1].startswith("manacalc-compute")  # a small body stays on the event loop

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
 
 from app.api import examples
 from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
+from app.api.routing import BoundedBodyRoute
 from app.schemas.analysis import AnalyzeAnswer, AnalyzeRequest
 from app.services import analysis as service
 
-router = APIRouter(prefix="/v1/boards", tags=["boards"])
+router = APIRouter(prefix="/v1/boards", tags=["boards"], route_class=BoundedBodyRoute)
 
 _PROBLEMS = problem_responses(*BOARD_PROBLEMS)
 
@@ -26,6 +27,7 @@ _PROBLEMS = problem_responses(*BOARD_PROBLEMS)
 )
 @computes(router, "/analyze")
 async def analyze_board(
+    request: Request,
     body: Annotated[AnalyzeRequest, Body(openapi_examples=examples.BOARD_ANALYZE)],
     session: SessionDep,
     settings: SettingsDep,
@@ -36,4 +38,5 @@ async def analyze_board(
         lambda s: service.analyze(request=body, session=s, settings=settings),
         session,
         size=len(body.board.permanents),
+        request=request,
     )

@@ -12,6 +12,7 @@ from app.api.caching import STATIC_CACHE_CONTROL, etag_of, next_link, validated
 from app.api.compute import compute, computes, light
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import problem_responses
+from app.api.routing import BoundedBodyRoute
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import AmbiguousCard, BadRequest, InputError, MalformedCost, UnknownCard, from_rules_error
 from app.rules.errors import ManaCostSyntaxError
@@ -30,7 +31,7 @@ from app.services import card_lookup
 from app.services.card_formats import MAX_NAME_LENGTH
 from app.services.catalogue import Catalogue
 
-router = APIRouter(prefix="/v1", tags=["cards"])
+router = APIRouter(prefix="/v1", tags=["cards"], route_class=BoundedBodyRoute)
 
 CACHE_CONTROL = "public, max-age=60, must-revalidate"
 """Catalogue answers change only with the data_version: clients revalidate with If-None-Match after a
@@ -94,7 +95,7 @@ async def named_card(
         )
 
     card, data_version = await compute(
-        lambda s: card_lookup.named(s, exact=exact, fuzzy=fuzzy), session, size=1
+        lambda s: card_lookup.named(s, exact=exact, fuzzy=fuzzy), session, size=1, request=request
     )
     if (not_modified := _conditional(request, response, data_version, settings.rules_edition)) is not None:
         return not_modified
@@ -118,7 +119,9 @@ async def autocomplete(
     request: Request,
     response: Response,
 ) -> AutocompleteAnswer | Response:
-    names, data_version = await compute(lambda s: card_lookup.autocomplete(s, q), session, size=1)
+    names, data_version = await compute(
+        lambda s: card_lookup.autocomplete(s, q), session, size=1, request=request
+    )
     if (not_modified := _conditional(request, response, data_version, settings.rules_edition)) is not None:
         return not_modified
     return AutocompleteAnswer(data=names, rules_edition=settings.rules_edition, data_version=data_version)
@@ -133,6 +136,7 @@ async def autocomplete(
 )
 @computes(router, "/cards/collection")
 async def card_collection(
+    request: Request,
     body: Annotated[
         CollectionRequest,
         Body(
@@ -155,7 +159,7 @@ async def card_collection(
 ) -> CollectionAnswer:
     idents = [i.model_dump(exclude_none=True) for i in body.identifiers]
     found, missing, data_version = await compute(
-        lambda s: card_lookup.collection(s, idents), session, size=len(idents)
+        lambda s: card_lookup.collection(s, idents), session, size=len(idents), request=request
     )
     return CollectionAnswer(
         data=[CardOut.of(c) for c in found],
@@ -187,7 +191,7 @@ async def get_card(
             errors=[{"loc": ["path", "ref"], "msg": "bad length", "type": "string_length"}],
         )
 
-    card, data_version = await compute(lambda s: card_lookup.by_ref(s, ref), session, size=1)
+    card, data_version = await compute(lambda s: card_lookup.by_ref(s, ref), session, size=1, request=request)
     if (not_modified := _conditional(request, response, data_version, settings.rules_edition)) is not None:
         return not_modified
     return CardAnswer(

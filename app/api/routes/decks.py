@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header
+from fastapi import APIRouter, Body, Header, Request
 from fastapi.responses import JSONResponse, Response
 
 from app.api import examples
 from app.api.compute import INLINE_WORK_LIMIT, compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
+from app.api.routing import BoundedBodyRoute
 from app.errors import TooLarge
 from app.schemas.decks import DeckAnalyzeAnswer, DeckAnalyzeRequest, DeckManabaseAnswer, DeckManabaseRequest
 from app.services import deck_chart
 from app.services import deck_manabase as manabase_service
 from app.services import decks as service
 
-router = APIRouter(prefix="/v1/decks", tags=["decks"])
+router = APIRouter(prefix="/v1/decks", tags=["decks"], route_class=BoundedBodyRoute)
 
 SVG = "image/svg+xml"
 VEGA_LITE = "application/json"
@@ -39,6 +40,7 @@ CHART_SIZE = INLINE_WORK_LIMIT + 1  # exact castability is too much for the even
 )
 @computes(router, "/analyze")
 async def analyze_deck(
+    request: Request,
     body: Annotated[DeckAnalyzeRequest, Body(openapi_examples=examples.DECK_ANALYZE)],
     session: SessionDep,
     settings: SettingsDep,
@@ -50,14 +52,17 @@ async def analyze_deck(
     The chart is `POST /v1/decks/chart` (SVG) or `/v1/decks/chart/vega-lite`. A request here asking for
     `Accept: image/svg+xml` still gets the SVG, marked `Deprecation` with a `Link` to its successor."""
     if accept is not None and SVG in accept and "application/json" not in accept.split(",")[0]:
-        svg = await compute(lambda s: _svg(body, s, settings), session, size=CHART_SIZE)
+        svg = await compute(lambda s: _svg(body, s, settings), session, size=CHART_SIZE, request=request)
         return Response(
             svg,
             media_type=SVG,
             headers={"Deprecation": "true", "Link": '</v1/decks/chart>; rel="successor-version"'},
         )
     return await compute(
-        lambda s: service.analyze(request=body, session=s, settings=settings), session, size=CHART_SIZE
+        lambda s: service.analyze(request=body, session=s, settings=settings),
+        session,
+        size=CHART_SIZE,
+        request=request,
     )
 
 
@@ -84,6 +89,7 @@ def _svg(body: DeckAnalyzeRequest, session: Any, settings: Any) -> bytes:
 )
 @computes(router, "/chart")
 async def deck_chart_svg(
+    request: Request,
     body: Annotated[DeckAnalyzeRequest, Body(openapi_examples=examples.DECK_ANALYZE)],
     session: SessionDep,
     settings: SettingsDep,
@@ -91,7 +97,7 @@ async def deck_chart_svg(
     """The same request as `decks/analyze`, answered as a picture: bars of the main deck's nonland cards
     per mana value, the colored symbols and sources per color, and per spell its chance to be cast on the
     turn equal to its mana value (Karsten's 2022 model), least likely first."""
-    svg = await compute(lambda s: _svg(body, s, settings), session, size=CHART_SIZE)
+    svg = await compute(lambda s: _svg(body, s, settings), session, size=CHART_SIZE, request=request)
     return Response(svg, media_type=SVG)
 
 
@@ -109,6 +115,7 @@ async def deck_chart_svg(
 )
 @computes(router, "/chart/vega-lite")
 async def deck_chart_vega_lite(
+    request: Request,
     body: Annotated[DeckAnalyzeRequest, Body(openapi_examples=examples.DECK_ANALYZE)],
     session: SessionDep,
     settings: SettingsDep,
@@ -119,6 +126,7 @@ async def deck_chart_vega_lite(
         lambda s: deck_chart.vega_lite(service.analyze(request=body, session=s, settings=settings)),
         session,
         size=CHART_SIZE,
+        request=request,
     )
     return JSONResponse(spec)
 
@@ -131,6 +139,7 @@ async def deck_chart_vega_lite(
 )
 @computes(router, "/manabase")
 async def deck_manabase(
+    request: Request,
     body: Annotated[DeckManabaseRequest, Body(openapi_examples=examples.DECK_MANABASE)],
     session: SessionDep,
     settings: SettingsDep,
@@ -143,4 +152,5 @@ async def deck_manabase(
         lambda s: manabase_service.advise(request=body, session=s, settings=settings),
         session,
         size=INLINE_WORK_LIMIT + 1,  # exact castability, twice: too much for the event loop
+        request=request,
     )

@@ -11,11 +11,12 @@ from app import __version__
 from app.api.compute import light
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import problem_responses
+from app.api.routing import BoundedBodyRoute
 from app.errors import ServiceUnavailable
 from app.services.health import Readiness as ReadyState
 from app.services.health import check_ready
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=BoundedBodyRoute)
 
 READY_CACHE_S = 1.0
 """How long one ``/readyz`` verdict (ready or not) answers for: a probe flood costs the database one query

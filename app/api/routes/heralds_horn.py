@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
 from pydantic import Field
 
 from app.api import examples
 from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
+from app.api.routing import BoundedBodyRoute
 from app.schemas.board import BoardIn, CardRef, PermanentId
 from app.schemas.common import ComputedAnswer, StrictModel
 from app.services import spells as service
 
-router = APIRouter(prefix="/v1/heralds-horn", tags=["spells"])
+router = APIRouter(prefix="/v1/heralds-horn", tags=["spells"], route_class=BoundedBodyRoute)
 
 
 class RevealRequest(StrictModel):
@@ -42,6 +43,7 @@ class RevealOut(ComputedAnswer):
 )
 @computes(router, "/reveal")
 async def reveal(
+    request: Request,
     body: Annotated[RevealRequest, Body(openapi_examples=examples.HERALDS_HORN_REVEAL)],
     session: SessionDep,
     settings: SettingsDep,
@@ -53,6 +55,7 @@ async def reveal(
         ),
         session,
         size=len(body.board.permanents),
+        request=request,
     )
     return RevealOut(
         rules_edition=settings.rules_edition,

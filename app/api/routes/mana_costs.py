@@ -11,13 +11,14 @@ from app.api.caching import STATIC_CACHE_CONTROL, etag_of, validated
 from app.api.compute import compute, computes, light
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import problem_responses
+from app.api.routing import BoundedBodyRoute
 from app.errors import InputError, MalformedCost, from_rules_error
 from app.rules.errors import ManaCostSyntaxError
 from app.rules.values.costs import MAX_COST_LENGTH, ManaCost
 from app.schemas.mana_costs import ParsedCostOut, ParseRequest, SymbolList, SymbolOut
 from app.services import mana_costs
 
-router = APIRouter(prefix="/v1", tags=["mana costs"])
+router = APIRouter(prefix="/v1", tags=["mana costs"], route_class=BoundedBodyRoute)
 
 
 @router.post(
@@ -33,11 +34,14 @@ router = APIRouter(prefix="/v1", tags=["mana costs"])
 )
 @computes(router, "/mana-costs/parse")
 async def parse_mana_cost(
+    request: Request,
     body: Annotated[ParseRequest, Body(openapi_examples=examples.MANA_COST_PARSE)],
     session: SessionDep,
     settings: SettingsDep,
 ) -> ParsedCostOut:
-    parsed = await compute(lambda s: mana_costs.parse_cost(session=s, text=body.mana_cost), session, size=1)
+    parsed = await compute(
+        lambda s: mana_costs.parse_cost(session=s, text=body.mana_cost), session, size=1, request=request
+    )
     return ParsedCostOut.of(
         parsed.cost, rules_edition=settings.rules_edition, data_version=parsed.data_version
     )
@@ -52,6 +56,7 @@ async def parse_mana_cost(
 )
 @computes(router, "/mana-costs/parse", "GET")
 async def parse_mana_cost_get(
+    request: Request,
     mana_cost: Annotated[
         str,
         Query(
@@ -65,7 +70,9 @@ async def parse_mana_cost_get(
         ManaCost.parse_loose(mana_cost)
     except ManaCostSyntaxError as exc:
         raise from_rules_error(exc, ("query", "mana_cost")) from exc
-    parsed = await compute(lambda s: mana_costs.parse_cost(session=s, text=mana_cost), session, size=1)
+    parsed = await compute(
+        lambda s: mana_costs.parse_cost(session=s, text=mana_cost), session, size=1, request=request
+    )
     return ParsedCostOut.of(
         parsed.cost, rules_edition=settings.rules_edition, data_version=parsed.data_version
     )

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
 
 from app.api import examples
 from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
 from app.api.docs import BOARD_PROBLEMS, problem_responses
+from app.api.routing import BoundedBodyRoute
 from app.services import mental_magic as service
 from app.services.mental_magic import MentalMagicOut, MentalMagicRequest
 
-router = APIRouter(prefix="/v1/mental-magic", tags=["mental magic"])
+router = APIRouter(prefix="/v1/mental-magic", tags=["mental magic"], route_class=BoundedBodyRoute)
 
 
 @router.post(
@@ -24,6 +25,7 @@ router = APIRouter(prefix="/v1/mental-magic", tags=["mental magic"])
 )
 @computes(router, "/options")
 async def mental_magic_options(
+    request: Request,
     body: Annotated[MentalMagicRequest, Body(openapi_examples=examples.MENTAL_MAGIC_OPTIONS)],
     session: SessionDep,
     settings: SettingsDep,
@@ -36,5 +38,8 @@ async def mental_magic_options(
     # computation.
     pool = len(body.pool or ()) + len(body.board.permanents)
     return await compute(
-        lambda s: service.options(request=body, session=s, settings=settings), session, size=pool
+        lambda s: service.options(request=body, session=s, settings=settings),
+        session,
+        size=pool,
+        request=request,
     )

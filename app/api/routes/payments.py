@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, Body, Request, Response
 
 from app.api import examples
 from app.api.compute import compute, computes
 from app.api.deps import SessionDep, SettingsDep
-from app.api.direct import direct
 from app.api.docs import BOARD_PROBLEMS, problem_responses
+from app.api.routing import ComputeRoute
 from app.schemas.payments import PaymentPlanOut, PaymentPlanRequest
 from app.services import payments as service
 
-router = APIRouter(prefix="/v1/payments", tags=["payments"])
+router = APIRouter(prefix="/v1/payments", tags=["payments"], route_class=ComputeRoute)
 
 _PROBLEMS = problem_responses(*BOARD_PROBLEMS)
 
@@ -25,9 +25,9 @@ _PROBLEMS = problem_responses(*BOARD_PROBLEMS)
     responses=_PROBLEMS,
     summary="How to pay a cost or a spell with the board's mana",
 )
-@direct(router, "/plan", PaymentPlanRequest)
 @computes(router, "/plan")
 async def payment_plan(
+    request: Request,
     body: Annotated[PaymentPlanRequest, Body(openapi_examples=examples.PAYMENT_PLAN)],
     session: SessionDep,
     settings: SettingsDep,
@@ -38,5 +38,6 @@ async def payment_plan(
         lambda s: service.plan(request=body, session=s, settings=settings).model_dump_json(),
         session,
         size=len(body.board.permanents),
+        request=request,
     )
     return Response(answer, media_type="application/json")

@@ -9,9 +9,10 @@ from pydantic import BaseModel, Field
 
 from app.api.compute import light
 from app.api.docs import problem_responses
+from app.api.routing import BoundedBodyRoute
 from app.errors import PROBLEM_BASE, PROBLEM_TYPES, NotFound
 
-router = APIRouter(tags=["problems"])
+router = APIRouter(tags=["problems"], route_class=BoundedBodyRoute)
 
 
 class ProblemTypeDoc(BaseModel):

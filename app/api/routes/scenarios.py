@@ -8,13 +8,10 @@ choice and recording a played card, a read then one conditional write, in a ``St
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import Headers
-from starlette.types import Scope
 
 from app.api import examples
 from app.api.auth import ApiKeyDep, ApiKeyLateWriterDep, ApiKeyStatementWriterDep, ApiKeyWriterDep
@@ -25,12 +22,9 @@ from app.api.deps import (
     SessionDep,
     SettingsDep,
     StatementSessionDep,
-    read_session,
-    settings_of,
 )
-from app.api.direct import direct_read
 from app.api.docs import BOARD_PROBLEMS, problem_responses
-from app.api.rate_limit import bearer
+from app.api.routing import BoundedBodyRoute
 from app.cursors import LIMIT_DEFAULT, LIMIT_MAX
 from app.errors import (
     AmbiguousCard,
@@ -61,11 +55,10 @@ from app.schemas.scenarios import (
 )
 from app.schemas.spells import SpellCostOut
 from app.services import scenarios as service
-from app.services.api_keys import cached_key_id
 from app.services.scenario_versions import StoredScenario
 from app.services.scenarios import IdempotencyKeyReused
 
-router = APIRouter(prefix="/v1/scenarios", tags=["scenarios"])
+router = APIRouter(prefix="/v1/scenarios", tags=["scenarios"], route_class=BoundedBodyRoute)
 
 SCENARIO_ID_MAX = 64
 INM_MAX = 2000  # If-Match and If-None-Match
@@ -93,6 +86,7 @@ def _out(scenario: StoredScenario) -> ScenarioOut:
 )
 @computes(router, "")
 async def create_scenario(
+    request: Request,
     writer: ApiKeyLateWriterDep,
     body: Annotated[ScenarioIn, Body(openapi_examples=examples.SCENARIO)],
     reading: ReadSessionDep,
@@ -110,7 +104,7 @@ async def create_scenario(
 ) -> ScenarioComputedOut:
     """Store a board under a name (unique per API key and owner). The board is validated as the compute
     endpoints validate it; an invalid one is a 422 and nothing is stored."""
-    checked, invalid = await _validated(body, reading)
+    checked, invalid = await _validated(request, body, reading)
 
     def write() -> tuple[service.Created, str]:
         created = service.create_scenario(
@@ -174,13 +168,16 @@ def list_scenarios(
 
 
 async def _validated(
-    body: ScenarioIn, reading: ReadSessionDep
+    request: Request, body: ScenarioIn, reading: ReadSessionDep
 ) -> tuple[service.CheckedBoard | None, AppError | RulesError | None]:
     """The board's stored facts, or its error, computed within the compute boundary and before any write
     transaction begins: another key's write never waits for this one's names to resolve."""
     try:
         checked = await compute(
-            lambda s: service.checked_board(s, body.board), reading, size=len(body.board.permanents)
+            lambda s: service.checked_board(s, body.board),
+            reading,
+            size=len(body.board.permanents),
+            request=request,
         )
     except (AppError, RulesError) as exc:
         return None, exc
@@ -188,7 +185,7 @@ async def _validated(
 
 
 def _read(session: ReadSessionDep, key_id: int, scenario_id: str, if_none_match: str | None) -> Response:
-    """``GET /v1/scenarios/{id}``'s answer, by FastAPI or by the direct lane."""
+    """``GET /v1/scenarios/{id}``'s answer."""
     scenario = service.get_scenario(session, api_key_id=key_id, scenario_id=scenario_id)
     if if_none_match is not None and service.etag_matches_none(if_none_match, scenario):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": scenario.etag})
@@ -196,31 +193,6 @@ def _read(session: ReadSessionDep, key_id: int, scenario_id: str, if_none_match:
     return Response(
         _out(scenario).model_dump_json(), media_type="application/json", headers={"ETag": scenario.etag}
     )
-
-
-async def _read_directly(scope: Scope, match: re.Match[str]) -> Response | None:
-    """The direct lane's scenario read (``app.api.direct``): for a key in the key cache, one statement in
-    a worker thread. Anything else (no key, a key to look up, a header over its limit) goes to FastAPI,
-    which answers it with the same rules."""
-    app = scope.get("app")
-    if getattr(app, "dependency_overrides", None):
-        return None  # only FastAPI applies overrides (the tests' per-test sessions, an embedding app's)
-    token = bearer(scope)
-    if token is None:
-        return None
-    key_id = cached_key_id(token)
-    if key_id is None:
-        return None
-    if_none_match = Headers(scope=scope).get("if-none-match")
-    if if_none_match is not None and len(if_none_match) > INM_MAX:
-        return None
-    settings = settings_of(app)
-
-    def work() -> Response:
-        with read_session(settings) as session:
-            return _read(session, key_id, match["scenario_id"], if_none_match)
-
-    return await run_in_threadpool(work)
 
 
 @router.get(
@@ -233,7 +205,6 @@ async def _read_directly(scope: Scope, match: re.Match[str]) -> Response | None:
     },
 )
 @light(router, "/{scenario_id}", "GET", "one indexed query for one scenario")
-@direct_read(router, "/{scenario_id}", f"/(?P<scenario_id>[^/]{{1,{SCENARIO_ID_MAX}}})", _read_directly)
 def get_scenario(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
@@ -254,6 +225,7 @@ def get_scenario(
 )
 @computes(router, "/{scenario_id}", "PUT")
 async def replace_scenario(
+    request: Request,
     writer: ApiKeyLateWriterDep,
     scenario_id: ScenarioId,
     body: Annotated[ScenarioIn, Body(openapi_examples=examples.SCENARIO_REPLACE)],
@@ -266,7 +238,7 @@ async def replace_scenario(
     """Replace the scenario whole (its version grows by 1). Needs ``If-Match``: 428 without it, 412 when
     the scenario changed since."""
     service.replace_condition(if_match, scenario_id)
-    checked, invalid = await _validated(body, reading)
+    checked, invalid = await _validated(request, body, reading)
     if invalid is not None:
         raise invalid
     assert checked is not None
@@ -345,6 +317,7 @@ def set_choice(
 )
 @computes(router, "/{scenario_id}/permanents/{permanent_id}/played-as")
 async def add_played_as(
+    request: Request,
     api_key: ApiKeyStatementWriterDep,
     scenario_id: ScenarioId,
     permanent_id: Annotated[
@@ -373,6 +346,7 @@ async def add_played_as(
         ),
         session,
         size=INLINE_WORK_LIMIT + 1,
+        request=request,
     )
     response.headers["ETag"] = scenario.etag
     return service.computed_answer(scenario, rules_edition=settings.rules_edition, data_version=data_version)
@@ -386,6 +360,7 @@ async def add_played_as(
 )
 @computes(router, "/{scenario_id}/spells/cost")
 async def scenario_spell_cost(
+    request: Request,
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
     body: Annotated[ScenarioCostIn, Body(openapi_examples=examples.SCENARIO_SPELL_COST)],
@@ -401,4 +376,5 @@ async def scenario_spell_cost(
         ),
         session,
         size=INLINE_WORK_LIMIT + 1,
+        request=request,
     )

@@ -1,6 +1,6 @@
-"""The direct lane reads a body with pydantic's own JSON parser (``app.api.direct._validated``): every body
-it accepts must give the value FastAPI's reading (``json.loads`` then validation) gives, and every body it
-refuses is read again FastAPI's way (issue 14)."""
+"""A ``ComputeRoute`` reads a body with pydantic's own JSON parser (``app.api.routing.validated``): every
+body it accepts must give the value FastAPI's reading (``json.loads`` then validation) gives, and every
+body it refuses is read again FastAPI's way (issues 14 and 40)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter
 from starlette.exceptions import HTTPException
 
-from app.api.direct import _validated, _validated_as_fastapi
+from app.api.routing import validated as _validated
+from app.api.routing import validated_as_fastapi as _validated_as_fastapi
 from app.schemas.payments import PaymentPlanRequest
 from app.schemas.spells import SpellCostBatchRequest, SpellCostRequest
 

@@ -1,0 +1,213 @@
+"""CPU time per request of the compute routes in process, one build against another in the same run
+(issue 40: one request pipeline, speed kept within 5%).
+
+Each build is an interpreter whose ``app`` is the build to measure: ``.venv/bin/python`` for this
+checkout's sources, ``.venv-run/bin/python`` for the wheel ``make run`` serves (its rules core compiled),
+or the same of another checkout (a base commit's ``git worktree``). For each, a child process builds the
+app with ``create_app()`` on a temporary SQLite database, starts its lifespan (the catalogue in memory)
+and drives it as ASGI (``await app(scope, receive, send)``), so no server, socket or client is measured.
+Log level WARNING: no access line. The rows:
+
+- ``spells/cost, one board``: the same 7-permanent body every time (the board memo's case);
+- ``spells/cost, varied``: that body with a permanent id that changes every request (the board read anew);
+- ``payments/plan, varied``: a 25-permanent board varied the same way (``bench/load.sh``'s VARIED rows).
+
+The children run in alternation, ``--rounds`` times each, so that a machine growing busier or quieter moves
+both builds alike; each row is the median over rounds of the CPU microseconds per request, and the
+second build's ratio to the first.
+
+    .venv/bin/python bench/pipeline.py --builds BASE/.venv-run/bin/python .venv-run/bin/python
+    .venv/bin/python bench/pipeline.py    # this checkout's sources alone
+
+Run without ``--builds``, it measures this checkout's ``.venv`` once (as ``make bench`` runs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PERMANENTS_7: list[dict[str, Any]] = [
+    {"id": "horn", "card": "Herald's Horn", "chosen": {"creature_type": "Cleric"}},
+    {"id": "sphere", "card": "Sphere of Resistance", "controller": "opponent"},
+    {"id": "elves", "card": "Llanowar Elves"},
+    *({"id": f"forest-{i}", "card": "Forest"} for i in range(4)),
+]
+PAY_CARDS = ["Forest", "Island", "Llanowar Elves", "Sol Ring", "Birds of Paradise", "Swamp", "Plains"]
+PERMANENTS_25 = [{"id": f"p{i}", "card": PAY_CARDS[i % len(PAY_CARDS)]} for i in range(25)]
+
+
+def _cost_body(varied: int | None) -> bytes:
+    permanents = list(PERMANENTS_7)
+    if varied is not None:
+        permanents[-1] = {"id": f"forest-v{varied}", "card": "Forest"}
+    board = {"players": {"you": {}, "opponent": {}}, "permanents": permanents}
+    return json.dumps({"board": board, "caster": "you", "spell": {"card": "Avacynian Priest"}}).encode()
+
+
+def _plan_body(varied: int) -> bytes:
+    permanents = [*PERMANENTS_25[:-1], {"id": f"v{varied}", "card": "Forest"}]
+    return json.dumps({"player": "you", "cost": "{3}{G}{U}", "board": {"permanents": permanents}}).encode()
+
+
+ROWS: dict[str, tuple[str, Callable[[int], bytes]]] = {
+    "spells/cost, one board": ("/v1/spells/cost", lambda _i: _cost_body(None)),
+    "spells/cost, varied": ("/v1/spells/cost", _cost_body),
+    "payments/plan, varied": ("/v1/payments/plan", _plan_body),
+}
+
+
+def _scope(path: str, body: bytes) -> dict[str, Any]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [
+            (b"host", b"127.0.0.1:8000"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
+async def _lifespan(app: Any) -> Callable[[], Awaitable[None]]:
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    started, stopped = asyncio.Event(), asyncio.Event()
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "lifespan.startup.failed":
+            raise SystemExit(str(message.get("message", "start-up failed")))
+        if message["type"] == "lifespan.startup.complete":
+            started.set()
+        elif message["type"].startswith("lifespan.shutdown"):
+            stopped.set()
+
+    task = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}}, inbox.get, send))
+    await inbox.put({"type": "lifespan.startup"})
+    await started.wait()
+
+    async def shutdown() -> None:
+        await inbox.put({"type": "lifespan.shutdown"})
+        await stopped.wait()
+        await task
+
+    return shutdown
+
+
+async def _request(app: Any, path: str, body: bytes) -> int:
+    status = 0
+    sent = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        if sent:
+            await asyncio.sleep(3600)  # the client stays: no disconnect while the answer is computed
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+
+    await app(_scope(path, body), receive, send)
+    return status
+
+
+async def _child(requests: int, offset: int) -> dict[str, float]:
+    from app.main import create_app
+
+    app = create_app()
+    shutdown = await _lifespan(app)
+    out: dict[str, float] = {}
+    for name, (path, body_of) in ROWS.items():
+        for i in range(50):  # warm: caches, the board memo, the first answer's lazy work
+            await _request(app, path, body_of(offset - 1 - i))
+        bodies = [body_of(offset + i) for i in range(requests)]
+        start = time.process_time()
+        statuses = [await _request(app, path, body) for body in bodies]
+        spent = time.process_time() - start
+        if statuses.count(200) != requests:
+            raise SystemExit(f"{name}: answered {sorted(set(statuses))}, not always 200")
+        out[name] = spent / requests * 1e6
+    await shutdown()
+    return out
+
+
+def _run_child(python: str, requests: int, offset: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {
+            **os.environ,
+            "MANACALC_DATABASE_URL": f"sqlite:///{tmp}/bench.db",
+            "MANACALC_CATALOGUE_SNAPSHOT_DIR": "off",
+            "MANACALC_RATE_LIMIT_PER_MINUTE": "0",
+            "MANACALC_LOG_LEVEL": "WARNING",
+        }
+        manacalc = Path(python).with_name("manacalc")
+        subprocess.run([str(manacalc), "migrate"], check=True, capture_output=True, env=env, cwd=tmp)
+        done = subprocess.run(
+            [python, str(Path(__file__).resolve()), "--child", str(requests), str(offset)],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp,  # the interpreter's own app, not a checkout's by the working directory
+        )
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        print(json.dumps(asyncio.run(_child(int(sys.argv[2]), int(sys.argv[3])))))
+        return
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--builds", nargs="+", default=[str(ROOT / ".venv" / "bin" / "python")])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--requests", type=int, default=1500)
+    ns = parser.parse_args()
+    rounds = ns.rounds if len(ns.builds) > 1 else 1
+    seen: dict[str, dict[str, list[float]]] = {b: {name: [] for name in ROWS} for b in ns.builds}
+    offset = 1_000_000
+    for _ in range(rounds):
+        for build in ns.builds:
+            for name, us in _run_child(build, ns.requests, offset).items():
+                seen[build][name].append(us)
+            offset += 10 * ns.requests
+    print(f"== compute routes in process, CPU us per request (median of {rounds} rounds of {ns.requests})")
+    first = ns.builds[0]
+    for name in ROWS:
+        base = statistics.median(seen[first][name])
+        cells = []
+        for build in ns.builds:
+            us = statistics.median(seen[build][name])
+            spread = f"{min(seen[build][name]):.0f}-{max(seen[build][name]):.0f}"
+            cells.append(f"{us:7.1f} ({spread})" + (f" x{us / base:.3f}" if build != first else ""))
+        print(f"   {name:24} " + " | ".join(cells))
+    for i, build in enumerate(ns.builds):
+        print(f"   [{i}] {build}")
+
+
+if __name__ == "__main__":
+    main()
