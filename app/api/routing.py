@@ -29,6 +29,7 @@ import json
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Final, get_args, get_origin, get_type_hints
 
+from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import TypeAdapter, ValidationError
@@ -97,6 +98,37 @@ class ComputeRoute(APIRoute):
             return response
 
         return compute_handler
+
+
+def add_first(app: FastAPI, router: APIRouter) -> None:
+    """``router``'s routes added to the app's own table (the app router's ``add_api_route``), where they
+    are matched before anything the app includes, each with all it was declared with.
+
+    FastAPI keeps an included router as one entry that, for every request it is asked about, recomputes its
+    routers' version and matches its routes twice (once to say it matches, once to choose): 20 us of a
+    ``spells/cost`` on the compute routers (``bench/pipeline.py``). ``include_router`` copied routes this way
+    before FastAPI 0.16x."""
+    for route in router.routes:
+        if not isinstance(route, APIRoute):
+            raise TypeError(f"add_first takes routers of FastAPI routes, not {route!r}")
+        app.router.add_api_route(
+            route.path,
+            route.endpoint,
+            methods=sorted(route.methods or ()),
+            response_model=route.response_model,
+            status_code=route.status_code,
+            tags=route.tags,
+            summary=route.summary,
+            description=route.description,
+            response_description=route.response_description,
+            responses=route.responses,
+            deprecated=route.deprecated,
+            name=route.name,
+            include_in_schema=route.include_in_schema,
+            openapi_extra=route.openapi_extra,
+            response_class=route.response_class,
+            route_class_override=type(route),
+        )
 
 
 def json_body_adapter(route: APIRoute) -> TypeAdapter[Any] | None:
