@@ -1,4 +1,4 @@
-"""Annotated dependency aliases for routes: ``SettingsDep``, ``EngineDep``, ``SessionDep``,
+"""Annotated dependency aliases for routes: ``SettingsDep``, ``SessionDep``,
 ``ReadSessionDep``, ``StatementSessionDep``.
 
 The request owns the transaction: ``SessionDep`` commits once the endpoint returns without error (before
@@ -38,20 +38,20 @@ async def get_request_settings(request: Request) -> Settings:
 SettingsDep = Annotated[Settings, Depends(get_request_settings)]
 
 
-async def get_db_engine(settings: SettingsDep) -> Engine:
-    return get_engine(settings)  # cached per URL; creating an engine does not connect
+def _engine(request: Request) -> Engine:
+    """The app's engine, read from the request: the session dependencies below take the request itself
+    rather than ``EngineDep`` (itself over ``SettingsDep``), each dependency FastAPI solves costing the
+    request (a scenario read solved six)."""
+    return get_engine(settings_of(request.app))  # cached per URL; creating an engine does not connect
 
 
-EngineDep = Annotated[Engine, Depends(get_db_engine)]
-
-
-async def get_db_session(engine: EngineDep) -> AsyncIterator[Session]:
+async def get_db_session(request: Request) -> AsyncIterator[Session]:
     """One session per request; commit on success, rollback on any error.
 
     A session connects only when first used, so a request served from caches never touches the pool;
     when it did use the database, commit and rollback run in the thread pool, off the event loop.
     """
-    session = get_sessionmaker(engine)()
+    session = get_sessionmaker(_engine(request))()
     try:
         yield session
     except BaseException:
@@ -85,24 +85,24 @@ async def _closing(session: Session) -> AsyncIterator[Session]:
             session.close()
 
 
-async def get_db_read_session(engine: EngineDep) -> AsyncIterator[Session]:
+async def get_db_read_session(request: Request) -> AsyncIterator[Session]:
     """A session for routes that only read: on PostgreSQL in autocommit, so a read costs its statements
     and no BEGIN or COMMIT round trips (a scenario read in at most 2 round trips, auth
     included). Each statement sees a consistent snapshot; the routes using it read one row set."""
-    async with _closing(get_sessionmaker(read_engine(engine))()) as session:
+    async with _closing(get_sessionmaker(read_engine(_engine(request)))()) as session:
         yield session
 
 
 ReadSessionDep = Annotated[Session, Depends(get_db_read_session, scope="function")]
 
 
-async def get_db_statement_session(engine: EngineDep) -> AsyncIterator[Session]:
+async def get_db_statement_session(request: Request) -> AsyncIterator[Session]:
     """A session for a change made of one write statement after its reads (a read-modify-write):
     every statement is its own transaction (``app.db.session.statement_engine``), so nothing is left to
     commit or roll back (read and write in 2 round trips, where BEGIN and COMMIT would make 4).
     The one exception to "the request owns the transaction": a use case writing more than one statement
     takes ``SessionDep``."""
-    async with _closing(get_sessionmaker(statement_engine(engine))()) as session:
+    async with _closing(get_sessionmaker(statement_engine(_engine(request)))()) as session:
         yield session
 
 

@@ -36,6 +36,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import request_response
 
 from app.api.compute import OFFLINE_SESSION, run_bounded
 from app.api.deps import settings_of
@@ -70,6 +71,13 @@ class BoundedBodyRoute(APIRoute):
 
 class ComputeRoute(APIRoute):
     """A route whose endpoint computes from its JSON body alone (see the module)."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        super().__init__(path, endpoint, **kwargs)
+        # Served as Starlette serves a route's endpoint (``starlette.routing.request_response``): FastAPI's
+        # wrapper adds the exit stacks of dependencies with ``yield`` and of uploaded files, and this
+        # route has neither (5 us of a small request, bench/pipeline.py).
+        self.app = request_response(self.get_route_handler())
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         # Called by APIRoute.__init__ once the endpoint's dependencies are read.
