@@ -14,7 +14,10 @@ Log level WARNING: no access line. The rows:
 
 The children run in alternation, ``--rounds`` times each, so that a machine growing busier or quieter moves
 both builds alike; each row is the median over rounds of the CPU microseconds per request, and the
-second build's ratio to the first.
+second build's ratio to the first. ``--framework`` stubs the services (``spell_cost`` and ``plan`` answer a
+constant), so only the path around them is measured, and reports the least of the rounds. ``--layers``
+(this checkout only) measures that path in one process with the app's middleware layers switched off one at
+a time, in alternated blocks: what each layer costs a request.
 
     .venv/bin/python bench/pipeline.py --builds BASE/.venv-run/bin/python .venv-run/bin/python
     .venv/bin/python bench/pipeline.py    # this checkout's sources alone
@@ -133,9 +136,24 @@ async def _request(app: Any, path: str, body: bytes) -> int:
     return status
 
 
-async def _child(requests: int, offset: int) -> dict[str, float]:
+class _Constant:
+    def model_dump_json(self) -> str:
+        return '{"stub":true}'
+
+
+def _stub_services() -> None:
+    import app.services.payments as payments
+    import app.services.spells as spells
+
+    spells.spell_cost = lambda **_kw: _Constant()  # type: ignore[assignment,return-value]
+    payments.plan = lambda **_kw: _Constant()  # type: ignore[assignment,return-value]
+
+
+async def _child(requests: int, offset: int, stub: bool = False) -> dict[str, float]:
     from app.main import create_app
 
+    if stub:
+        _stub_services()
     app = create_app()
     shutdown = await _lifespan(app)
     out: dict[str, float] = {}
@@ -153,7 +171,48 @@ async def _child(requests: int, offset: int) -> dict[str, float]:
     return out
 
 
-def _run_child(python: str, requests: int, offset: int) -> dict[str, float]:
+async def _layers(blocks: int, requests: int) -> None:
+    """The stubbed path with each layer between the service middleware and the router switched off in
+    turn (``--layers``)."""
+    from app.main import create_app
+
+    _stub_services()
+    app = create_app()
+    shutdown = await _lifespan(app)
+    path, body_of = ROWS["spells/cost, one board"]
+    body = body_of(0)
+    for _ in range(300):
+        await _request(app, path, body)
+    chain: list[Any] = []
+    layer: Any = app.middleware_stack
+    while hasattr(layer, "app") and not hasattr(layer, "routes"):
+        chain.append(layer)
+        layer = layer.app
+    wiring = [(outer, outer.app) for outer in chain]
+    variants = ["all layers"] + [f"without {type(inner).__name__}" for inner in chain[1:]]
+    times: dict[str, list[float]] = {v: [] for v in variants}
+    for _ in range(blocks):
+        for i, variant in enumerate(variants):
+            for outer, inner in wiring:
+                outer.app = inner
+            if i:
+                skipped = chain[i]
+                chain[i - 1].app = skipped.app
+            start = time.process_time()
+            for _ in range(requests):
+                await _request(app, path, body)
+            times[variant].append((time.process_time() - start) / requests * 1e6)
+    for outer, inner in wiring:
+        outer.app = inner
+    await shutdown()
+    base = min(times["all layers"])
+    print(f"== the stubbed spells/cost path, CPU us per request (least of {blocks} blocks of {requests})")
+    for variant in variants:
+        least = min(times[variant])
+        print(f"   {variant:40} {least:7.1f}  {least - base:+6.1f}")
+
+
+def _run_child(python: str, requests: int, offset: int, stub: bool = False) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         env = {
             **os.environ,
@@ -165,7 +224,7 @@ def _run_child(python: str, requests: int, offset: int) -> dict[str, float]:
         manacalc = Path(python).with_name("manacalc")
         subprocess.run([str(manacalc), "migrate"], check=True, capture_output=True, env=env, cwd=tmp)
         done = subprocess.run(
-            [python, str(Path(__file__).resolve()), "--child", str(requests), str(offset)],
+            [python, str(Path(__file__).resolve()), "--child", str(requests), str(offset), str(int(stub))],
             check=True,
             capture_output=True,
             text=True,
@@ -177,8 +236,8 @@ def _run_child(python: str, requests: int, offset: int) -> dict[str, float]:
 
 
 def main() -> None:
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        print(json.dumps(asyncio.run(_child(int(sys.argv[2]), int(sys.argv[3])))))
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        print(json.dumps(asyncio.run(_child(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"))))
         return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -186,22 +245,38 @@ def main() -> None:
     parser.add_argument("--builds", nargs="+", default=[str(ROOT / ".venv" / "bin" / "python")])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--requests", type=int, default=1500)
+    parser.add_argument("--framework", action="store_true", help="stub the services: the path alone")
+    parser.add_argument("--layers", action="store_true", help="what each middleware layer costs")
     ns = parser.parse_args()
+    if ns.layers:
+        with tempfile.TemporaryDirectory() as tmp:
+            os.environ.update(
+                MANACALC_DATABASE_URL=f"sqlite:///{tmp}/bench.db",
+                MANACALC_CATALOGUE_SNAPSHOT_DIR="off",
+                MANACALC_RATE_LIMIT_PER_MINUTE="0",
+                MANACALC_LOG_LEVEL="WARNING",
+            )
+            manacalc = Path(sys.executable).with_name("manacalc")
+            subprocess.run([str(manacalc), "migrate"], check=True, capture_output=True, cwd=tmp)
+            asyncio.run(_layers(15, 500))
+        return
     rounds = ns.rounds if len(ns.builds) > 1 else 1
     seen: dict[str, dict[str, list[float]]] = {b: {name: [] for name in ROWS} for b in ns.builds}
     offset = 1_000_000
     for _ in range(rounds):
         for build in ns.builds:
-            for name, us in _run_child(build, ns.requests, offset).items():
+            for name, us in _run_child(build, ns.requests, offset, ns.framework).items():
                 seen[build][name].append(us)
             offset += 10 * ns.requests
-    print(f"== compute routes in process, CPU us per request (median of {rounds} rounds of {ns.requests})")
+    pick = min if ns.framework else statistics.median
+    what = "services stubbed, least" if ns.framework else "median"
+    print(f"== compute routes in process, CPU us per request ({what} of {rounds} rounds of {ns.requests})")
     first = ns.builds[0]
     for name in ROWS:
-        base = statistics.median(seen[first][name])
+        base = pick(seen[first][name])
         cells = []
         for build in ns.builds:
-            us = statistics.median(seen[build][name])
+            us = pick(seen[build][name])
             spread = f"{min(seen[build][name]):.0f}-{max(seen[build][name]):.0f}"
             cells.append(f"{us:7.1f} ({spread})" + (f" x{us / base:.3f}" if build != first else ""))
         print(f"   {name:24} " + " | ".join(cells))
