@@ -11,6 +11,7 @@ its recorded example (ids, times and the catalogue's data version aside), as ``m
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -23,6 +24,7 @@ sys.path.insert(0, str(REPO))
 from tests.clients import Call, Expr, calls  # noqa: E402
 
 RESPONSE_EXAMPLES_FILE = REPO / "app" / "data" / "response_examples.json"
+_AGE = re.compile(r"\b[0-9]+ days old\b")
 VARYING = frozenset({"id", "created_at", "updated_at", "data_version", "legalities_as_of", "database"})
 """Fields whose value differs from one run or database to the next (``database``: /readyz's backend):
 compared as present, not by value."""
@@ -70,11 +72,14 @@ def record(client: Any, api_key: str, document: dict[str, Any]) -> dict[str, dic
 
 
 def normalised(value: Any) -> Any:
-    """``value`` with the ``VARYING`` fields' values replaced by a marker, at any depth."""
+    """``value`` with the ``VARYING`` fields' values replaced by a marker, at any depth, and the age of the
+    catalogue's legality data in a warning's words (it grows by one every day) by another."""
     if isinstance(value, dict):
         return {k: ("<varies>" if k in VARYING else normalised(v)) for k, v in value.items()}
     if isinstance(value, list):
         return [normalised(v) for v in value]
+    if isinstance(value, str):
+        return _AGE.sub("<n> days old", value)
     return value
 
 
