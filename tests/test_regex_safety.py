@@ -46,6 +46,10 @@ LINEAR_LONG = 5_000
 LINEAR_RATIO = 8.0
 LINEAR_FLOOR_S = 0.003
 WORDS_PER_PATTERN = 40
+SELF_CHECK_TRIES = 15
+"""The checks of the check time a known quadratic pattern at both lengths, the least of this many tries: a
+quadratic grows 16x from the short length to the long one, but with three tries a burst from another process
+over all three short runs once brought it under the 8x line in CI (49 ms against 6.3 ms)."""
 SUPERLINEAR_ELSEWHERE: dict[str, str] = {
     # Rewritten in the decks room's linear-time decklist reader (issue 27, the HTTP half's sibling).
     "app.rules.decks.decklist._ARENA": "decklist lines: being rewritten as a linear-time reader",
@@ -184,10 +188,10 @@ def _shapes(pattern: re.Pattern[Any]) -> Iterator[tuple[str, str]]:
             yield unit, ending
 
 
-def _timed(pattern: re.Pattern[Any], text: str) -> float:
+def _timed(pattern: re.Pattern[Any], text: str, tries: int = 3) -> float:
     subject: Any = text if isinstance(pattern.pattern, str) else text.encode("utf-8")
     best = float("inf")
-    for _ in range(3):  # the least of three: a collection or another process's burst is not the pattern
+    for _ in range(tries):  # the least of several: a collection or another process's burst is not the pattern
         started = time.perf_counter()
         pattern.search(subject)
         best = min(best, time.perf_counter() - started)
@@ -210,9 +214,16 @@ def _growth(names: list[str], connection: Connection) -> None:
         for _elapsed, unit, ending in ranked[:3]:
             long = _timed(pattern, unit * (LINEAR_LONG // len(unit)) + ending)
             short = _timed(pattern, unit * (LINEAR_SHORT // len(unit)) + ending)
+            if _superlinear(long, short):  # confirmed on more tries: one burst is not a verdict
+                long = _timed(pattern, unit * (LINEAR_LONG // len(unit)) + ending, tries=SELF_CHECK_TRIES)
+                short = _timed(pattern, unit * (LINEAR_SHORT // len(unit)) + ending, tries=SELF_CHECK_TRIES)
             if long > worst[0]:
                 worst = (long, short, unit)
         connection.send((name, *worst))
+
+
+def _superlinear(long: float, short: float) -> bool:
+    return long > LINEAR_FLOOR_S and long > LINEAR_RATIO * max(short, 1e-6)
 
 
 def test_no_pattern_grows_faster_than_linearly() -> None:
@@ -227,7 +238,7 @@ def test_no_pattern_grows_faster_than_linearly() -> None:
                 slow.append(f"no answer within {SCAN_TIMEOUT_S} s")
                 break
             name, long, short, unit = parent.recv()
-            if long > LINEAR_FLOOR_S and long > LINEAR_RATIO * max(short, 1e-6):
+            if _superlinear(long, short):
                 slow.append(
                     f"{name}: {short * 1000:.2f} ms at {LINEAR_SHORT} chars, {long * 1000:.2f} ms at"
                     f" {LINEAR_LONG} ({unit!r} repeated)"
@@ -245,9 +256,9 @@ def test_the_growth_check_pumps_words() -> None:
         r"^(?P<who>.+?) (?:is|are) (?P<types>.+?) in addition to (?:its|their) other (?:land )?types$"
     )
     assert ("is ", "") in set(_shapes(quadratic))
-    long = _timed(quadratic, "is " * (LINEAR_LONG // 3))
-    short = _timed(quadratic, "is " * (LINEAR_SHORT // 3))
-    assert long > LINEAR_FLOOR_S and long > LINEAR_RATIO * short
+    long = _timed(quadratic, "is " * (LINEAR_LONG // 3), tries=SELF_CHECK_TRIES)
+    short = _timed(quadratic, "is " * (LINEAR_SHORT // 3), tries=SELF_CHECK_TRIES)
+    assert _superlinear(long, short)
 
 
 def test_the_readers_are_linear_on_long_lines() -> None:
@@ -297,6 +308,6 @@ def test_the_readers_are_linear_on_long_lines() -> None:
 def test_the_growth_check_catches_a_quadratic_pattern() -> None:
     """The check itself: the mana reader's reminder pattern as it was (issue 27) is flagged."""
     quadratic = re.compile(r"\s*\([^()]*\)")
-    long = _timed(quadratic, " \t" * (LINEAR_LONG // 2))
-    short = _timed(quadratic, " \t" * (LINEAR_SHORT // 2))
-    assert long > LINEAR_FLOOR_S and long > LINEAR_RATIO * short
+    long = _timed(quadratic, " \t" * (LINEAR_LONG // 2), tries=SELF_CHECK_TRIES)
+    short = _timed(quadratic, " \t" * (LINEAR_SHORT // 2), tries=SELF_CHECK_TRIES)
+    assert _superlinear(long, short)
