@@ -120,7 +120,7 @@ def test_the_fastapi_route_hooks_app_api_routing_uses_exist() -> None:
     from fastapi import APIRouter
     from fastapi.routing import APIRoute
 
-    from app.api.routing import BoundedBodyRoute, ComputeRoute
+    from app.api.routing import BoundedBodyRoute, ComputeRoute, all_routes
     from app.main import create_app
 
     assert "route_class" in inspect.signature(APIRouter).parameters
@@ -135,16 +135,8 @@ def test_the_fastapi_route_hooks_app_api_routing_uses_exist() -> None:
     router = APIRouter(route_class=Probe)
     router.get("/x")(lambda: None)
     assert calls == ["Dependant"]
-    kinds = {type(route).__name__ for route in _walk(create_app().routes)}
+    kinds = {type(route).__name__ for route in all_routes(create_app().router)}
     assert {ComputeRoute.__name__, BoundedBodyRoute.__name__} <= kinds
-
-
-def _walk(routes: Any) -> Any:
-    for route in routes:
-        yield route
-        inner = getattr(route, "original_router", None)
-        if inner is not None:
-            yield from _walk(inner.routes)
 
 
 def test_serve_uses_uvicorn_s_documented_options_where_they_do_the_job() -> None:

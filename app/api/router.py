@@ -24,6 +24,7 @@ from app.api.routes import (
     scenarios,
     spells,
 )
+from app.api.routing import routers_within
 
 FIRST: tuple[APIRouter, ...] = (spells.router, payments.router)
 """The compute routes, matched before any other."""
@@ -43,25 +44,20 @@ ROUTERS: tuple[APIRouter, ...] = (
 
 def _allow_head(router: APIRouter) -> None:
     """HEAD wherever GET exists (RFC 9110 9.3.2): a twin route answering the GET's headers with no body
-    (the server drops it), left out of the OpenAPI document. Walks included routers (FastAPI may include
-    them lazily, as ``original_router``)."""
-    twins: list[APIRoute] = []
-    for route in list(router.routes):
-        inner = getattr(route, "original_router", None)
-        if isinstance(inner, APIRouter):
-            _allow_head(inner)
-        methods = route.methods or set() if isinstance(route, APIRoute) else set()
-        if isinstance(route, APIRoute) and "GET" in methods and "HEAD" not in methods:
-            twins.append(route)
-    for route in twins:
-        router.add_api_route(
-            route.path.removeprefix(router.prefix),
-            route.endpoint,
-            methods=["HEAD"],
-            response_model=route.response_model,
-            include_in_schema=False,
-            name=f"{route.name}_head",
-        )
+    (the server drops it), left out of the OpenAPI document, in the router of the GET's route."""
+    for owner in list(routers_within(router)):
+        gets = [r for r in owner.routes if isinstance(r, APIRoute) and {"GET"} <= (r.methods or set())]
+        for route in gets:
+            if "HEAD" in (route.methods or ()):
+                continue
+            owner.add_api_route(
+                route.path.removeprefix(owner.prefix),
+                route.endpoint,
+                methods=["HEAD"],
+                response_model=route.response_model,
+                include_in_schema=False,
+                name=f"{route.name}_head",
+            )
 
 
 for _router in (*FIRST, *ROUTERS):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Annotated, Any, Final, get_args, get_origin, get_type_hints
 
 from fastapi import APIRouter, FastAPI
@@ -72,12 +72,17 @@ class BoundedBodyRoute(APIRoute):
 class ComputeRoute(APIRoute):
     """A route whose endpoint computes from its JSON body alone (see the module)."""
 
+    _handler: Callable[[Request], Coroutine[Any, Any, Response]]
+
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if kwargs.get("max_body_size") is not None:  # FastAPI applies it around the app replaced below
+            raise TypeError(f"ComputeRoute {path!r}: max_body_size is not served (app.api.limits bounds it)")
         super().__init__(path, endpoint, **kwargs)
         # Served as Starlette serves a route's endpoint (``starlette.routing.request_response``): FastAPI's
         # wrapper adds the exit stacks of dependencies with ``yield`` and of uploaded files, and this
-        # route has neither (5 us of a small request, bench/pipeline.py).
-        self.app = request_response(self.get_route_handler())
+        # route has neither (5 us of a small request, bench/pipeline.py). The handler is the one that
+        # APIRoute.__init__ had built.
+        self.app = request_response(self._handler)
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         # Called by APIRoute.__init__ once the endpoint's dependencies are read.
@@ -88,6 +93,10 @@ class ComputeRoute(APIRoute):
                 f" dependencies; {self.endpoint.__qualname__} has {parameters} and"
                 f" {len(self.dependencies)} dependencies: use BoundedBodyRoute"
             )
+        self._handler = self._compute_handler()
+        return self._handler
+
+    def _compute_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         adapter = json_body_adapter(self)
         if adapter is None:
             raise TypeError(f"ComputeRoute {self.path!r}: the endpoint's body is not one JSON body parameter")
@@ -137,6 +146,22 @@ def add_first(app: FastAPI, router: APIRouter) -> None:
             response_class=route.response_class,
             route_class_override=type(route),
         )
+
+
+def routers_within(router: APIRouter) -> Iterator[APIRouter]:
+    """``router`` and every router it includes, at any depth (FastAPI keeps an included router as an
+    entry of its table holding it as ``original_router``)."""
+    yield router
+    for route in router.routes:
+        inner = getattr(route, "original_router", None)
+        if isinstance(inner, APIRouter):
+            yield from routers_within(inner)
+
+
+def all_routes(router: APIRouter) -> Iterator[APIRoute]:
+    """Every FastAPI route that ``router`` serves, its included routers' included."""
+    for owner in routers_within(router):
+        yield from (route for route in owner.routes if isinstance(route, APIRoute))
 
 
 def json_body_adapter(route: APIRoute) -> TypeAdapter[Any] | None:

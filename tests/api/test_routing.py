@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 
 from app.api import routing
 from app.api.deps import SessionDep, SettingsDep
-from app.api.routing import ComputeRoute
+from app.api.routing import ComputeRoute, all_routes
 from app.main import GZIP_MINIMUM_SIZE
 from app.schemas.spells import SpellCostRequest
 
@@ -81,14 +81,7 @@ def _answers(client: TestClient) -> list[tuple[str, int, dict[str, str], bytes]]
 
 
 def _compute_routes(app: FastAPI) -> list[ComputeRoute]:
-    def walk(routes: Any) -> Any:
-        for route in routes:
-            yield route
-            inner = getattr(route, "original_router", None)
-            if inner is not None:
-                yield from walk(inner.routes)
-
-    return [route for route in walk(app.routes) if isinstance(route, ComputeRoute)]
+    return [route for route in all_routes(app.router) if isinstance(route, ComputeRoute)]
 
 
 def test_compute_routes_answer_byte_for_byte_as_fastapis_own_handler(
@@ -147,22 +140,46 @@ def test_a_compute_route_refuses_what_its_handler_would_skip() -> None:
     guarded = APIRouter(route_class=ComputeRoute, dependencies=[Depends(_audit)])
     with pytest.raises(TypeError, match="1 dependencies"):
         guarded.post("/audited")(_endpoint_with(extra=False))
+    with pytest.raises(TypeError, match="max_body_size is not served"):  # its wrapper would be replaced
+        ComputeRoute("/limited", _endpoint_with(extra=False), methods=["POST"], max_body_size=1_000)
+
+
+def test_a_compute_route_builds_its_handler_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[str] = []
+    real = ComputeRoute._compute_handler
+
+    def counted(route: ComputeRoute) -> Any:
+        built.append(route.path)
+        return real(route)
+
+    monkeypatch.setattr(ComputeRoute, "_compute_handler", counted)
+    router = APIRouter(route_class=ComputeRoute)
+    router.post("/once")(_endpoint_with(extra=False))
+    assert built == ["/once"]
+
+
+def _threads_calling(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
+    """The names of the threads that call ``app.api.routing.<name>``, recorded as the calls come."""
+    threads: list[str] = []
+    real = getattr(routing, name)
+
+    def recording(adapter: Any, body: bytes) -> Any:
+        threads.append(threading.current_thread().name)
+        return real(adapter, body)
+
+    monkeypatch.setattr(routing, name, recording)
+    return threads
+
+
+LARGE_INVALID_BOARD = {"permanents": [{"id": f"p{i}", "card": 7, "extra": True} for i in range(3_000)]}
 
 
 def test_a_large_body_is_validated_off_the_event_loop(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A body of many invalid items: its errors are built in a worker thread, the answer is unchanged."""
-    threads: list[str] = []
-    real = routing.validated
-
-    def recording(adapter: Any, body: bytes) -> Any:
-        threads.append(threading.current_thread().name)
-        return real(adapter, body)
-
-    monkeypatch.setattr(routing, "validated", recording)
-    permanents = [{"id": f"p{i}", "card": 7, "extra": True} for i in range(3_000)]
-    response = client.post("/v1/spells/cost", json={"board": {"permanents": permanents}, "spell": ELVES})
+    threads = _threads_calling(monkeypatch, "validated")
+    response = client.post("/v1/spells/cost", json={"board": LARGE_INVALID_BOARD, "spell": ELVES})
     assert response.status_code == 422
     assert response.json()["type"].endswith("/validation-error")
     assert threads and threads[0].startswith("manacalc-compute")
@@ -175,16 +192,8 @@ def test_a_large_invalid_body_of_another_route_is_refused_off_the_event_loop(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``BoundedBodyRoute``: the 422 of a large body is built in a worker thread, errors bounded."""
-    threads: list[str] = []
-    real = routing.validated_as_fastapi
-
-    def recording(adapter: Any, body: bytes) -> Any:
-        threads.append(threading.current_thread().name)
-        return real(adapter, body)
-
-    monkeypatch.setattr(routing, "validated_as_fastapi", recording)
-    permanents = [{"id": f"p{i}", "card": 7, "extra": True} for i in range(3_000)]
-    response = client.post("/v1/boards/analyze", json={"board": {"permanents": permanents}})
+    threads = _threads_calling(monkeypatch, "validated_as_fastapi")
+    response = client.post("/v1/boards/analyze", json={"board": LARGE_INVALID_BOARD})
     assert response.status_code == 422
     problem = response.json()
     assert problem["type"].endswith("/validation-error")
