@@ -33,9 +33,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+from _asgi import http_scope, request, start_lifespan  # bench/_asgi.py: why a bare name
 
 ROOT = Path(__file__).resolve().parents[1]
 # MANACALC_BENCH_CORE: another build to measure (build/compiled-core: `make compiled`)
@@ -57,24 +58,7 @@ BODY = json.dumps(
         "spell": {"card": "Avacynian Priest"},
     }
 ).encode()
-SCOPE: dict[str, Any] = {
-    "type": "http",
-    "asgi": {"version": "3.0", "spec_version": "2.3"},
-    "http_version": "1.1",
-    "method": "POST",
-    "scheme": "http",
-    "path": "/v1/spells/cost",
-    "raw_path": b"/v1/spells/cost",
-    "root_path": "",
-    "query_string": b"",
-    "headers": [
-        (b"host", b"127.0.0.1:8000"),
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(BODY)).encode()),
-    ],
-    "client": ("127.0.0.1", 50000),
-    "server": ("127.0.0.1", 8000),
-}
+SCOPE = http_scope("/v1/spells/cost", BODY)
 TARGET = 1.10
 
 
@@ -82,55 +66,10 @@ def _pass(record: logging.LogRecord) -> bool:
     return True
 
 
-async def _lifespan(app: Any) -> Callable[[], Awaitable[None]]:
-    """Start the application's lifespan; return what shuts it down."""
-    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    started, stopped = asyncio.Event(), asyncio.Event()
-
-    async def send(message: dict[str, Any]) -> None:
-        if message["type"].startswith("lifespan.startup"):
-            if message["type"] == "lifespan.startup.failed":
-                raise SystemExit(str(message.get("message", "start-up failed")).strip().splitlines()[-1])
-            started.set()
-        elif message["type"].startswith("lifespan.shutdown"):
-            stopped.set()
-
-    task = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}}, inbox.get, send))
-    await inbox.put({"type": "lifespan.startup"})
-    await started.wait()
-
-    async def shutdown() -> None:
-        await inbox.put({"type": "lifespan.shutdown"})
-        await stopped.wait()
-        await task
-
-    return shutdown
-
-
-async def _request(app: Any) -> int:
-    status = 0
-    sent = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if sent:
-            return {"type": "http.disconnect"}
-        sent = True
-        return {"type": "http.request", "body": BODY, "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal status
-        if message["type"] == "http.response.start":
-            status = message["status"]
-
-    await app(dict(SCOPE), receive, send)
-    return status
-
-
 async def _block(app: Any, requests: int) -> float:
     """CPU microseconds per request over ``requests`` requests."""
     start = time.process_time()
-    statuses = [await _request(app) for _ in range(requests)]
+    statuses = [await request(app, SCOPE, BODY) for _ in range(requests)]
     spent = time.process_time() - start
     if statuses.count(200) != requests:
         raise SystemExit(f"POST /v1/spells/cost answered {sorted(set(statuses))}, not always 200")
@@ -143,8 +82,8 @@ async def _run(json_lines: bool, blocks: int, requests: int) -> None:
     from app.main import create_app
 
     app = create_app()
-    shutdown = await _lifespan(app)
-    status = await _request(app)
+    shutdown = await start_lifespan(app)
+    status = await request(app, SCOPE, BODY)
     if status != 200:
         raise SystemExit(f"POST /v1/spells/cost answered {status}")
 

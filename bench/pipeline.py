@@ -36,9 +36,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from _asgi import http_scope, request, start_lifespan  # bench/_asgi.py: why a bare name
 
 ROOT = Path(__file__).resolve().parents[1]
 PERMANENTS_7: list[dict[str, Any]] = [
@@ -71,71 +73,6 @@ ROWS: dict[str, tuple[str, Callable[[int], bytes]]] = {
 }
 
 
-def _scope(path: str, body: bytes) -> dict[str, Any]:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "root_path": "",
-        "query_string": b"",
-        "headers": [
-            (b"host", b"127.0.0.1:8000"),
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-        ],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
-
-
-async def _lifespan(app: Any) -> Callable[[], Awaitable[None]]:
-    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    started, stopped = asyncio.Event(), asyncio.Event()
-
-    async def send(message: dict[str, Any]) -> None:
-        if message["type"] == "lifespan.startup.failed":
-            raise SystemExit(str(message.get("message", "start-up failed")))
-        if message["type"] == "lifespan.startup.complete":
-            started.set()
-        elif message["type"].startswith("lifespan.shutdown"):
-            stopped.set()
-
-    task = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}}, inbox.get, send))
-    await inbox.put({"type": "lifespan.startup"})
-    await started.wait()
-
-    async def shutdown() -> None:
-        await inbox.put({"type": "lifespan.shutdown"})
-        await stopped.wait()
-        await task
-
-    return shutdown
-
-
-async def _request(app: Any, path: str, body: bytes) -> int:
-    status = 0
-    sent = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if sent:
-            await asyncio.sleep(3600)  # the client stays: no disconnect while the answer is computed
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal status
-        if message["type"] == "http.response.start":
-            status = message["status"]
-
-    await app(_scope(path, body), receive, send)
-    return status
-
-
 class _Constant:
     def model_dump_json(self) -> str:
         return '{"stub":true}'
@@ -155,14 +92,15 @@ async def _child(requests: int, offset: int, stub: bool = False) -> dict[str, fl
     if stub:
         _stub_services()
     app = create_app()
-    shutdown = await _lifespan(app)
+    shutdown = await start_lifespan(app)
     out: dict[str, float] = {}
     for name, (path, body_of) in ROWS.items():
         for i in range(50):  # warm: caches, the board memo, the first answer's lazy work
-            await _request(app, path, body_of(offset - 1 - i))
+            warm = body_of(offset - 1 - i)
+            await request(app, http_scope(path, warm), warm)
         bodies = [body_of(offset + i) for i in range(requests)]
         start = time.process_time()
-        statuses = [await _request(app, path, body) for body in bodies]
+        statuses = [await request(app, http_scope(path, body), body) for body in bodies]
         spent = time.process_time() - start
         if statuses.count(200) != requests:
             raise SystemExit(f"{name}: answered {sorted(set(statuses))}, not always 200")
@@ -178,11 +116,11 @@ async def _layers(blocks: int, requests: int) -> None:
 
     _stub_services()
     app = create_app()
-    shutdown = await _lifespan(app)
+    shutdown = await start_lifespan(app)
     path, body_of = ROWS["spells/cost, one board"]
     body = body_of(0)
     for _ in range(300):
-        await _request(app, path, body)
+        await request(app, http_scope(path, body), body)
     chain: list[Any] = []
     layer: Any = app.middleware_stack
     while hasattr(layer, "app") and not hasattr(layer, "routes"):
@@ -200,7 +138,7 @@ async def _layers(blocks: int, requests: int) -> None:
                 chain[i - 1].app = skipped.app
             start = time.process_time()
             for _ in range(requests):
-                await _request(app, path, body)
+                await request(app, http_scope(path, body), body)
             times[variant].append((time.process_time() - start) / requests * 1e6)
     for outer, inner in wiring:
         outer.app = inner
