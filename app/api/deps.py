@@ -8,9 +8,9 @@ repositories only flush.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request
 from sqlalchemy import Engine
@@ -94,6 +94,24 @@ async def get_db_read_session(request: Request) -> AsyncIterator[Session]:
 
 
 ReadSessionDep = Annotated[Session, Depends(get_db_read_session, scope="function")]
+
+T = TypeVar("T")
+
+
+async def read_in_one_hop(session: Session, read: Callable[[], T]) -> T:
+    """``read()`` in the thread pool, ``session`` (a ``ReadSessionDep``'s) releasing its connection there
+    once the read succeeded, so that a reading route leaves the event loop once: a sync endpoint goes to
+    the thread pool, and the dependency's close of a session still holding a connection goes there again
+    (docs/performance.md, "A scenario read in one hop"). The release is a commit, which a read session's
+    engine sends nothing for (``app.db.session.read_engine``) and which ends the session's transaction as
+    the request would; after an error the dependency closes the session as before."""
+
+    def read_then_release() -> T:
+        answer = read()
+        session.commit()
+        return answer
+
+    return await run_in_threadpool(read_then_release)
 
 
 async def get_db_statement_session(request: Request) -> AsyncIterator[Session]:

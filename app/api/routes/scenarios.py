@@ -22,6 +22,7 @@ from app.api.deps import (
     SessionDep,
     SettingsDep,
     StatementSessionDep,
+    read_in_one_hop,
 )
 from app.api.docs import BOARD_PROBLEMS, problem_responses
 from app.api.routing import BoundedBodyRoute
@@ -133,7 +134,7 @@ async def create_scenario(
     responses=problem_responses(Unauthorized, BadRequest, InputError),
 )
 @light(router, "", "GET", "one indexed query for a page of at most LIMIT_MAX scenarios")
-def list_scenarios(
+async def list_scenarios(
     request: Request,
     response: Response,
     api_key: ApiKeyDep,
@@ -151,13 +152,16 @@ def list_scenarios(
     ] = None,
 ) -> ScenarioPage:
     """The key's scenarios, oldest first, paginated."""
-    page = service.list_scenarios(
+    page = await read_in_one_hop(
         session,
-        api_key_id=api_key,
-        name=name or None,
-        owner=owner or None,
-        limit=limit,
-        cursor=cursor or None,
+        lambda: service.list_scenarios(
+            session,
+            api_key_id=api_key,
+            name=name or None,
+            owner=owner or None,
+            limit=limit,
+            cursor=cursor or None,
+        ),
     )
     next_link(request, response, page.next_cursor)
     return ScenarioPage(
@@ -205,14 +209,14 @@ def _read(session: ReadSessionDep, key_id: int, scenario_id: str, if_none_match:
     },
 )
 @light(router, "/{scenario_id}", "GET", "one indexed query for one scenario")
-def get_scenario(
+async def get_scenario(
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
     session: ReadSessionDep,
     if_none_match: Annotated[str | None, Header(alias="If-None-Match", max_length=INM_MAX)] = None,
 ) -> ScenarioOut | Response:
     """One scenario, with its ``ETag``."""
-    return _read(session, api_key, scenario_id, if_none_match)
+    return await read_in_one_hop(session, lambda: _read(session, api_key, scenario_id, if_none_match))
 
 
 @router.put(
