@@ -13,12 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
-from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import ReadSessionDep, SessionDep, StatementSessionDep
+from app.api.deps import SessionDep, StatementSessionDep, read_in_one_hop
 from app.errors import Unauthorized
 from app.services.api_keys import authenticate, cached_key_id
 
@@ -40,14 +39,16 @@ def _key_id(session: SessionDep, credentials: Credentials, *, writing: bool) -> 
     return key_id
 
 
-async def api_key_reader(session: ReadSessionDep, credentials: Credentials) -> int:
+async def api_key_reader(request: Request, credentials: Credentials) -> int:
     """The calling key's id, for a route that only reads: from the key cache without leaving the event
-    loop, else looked up in the thread pool."""
-    if credentials is not None:
-        key_id = cached_key_id(credentials.credentials)
-        if key_id is not None:
-            return key_id
-    return await run_in_threadpool(_key_id, session, credentials, writing=False)
+    loop, else looked up in the thread pool with a read session of its own (no session dependency to
+    solve for the cached case, the usual one)."""
+    if credentials is None:
+        raise Unauthorized("Send your API key as `Authorization: Bearer <key>`.")
+    key_id = cached_key_id(credentials.credentials)
+    if key_id is not None:
+        return key_id
+    return await read_in_one_hop(request, lambda session: _key_id(session, credentials, writing=False))
 
 
 def api_key_writer(session: SessionDep, credentials: Credentials) -> int:
@@ -79,10 +80,10 @@ class LateWriter:
         return _key_id(session, credentials, writing=True)
 
 
-async def api_key_late_writer(session: ReadSessionDep, credentials: Credentials) -> LateWriter:
+async def api_key_late_writer(request: Request, credentials: Credentials) -> LateWriter:
     """The calling key, for a route that writes after computing: 401 at once for a bad key, the write
     lock taken only by ``LateWriter.begin``."""
-    key_id = await api_key_reader(session, credentials)
+    key_id = await api_key_reader(request, credentials)
     assert credentials is not None  # api_key_reader answered 401 otherwise
     return LateWriter(key_id, credentials.credentials)
 

@@ -44,7 +44,7 @@ from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.types import Receive
 
-from app.api.deps import read_session, settings_of
+from app.api.deps import settings_of, worker_read_session
 from app.errors import BadRequest, ServiceUnavailable, TooLarge
 from app.rules.deadline import Deadline, DeadlineExceeded, Turns, running
 
@@ -188,8 +188,8 @@ async def compute(
     """``work(session)``, bounded: on the event loop when small and free of card text, else in a worker
     thread within the budget. ``TooLarge`` (422) past the budget, ``ServiceUnavailable`` (503) if no worker
     was free. Given ``OFFLINE_SESSION`` (a ``ComputeRoute`` opens none), work in a worker opens a read
-    session of its own: ``app.state.worker_session(settings)``, ``app.api.deps.read_session`` unless the
-    app sets another (the tests' per-test session)."""
+    session of its own (``app.api.deps.worker_read_session``: ``read_session`` unless the
+    app sets another, the tests' per-test session)."""
     scope = request.scope
     scope[COMPUTED] = True
     started = time.monotonic()
@@ -201,11 +201,10 @@ async def compute(
     budget = _budget(request.app)
     deadline = Deadline(started + budget, _TURNS)
     if session is OFFLINE_SESSION:
-        settings = settings_of(request.app)
-        opener = getattr(request.app.state, "worker_session", read_session)
+        app = request.app
 
         def opened(_offline: Session) -> T:
-            with opener(settings) as own:
+            with worker_read_session(app) as own:
                 return work(own)
 
         return await _in_worker(opened, session, deadline, budget, request.receive)

@@ -9,7 +9,7 @@ repositories only flush.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractContextManager, asynccontextmanager, contextmanager
 from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request
@@ -98,20 +98,28 @@ ReadSessionDep = Annotated[Session, Depends(get_db_read_session, scope="function
 T = TypeVar("T")
 
 
-async def read_in_one_hop(session: Session, read: Callable[[], T]) -> T:
-    """``read()`` in the thread pool, ``session`` (a ``ReadSessionDep``'s) releasing its connection there
-    once the read succeeded, so that a reading route leaves the event loop once: a sync endpoint goes to
-    the thread pool, and the dependency's close of a session still holding a connection goes there again
-    (docs/performance.md, "A scenario read in one hop"). The release is a commit, which a read session's
-    engine sends nothing for (``app.db.session.read_engine``) and which ends the session's transaction as
-    the request would; after an error the dependency closes the session as before."""
+def worker_read_session(app: object) -> AbstractContextManager[Session]:
+    """A read session for work in a worker thread, dependencies unsolved: ``app.state.worker_session``
+    when the app sets one (the tests' per-test session), else ``read_session``."""
+    settings = settings_of(app)
+    opener = getattr(getattr(app, "state", None), "worker_session", read_session)
+    session: AbstractContextManager[Session] = opener(settings)
+    return session
 
-    def read_then_release() -> T:
-        answer = read()
-        session.commit()
-        return answer
 
-    return await run_in_threadpool(read_then_release)
+async def read_in_one_hop(request: Request, read: Callable[[Session], T]) -> T:
+    """``read(session)`` in the thread pool with a read session opened and closed there: a reading route
+    leaves the event loop once, and FastAPI solves no session dependency for it. A sync endpoint over
+    ``ReadSessionDep`` went to the thread pool, and the dependency's close of a session holding a
+    connection went there again; the dependency itself, an async generator entered through FastAPI's exit
+    stack, cost the event loop more than the read's other parameters together (docs/performance.md)."""
+    app = request.app
+
+    def read_in_worker() -> T:
+        with worker_read_session(app) as session:
+            return read(session)
+
+    return await run_in_threadpool(read_in_worker)
 
 
 async def get_db_statement_session(request: Request) -> AsyncIterator[Session]:

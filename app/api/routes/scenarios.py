@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request, Response, status
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.api import examples
@@ -138,7 +139,6 @@ async def list_scenarios(
     request: Request,
     response: Response,
     api_key: ApiKeyDep,
-    session: ReadSessionDep,
     name: Annotated[
         str | None,
         Query(max_length=NAME_LENGTH, description="Only the scenario(s) with this exact name (empty: any)."),
@@ -153,8 +153,8 @@ async def list_scenarios(
 ) -> ScenarioPage:
     """The key's scenarios, oldest first, paginated."""
     page = await read_in_one_hop(
-        session,
-        lambda: service.list_scenarios(
+        request,
+        lambda session: service.list_scenarios(
             session,
             api_key_id=api_key,
             name=name or None,
@@ -188,7 +188,7 @@ async def _validated(
     return checked, None
 
 
-def _read(session: ReadSessionDep, key_id: int, scenario_id: str, if_none_match: str | None) -> Response:
+def _read(session: Session, key_id: int, scenario_id: str, if_none_match: str | None) -> Response:
     """``GET /v1/scenarios/{id}``'s answer."""
     scenario = service.get_scenario(session, api_key_id=key_id, scenario_id=scenario_id)
     if if_none_match is not None and service.etag_matches_none(if_none_match, scenario):
@@ -210,13 +210,13 @@ def _read(session: ReadSessionDep, key_id: int, scenario_id: str, if_none_match:
 )
 @light(router, "/{scenario_id}", "GET", "one indexed query for one scenario")
 async def get_scenario(
+    request: Request,
     api_key: ApiKeyDep,
     scenario_id: ScenarioId,
-    session: ReadSessionDep,
     if_none_match: Annotated[str | None, Header(alias="If-None-Match", max_length=INM_MAX)] = None,
 ) -> ScenarioOut | Response:
     """One scenario, with its ``ETag``."""
-    return await read_in_one_hop(session, lambda: _read(session, api_key, scenario_id, if_none_match))
+    return await read_in_one_hop(request, lambda session: _read(session, api_key, scenario_id, if_none_match))
 
 
 @router.put(
