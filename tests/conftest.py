@@ -38,6 +38,7 @@ if TEST_BUILD == "compiled":
 elif TEST_BUILD != "pure":
     raise RuntimeError(f"MANACALC_TEST_BUILD is 'pure' or 'compiled', not {TEST_BUILD!r}")
 
+import hypothesis
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -54,6 +55,13 @@ from app.services.catalogue_snapshot import core_build
 from tests.sessions import bind_app_to_session
 
 TEST_DATABASE_URL = os.environ.get("MANACALC_TEST_DATABASE_URL")
+
+# In CI (CI=true) the SQLite and PostgreSQL passes share the machine's two cores (.ci/run): Hypothesis's
+# per-example deadline (200 ms) would then measure the machine, not the code, so CI turns it off, as
+# Hypothesis's guide suggests for CI. The properties themselves are unchanged.
+hypothesis.settings.register_profile("ci", deadline=None)
+if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+    hypothesis.settings.load_profile("ci")
 
 
 def _check_the_build() -> None:
