@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request, Response, status
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.api import examples
@@ -188,7 +187,7 @@ async def _validated(
     return checked, None
 
 
-def _read(session: Session, key_id: int, scenario_id: str, if_none_match: str | None) -> Response:
+def _read(session: ReadSessionDep, key_id: int, scenario_id: str, if_none_match: str | None) -> Response:
     """``GET /v1/scenarios/{id}``'s answer."""
     scenario = service.get_scenario(session, api_key_id=key_id, scenario_id=scenario_id)
     if if_none_match is not None and service.etag_matches_none(if_none_match, scenario):
