@@ -1,5 +1,5 @@
-"""CPU time per request of the compute routes in process, one build against another in the same run
-(issue 40: one request pipeline, speed kept within 5%).
+"""CPU time per request of the hot routes in process (the compute routes and the scenario read), one build
+against another in the same run (issue 40: one request pipeline, speed kept within 5%).
 
 Each build is an interpreter whose ``app`` is the build to measure: ``.venv/bin/python`` for this
 checkout's sources, ``.venv-run/bin/python`` for the wheel ``make run`` serves (its rules core compiled),
@@ -10,7 +10,9 @@ Log level WARNING: no access line. The rows:
 
 - ``spells/cost, one board``: the same 7-permanent body every time (the board memo's case);
 - ``spells/cost, varied``: that body with a permanent id that changes every request (the board read anew);
-- ``payments/plan, varied``: a 25-permanent board varied the same way (``bench/load.sh``'s VARIED rows).
+- ``payments/plan, varied``: a 25-permanent board varied the same way (``bench/load.sh``'s VARIED rows);
+- ``scenarios/{id}, GET``: one stored 7-permanent scenario read again and again, its API key cached (the
+  worker thread's read is counted: ``process_time`` is the whole process's).
 
 The children run in alternation, ``--rounds`` times each, so that a machine growing busier or quieter moves
 both builds alike; each row is the median over rounds of the CPU microseconds per request, and the
@@ -105,8 +107,45 @@ async def _child(requests: int, offset: int, stub: bool = False) -> dict[str, fl
         if statuses.count(200) != requests:
             raise SystemExit(f"{name}: answered {sorted(set(statuses))}, not always 200")
         out[name] = spent / requests * 1e6
+    if not stub:
+        out[SCENARIO_READ] = await _scenario_reads(app, requests)
     await shutdown()
     return out
+
+
+SCENARIO_READ = "scenarios/{id}, GET"
+
+
+async def _scenario_reads(app: Any, requests: int) -> float:
+    """CPU us per ``GET /v1/scenarios/{id}`` of one stored scenario with its key cached (the steady
+    state): the event loop's share and the worker thread's read, both counted by ``process_time``."""
+    from sqlalchemy import text
+
+    from app.config import get_settings
+    from app.db.session import get_engine, get_sessionmaker
+    from app.services.api_keys import create_api_key
+
+    engine = get_engine(get_settings())
+    with get_sessionmaker(engine)() as session, session.begin():
+        key = create_api_key(session, name="bench")
+    auth = (b"authorization", f"Bearer {key}".encode())
+    body = json.dumps({"name": "bench", "board": {"permanents": PERMANENTS_7}}).encode()
+    store = http_scope("/v1/scenarios", body)
+    store["headers"].append(auth)
+    if await request(app, store, body) != 201:
+        raise SystemExit("POST /v1/scenarios did not store the scenario")
+    with get_sessionmaker(engine)() as session:
+        scenario_id = session.execute(text("SELECT id FROM scenarios")).scalar_one()
+    read = http_scope(f"/v1/scenarios/{scenario_id}", b"", method="GET")
+    read["headers"] = [(b"host", b"127.0.0.1:8000"), auth]
+    for _ in range(50):
+        await request(app, read, b"")
+    start = time.process_time()
+    statuses = [await request(app, read, b"") for _ in range(requests)]
+    spent = time.process_time() - start
+    if statuses.count(200) != requests:
+        raise SystemExit(f"{SCENARIO_READ}: answered {sorted(set(statuses))}, not always 200")
+    return spent / requests * 1e6
 
 
 async def _layers(blocks: int, requests: int) -> None:
@@ -199,7 +238,8 @@ def main() -> None:
             asyncio.run(_layers(15, 500))
         return
     rounds = ns.rounds if len(ns.builds) > 1 else 1
-    seen: dict[str, dict[str, list[float]]] = {b: {name: [] for name in ROWS} for b in ns.builds}
+    rows = [*ROWS, *(() if ns.framework else (SCENARIO_READ,))]
+    seen: dict[str, dict[str, list[float]]] = {b: {name: [] for name in rows} for b in ns.builds}
     offset = 1_000_000
     for _ in range(rounds):
         for build in ns.builds:
@@ -208,9 +248,9 @@ def main() -> None:
             offset += 10 * ns.requests
     pick = min if ns.framework else statistics.median
     what = "services stubbed, least" if ns.framework else "median"
-    print(f"== compute routes in process, CPU us per request ({what} of {rounds} rounds of {ns.requests})")
+    print(f"== hot routes in process, CPU us per request ({what} of {rounds} rounds of {ns.requests})")
     first = ns.builds[0]
-    for name in ROWS:
+    for name in seen[first]:
         base = pick(seen[first][name])
         cells = []
         for build in ns.builds:
