@@ -30,9 +30,14 @@ bearer_scheme = HTTPBearer(
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)]
 
 
-def _key_id(session: SessionDep, credentials: Credentials, *, writing: bool) -> int:
+def _presented(credentials: Credentials) -> HTTPAuthorizationCredentials:
     if credentials is None:
         raise Unauthorized("Send your API key as `Authorization: Bearer <key>`.")
+    return credentials
+
+
+def _key_id(session: SessionDep, credentials: Credentials, *, writing: bool) -> int:
+    credentials = _presented(credentials)
     key_id = authenticate(session, key=credentials.credentials, writing=writing)
     if key_id is None:
         raise Unauthorized("Unknown or revoked API key.")
@@ -43,12 +48,11 @@ async def api_key_reader(request: Request, credentials: Credentials) -> int:
     """The calling key's id, for a route that only reads: from the key cache without leaving the event
     loop, else looked up in the thread pool with a read session of its own (no session dependency to
     solve for the cached case, the usual one)."""
-    if credentials is None:
-        raise Unauthorized("Send your API key as `Authorization: Bearer <key>`.")
-    key_id = cached_key_id(credentials.credentials)
+    presented = _presented(credentials)
+    key_id = cached_key_id(presented.credentials)
     if key_id is not None:
         return key_id
-    return await read_in_one_hop(request, lambda session: _key_id(session, credentials, writing=False))
+    return await read_in_one_hop(request, lambda session: _key_id(session, presented, writing=False))
 
 
 def api_key_writer(session: SessionDep, credentials: Credentials) -> int:

@@ -108,11 +108,11 @@ def worker_read_session(app: object) -> AbstractContextManager[Session]:
 
 
 async def read_in_one_hop(request: Request, read: Callable[[Session], T]) -> T:
-    """``read(session)`` in the thread pool with a read session opened and closed there: a reading route
-    leaves the event loop once, and FastAPI solves no session dependency for it. A sync endpoint over
-    ``ReadSessionDep`` went to the thread pool, and the dependency's close of a session holding a
-    connection went there again; the dependency itself, an async generator entered through FastAPI's exit
-    stack, cost the event loop more than the read's other parameters together (docs/performance.md)."""
+    """``read(session)`` in the thread pool with a read session opened and closed there, so that a reading
+    route leaves the event loop once and FastAPI solves no session dependency for it: a sync endpoint over
+    ``ReadSessionDep`` takes a second hop to close a session holding a connection, and the dependency, an
+    async generator entered through FastAPI's exit stack, costs the event loop more than a read's other
+    parameters together (docs/performance.md, "The scenario read in one hop")."""
     app = request.app
 
     def read_in_worker() -> T:

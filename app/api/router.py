@@ -46,10 +46,8 @@ def _allow_head(router: APIRouter) -> None:
     """HEAD wherever GET exists (RFC 9110 9.3.2): a twin route answering the GET's headers with no body
     (the server drops it), left out of the OpenAPI document, in the router of the GET's route."""
     for owner in list(routers_within(router)):
-        gets = [r for r in owner.routes if isinstance(r, APIRoute) and {"GET"} <= (r.methods or set())]
-        for route in gets:
-            if "HEAD" in (route.methods or ()):
-                continue
+        gets = [r for r in owner.routes if isinstance(r, APIRoute) and "GET" in (r.methods or ())]
+        for route in [r for r in gets if "HEAD" not in (r.methods or ())]:
             owner.add_api_route(
                 route.path.removeprefix(owner.prefix),
                 route.endpoint,
