@@ -151,6 +151,8 @@ class _Layers:
         "faces",
         "loss_grants",
         "lost",
+        "memo",
+        "own",
         "perms",
         "readings",
         "stripped",
@@ -164,11 +166,21 @@ class _Layers:
         self.faces: list[Face] = [p.characteristics for p in self.perms]
         self.face_readings: list[FaceReading] = []
         """What each face's texts alone say (``face_reading``): kept per text unless ``memo`` is False."""
+        self.memo = memo
+        self.own: dict[tuple[int, int, int, bool], tuple[Ability, ...]] = {}
+        """``own_abilities`` per (face, types, subtypes, kept) on this board, by identity (``own_of``)."""
         read = kept_face_reading if memo else read_face_anew
+        # Identical permanents (twenty Forests) are read once per board: the same face object at the same
+        # Class level stands with the same text. Not with ``memo`` False, which reads each anew.
+        seen: dict[tuple[int, int], FaceReading] = {}
         for perm, face in zip(self.perms, self.faces, strict=True):
             deadline.check()  # one face read (its text's reading is kept only once whole)
-            text = without_type_reminders(_standing(perm, face))
-            self.face_readings.append(read(text, face.oracle_text, face.name))
+            key = (id(face), perm.class_level)
+            got = seen.get(key) if memo else None
+            if got is None:
+                text = without_type_reminders(_standing(perm, face))
+                got = seen[key] = read(text, face.oracle_text, face.name)
+            self.face_readings.append(got)
         self.readings: list[FaceMana] = [r.reading for r in self.face_readings]
         self.types: list[tuple[str, ...]] = [f.type_line.types for f in self.faces]
         self.subtypes: list[tuple[str, ...]] = [f.type_line.subtypes for f in self.faces]
@@ -200,6 +212,20 @@ class _Layers:
             lost,
             full,
         )
+
+    def own_of(self, j: int) -> tuple[Ability, ...]:
+        """Permanent ``j``'s own abilities (``own_abilities``) as layer 4 left its types; once per board
+        for identical permanents, by the identity of the face and of the type tuples it stands with (a
+        type change makes new tuples: then a miss, never a wrong hit). Every permanent asks the memo
+        anew when ``memo`` is False."""
+        face, types, subtypes = self.faces[j], self.types[j], self.subtypes[j]
+        kept = j not in self.lost
+        key = (id(face), id(types), id(subtypes), kept)
+        got = self.own.get(key) if self.memo else None
+        if got is None:
+            land_types = tuple(t for t in BASIC_LAND_TYPES if t in subtypes) if "Land" in types else ()
+            got = self.own[key] = own_abilities(face.oracle_text, face.name, land_types, kept)
+        return got
 
     def keeps_statics(self, i: int) -> bool:
         """Whether permanent ``i``'s static abilities apply: not when it lost its own to a land type
@@ -436,28 +462,28 @@ def _permanent_state(
     others, with the permanent responsible)."""
     perms, face = layers.perms, layers.faces[j]
     kept = j not in layers.lost
-    land_types = (
-        tuple(t for t in BASIC_LAND_TYPES if t in layers.subtypes[j]) if "Land" in layers.types[j] else ()
-    )
-    own = own_abilities(face.oracle_text, face.name, land_types, kept)
+    own = layers.own_of(j)
     # (ability, origin, rule, granted by, the granting effect's board index: its timestamp)
     items: list[tuple[ActivatedText, str, str, str | None, int]] = [
         (a, ORIGIN_GRANTED, "613.1f", by, _board_index(perms, by)) for a, by in named_grants.get(j, ())
     ]
-    probe = layers.state(j, (), False)
-    for source, g, readable in from_graveyard:
-        if probe.matches(g.filter, source):
-            items.extend((a, ORIGIN_GRANTED, "113.6b", source.id, -1) for a in readable)
     strip = layers.stripped.get(j)
     haste = kept and face.has_keyword("Haste") and strip is None
-    for k, (i, g) in enumerate(grants):
-        if not active[k] or not probe.matches(g.filter, perms[i]):
-            continue
-        if g.keyword == "Haste" and (strip is None or i > strip[0]):
-            haste = True
-        items.extend(
-            (ab, ORIGIN_GRANTED, "613.1f", perms[i].id, i) for ab, _text in granted[(i, k)] if ab is not None
-        )
+    if from_graveyard or grants:  # what their filters are matched against (most boards have neither)
+        probe = layers.state(j, (), False)
+        for source, g, readable in from_graveyard:
+            if probe.matches(g.filter, source):
+                items.extend((a, ORIGIN_GRANTED, "113.6b", source.id, -1) for a in readable)
+        for k, (i, g) in enumerate(grants):
+            if not active[k] or not probe.matches(g.filter, perms[i]):
+                continue
+            if g.keyword == "Haste" and (strip is None or i > strip[0]):
+                haste = True
+            items.extend(
+                (ab, ORIGIN_GRANTED, "613.1f", perms[i].id, i)
+                for ab, _text in granted[(i, k)]
+                if ab is not None
+            )
     items.extend((a, ORIGIN_GRANTED, "613.1f", perms[i].id, i) for a, i in layers.loss_grants.get(j, ()))
     if not items and strip is None:
         return layers.state(j, own, haste)
@@ -529,10 +555,12 @@ def read_board(board: Board, *, memo: bool = True) -> BoardState:
     named_grants = _named_land_changes(layers, warnings)
     _apply_losses(layers, warnings)
     keeps = layers.keeps_statics
-    grants = [(i, g) for i, r in enumerate(readings) if keeps(i) for g in r.grants]
+    grants = [(i, g) for i, r in enumerate(readings) if r.grants and keeps(i) for g in r.grants]
     from_graveyard = _graveyard_grants(board)
-    replacements = tuple((i, x) for i, r in enumerate(readings) if keeps(i) for x in r.replacements)
-    triggers = tuple((i, t) for i, r in enumerate(readings) if keeps(i) for t in r.triggers)
+    replacements = tuple(
+        (i, x) for i, r in enumerate(readings) if r.replacements and keeps(i) for x in r.replacements
+    )
+    triggers = tuple((i, t) for i, r in enumerate(readings) if r.triggers and keeps(i) for t in r.triggers)
     warnings.extend(
         Warning(
             layers.perms[i].id,
@@ -663,6 +691,8 @@ def _choice_warnings(st: PermanentState, ab: Ability) -> list[Warning]:
 def _limit_warnings(board: Board, st: PermanentState, ab: Ability) -> list[Warning]:
     """CR 602.5b, 602.5d: an activation limit whose fact the request does not state is assumed met, and
     said: no earlier activation this turn (`activated_this_turn`), a main phase (`step`)."""
+    if not ab.conditions:  # most abilities: no limit to state
+        return []
     out: list[Warning] = []
     limits = [f"Activate only {c.text}." for c in ab.conditions]
     if once_each_turn(ab) and not st.permanent.knows("activated_this_turn"):

@@ -73,19 +73,73 @@ def _facts(ability: Ability, memo: bool) -> AbilityFacts:
     return facts_of(ability, ability.mana) if memo else unread_facts(ability, ability.mana)
 
 
-def _reference_union(
-    ctx: Context, i: int, flt: Filter, groups: dict[Filter, dict[str, int]], cp: list[int]
-) -> int:
-    state = ctx.state.states[i]
-    if flt.other or flt.enchanted:  # rare: computed directly
-        src = state.permanent
-        return _or(cp[j] for j, s in enumerate(ctx.state.states) if s.matches(flt, src))
-    per_player = groups[flt]
-    if flt.controller == "you":
-        return per_player.get(state.controller, 0)
-    if flt.controller == "opponent":
-        return _or(m for player, m in per_player.items() if player != state.controller)
-    return _or(per_player.values())
+_Refs = list[tuple[int, Ability, tuple[Filter | None, ...]]]
+
+
+class _References:
+    """The board's reference filters ("a land you control could produce", CR 106.7), each numbered once,
+    with the permanents its types name: the fixed point's rounds then look groups up by number. Filters
+    are numbered by identity, never hashed (a frozen value of sixteen fields: hashing one per lookup was
+    a tenth of a small board's analysis); they are the kept abilities' own objects, alive while the board
+    is analysed, and two equal filters numbered apart only make one more group of the same union."""
+
+    __slots__ = ("ctx", "members", "number")
+
+    def __init__(self, ctx: Context, refs: _Refs, grouped: bool) -> None:
+        """``grouped`` False numbers nothing: every reference is then read permanent by permanent from
+        ``PermanentState.matches``, the definition (``analyze_board(memo=False)``, which the property
+        tests compare with the grouped reading)."""
+        self.ctx = ctx
+        self.number: dict[int, int] = {}
+        named: list[Filter] = []
+        for _i, _a, filters in refs if grouped else ():
+            for f in filters:
+                if f is not None and not (f.other or f.enchanted) and id(f) not in self.number:
+                    self.number[id(f)] = len(named)
+                    named.append(f)
+        self.members = _members(ctx, named)
+
+    def numbered(self, filters: tuple[Filter | None, ...]) -> tuple[tuple[Filter | None, int], ...]:
+        """Each filter with its number (-1: none, or one read directly: "other", "enchanted")."""
+        return tuple((f, -1 if f is None else self.number.get(id(f), -1)) for f in filters)
+
+    def groups(self, cp: list[int]) -> list[dict[str, int]]:
+        """One union per (filter, controller): what the permanents each reference reads could produce."""
+        states = self.ctx.state.states
+        out: list[dict[str, int]] = []
+        for js in self.members:
+            per: dict[str, int] = {}
+            for j in js:
+                if cp[j]:
+                    c = states[j].controller
+                    per[c] = per.get(c, 0) | cp[j]
+            out.append(per)
+        return out
+
+    def union(self, i: int, flt: Filter, n: int, groups: list[dict[str, int]], cp: list[int]) -> int:
+        """What reference ``flt`` (number ``n``) of permanent ``i`` reaches: the types the permanents it
+        names could produce."""
+        ctx = self.ctx
+        state = ctx.state.states[i]
+        if n < 0:  # rare ("other", "enchanted"), or not grouped: computed directly
+            src = state.permanent
+            return _or(cp[j] for j, s in enumerate(ctx.state.states) if s.matches(flt, src))
+        per_player = groups[n]
+        if flt.controller == "you":
+            return per_player.get(state.controller, 0)
+        if flt.controller == "opponent":
+            return _or(m for player, m in per_player.items() if player != state.controller)
+        return _or(per_player.values())
+
+    def masks(
+        self,
+        i: int,
+        numbered: tuple[tuple[Filter | None, int], ...],
+        groups: list[dict[str, int]],
+        cp: list[int],
+    ) -> list[int]:
+        """Per option of an ability of permanent ``i``, what its reference reaches (0: no reference)."""
+        return [0 if f is None else self.union(i, f, n, groups, cp) for f, n in numbered]
 
 
 def _or(masks: Iterable[int]) -> int:
@@ -95,60 +149,43 @@ def _or(masks: Iterable[int]) -> int:
     return out
 
 
-def _members(ctx: Context, filters: Iterable[Filter]) -> dict[Filter, list[int]]:
+def _members(ctx: Context, filters: list[Filter]) -> list[list[int]]:
     """For each reference filter, the permanents its types name (controller is applied per player)."""
     states = ctx.state.states
-    members: dict[Filter, list[int]] = {}
     by_types: dict[Filter, list[int]] = {}
+    members: list[list[int]] = []
     for flt in filters:
         plain = Filter(flt.types, flt.subtypes, flt.supertypes, flt.not_supertypes, flt.not_types)
-        if plain not in by_types:
-            by_types[plain] = [
+        found = by_types.get(plain)
+        if found is None:
+            found = by_types[plain] = [
                 j
                 for j, s in enumerate(states)
                 if plain.matches_types(s.types, s.subtypes, s.supertypes, s.face.is_changeling)
             ]
-        members[flt] = by_types[plain]
+        members.append(found)
     return members
 
 
-def _groups(members: dict[Filter, list[int]], ctx: Context, cp: list[int]) -> dict[Filter, dict[str, int]]:
-    """One union per (filter, controller): what the permanents each reference reads could produce."""
-    states = ctx.state.states
-    groups: dict[Filter, dict[str, int]] = {}
-    for flt, js in members.items():
-        per: dict[str, int] = {}
-        for j in js:
-            if cp[j]:
-                c = states[j].controller
-                per[c] = per.get(c, 0) | cp[j]
-        groups[flt] = per
-    return groups
-
-
-def _could_produce(ctx: Context, memo: bool) -> tuple[list[int], dict[Filter, list[int]]]:
+def _could_produce(ctx: Context, memo: bool) -> tuple[list[int], _References]:
     """CR 106.7 least fixed point: see the module doc. The masks without references first, then rounds
     adding what the references ("a land you control could produce") reach, until nothing changes."""
     static, refs = _static_masks(ctx, memo)
     cp = list(static)
-    ref_filters = {f for _i, _a, fs in refs for f in fs if f is not None and not (f.other or f.enchanted)}
-    members = _members(ctx, ref_filters)
+    references = _References(ctx, refs, grouped=memo)
     if not refs:
-        return cp, members
+        return cp, references
+    numbered = [(i, ability, references.numbered(filters)) for i, ability, filters in refs]
     while True:
         deadline.check()  # one round of the fixed point (CR 106.7)
-        groups = _groups(members, ctx, cp)
+        groups = references.groups(cp)
         new = list(static)
-        for i, ability, filters in refs:
+        for i, ability, nums in numbered:
             deadline.check()  # one referring ability of the round
-            masks = [_reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in filters]
-            new[i] |= _referenced_mask(ctx, i, ability, masks)
+            new[i] |= _referenced_mask(ctx, i, ability, references.masks(i, nums, groups, cp))
         if new == cp:
-            return cp, members
+            return cp, references
         cp = new
-
-
-_Refs = list[tuple[int, Ability, tuple[Filter | None, ...]]]
 
 
 def _static_masks(ctx: Context, memo: bool) -> tuple[list[int], _Refs]:
@@ -260,12 +297,14 @@ def analyze_board(board: Board, *, memo: bool = True) -> BoardAnalysis:
 
     ``memo``: use the kept facts of abilities that read nothing but themselves (``production_memo``) for
     permanents no replacement or triggered mana ability reaches, and each face's kept reading
-    (``face_reading``); False computes everything anew (the property tests compare the two)."""
+    (``face_reading``), identical permanents read once, and the references of CR 106.7 grouped per filter
+    and player (``_References``); False computes everything anew, each reference permanent by permanent
+    (the property tests compare the two)."""
     state = read_board(board, memo=memo)
     ctx = Context(state)
-    cp, members = _could_produce(ctx, memo)
+    cp, references = _could_produce(ctx, memo)
     produces: dict[tuple[str, int], Alternatives | None] = {}
-    groups = _groups(members, ctx, cp)
+    groups = references.groups(cp)
     for i, s in enumerate(state.states):
         for ability in s.abilities:
             key = (s.id, ability.index)
@@ -280,8 +319,7 @@ def analyze_board(board: Board, *, memo: bool = True) -> BoardAnalysis:
             if facts.plain is not None and not (tapped_for_mana and (ctx.repls[i] or ctx.trigs[i])):
                 produces[key] = facts.pruned  # nothing on the board reaches it (CR 106.12a, 106.12b)
                 continue
-            refs = facts.references
-            masks = [_reference_union(ctx, i, f, groups, cp) if f is not None else 0 for f in refs]
+            masks = references.masks(i, references.numbered(facts.references), groups, cp)
             alts = base_alternatives(ctx, i, ability, masks)
             if tapped_for_mana:
                 replaced: set[Mana] = set()

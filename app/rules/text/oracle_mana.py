@@ -291,8 +291,10 @@ def without_type_reminders(face: Face) -> str:
     ("... Activate only once.{T}: Add {B}." on a "Land — Swamp Gate"): CR 305.6, the land type gives that
     ability, and the printed "({T}: Add {B}.)" is its reminder (CR 207.2), no second ability."""
     text = face.oracle_text
+    if ".{T}: Add {" not in text:  # the common case, and the cheaper test first
+        return text
     own = [m for t, m in BASIC_LAND_TYPES.items() if t in face.type_line.subtypes]
-    if not own or ".{T}: Add {" not in text:
+    if not own:
         return text
     reminders = {"{T}: Add {" + m + "}." for m in own}
     lines = restore_breaks(text).splitlines()

@@ -171,3 +171,127 @@ def test_a_class_level_is_part_of_what_the_face_memo_keeps() -> None:
         assert read_board(board) == read_board(board, memo=False)
         elves = read_board(board).states[1]
         assert len(elves.abilities) == (2 if level == 2 else 1)
+
+
+TWIN_WIDE = (
+    "Spreading Seas", "Convincing Mirage", "Sea's Claim", "Alpine Moon", "Blood Moon",
+    "Urborg, Tomb of Yawgmoth", "Dryad of the Ilysian Grove", "Sorcerer Class", "Druid Class",
+)  # fmt: skip
+"""Cards that make copies of one face stand differently: a type change on the land an Aura enchants, a
+Class at its own level, named lands of one controller's opponents only."""
+TWIN_COPIED = (
+    "Forest", "Island", "Breeding Pool", "Mystic Gate", "Llanowar Elves", "Sorcerer Class", "Druid Class",
+    "Reflecting Pool", "Exotic Orchard", "City of Brass",
+)  # fmt: skip
+
+
+@st.composite
+def twin_boards(draw: st.DrawFn) -> Board:
+    """Each drawn card on the board one to three times, every copy the same ``Card`` object (as the
+    catalogue hands it to every permanent naming it) with a state of its own: controller, Class level,
+    what it is attached to, a chosen card name. ``read_board`` reads identical permanents once per board:
+    copies that stand differently must not share a reading."""
+    names = [draw(st.sampled_from(TWIN_WIDE)) for _ in range(draw(st.integers(1, 3)))]
+    names += [draw(st.sampled_from(TWIN_COPIED)) for _ in range(draw(st.integers(1, 3)))]
+    cards = {name: card(name) for name in names}
+    copies = [name for name in names for _ in range(draw(st.integers(1, 3)))]
+    copies = draw(st.permutations(copies))
+    ids = [f"p{i}" for i in range(len(copies))]
+    perms = [
+        Permanent(
+            pid,
+            cards[name],
+            draw(st.sampled_from(("you", "opp"))),
+            chosen=Choices(card_name=draw(st.none() | st.sampled_from(names))),
+            attached_to=draw(st.none() | st.sampled_from(ids)),
+            class_level=draw(st.integers(1, 3)),
+            given=frozenset({"class_level"}),
+        )
+        for pid, name in zip(ids, copies, strict=True)
+    ]
+    return Board(tuple(perms), (Player("you"), Player("opp")))
+
+
+@SETTINGS
+@given(twin_boards(), costs)
+def test_identical_permanents_read_once_equal_each_read_anew(board: Board, text: str) -> None:
+    """The board read with copies of a face read once equals it read anew for every permanent, and so do
+    the analysis, the sources and the plans."""
+    anew = read_board(board, memo=False)
+    assert read_board(board) == anew
+    fresh = analyze_board(board, memo=False)
+    _same(analyze_board(board), fresh)
+    for player in ("you", "opp"):
+        kept = bare_payment_inputs(board, player, analyze_board(board))
+        assert kept == bare_payment_inputs(board, player, fresh)
+        cost = ManaCost.parse(text)
+        planned = _plan_or_short(PaymentSources(kept.sources), cost)
+        again = _plan_or_short(PaymentSources(bare_payment_inputs(board, player, fresh).sources), cost)
+        assert planned == again
+
+
+def _twins(*perms: tuple[str, str, str, dict[str, Any]]) -> Board:
+    """A board whose permanents of one name share one ``Card`` object: (id, name, controller, fields)."""
+    cards = {name: card(name) for _pid, name, _c, _f in perms}
+    return Board(
+        tuple(Permanent(pid, cards[name], controller, **fields) for pid, name, controller, fields in perms),
+        (Player("you"), Player("opp")),
+    )
+
+
+def test_one_class_at_two_levels_is_read_at_each_level() -> None:
+    """CR 716.2a: two Sorcerer Classes, one at level 2 ("Creatures you control have '{T}: Add one mana of
+    any color'" is among its level 2 abilities), one at level 1: the Elves gain the ability from the first
+    only, whichever stands first."""
+    for first, second in ((1, 2), (2, 1)):
+        board = _twins(
+            ("c1", "Sorcerer Class", "you", {"class_level": first, "given": frozenset({"class_level"})}),
+            ("c2", "Sorcerer Class", "opp", {"class_level": second, "given": frozenset({"class_level"})}),
+            ("e", "Llanowar Elves", "you", {}),
+        )
+        assert read_board(board) == read_board(board, memo=False)
+        assert len(read_board(board).states[2].abilities) == (2 if first == 2 else 1)
+
+
+def test_a_named_land_and_its_unnamed_twin_stand_apart() -> None:
+    """Alpine Moon: "Lands your opponents control with the chosen name lose all land types and abilities"
+    (and gain "{T}: Add one mana of any color"): the opponent's City of Brass loses its own ability, the
+    controller's keeps it. Both have no subtypes, so only whether each keeps its abilities tells them
+    apart."""
+    for mine_first in (True, False):
+        brass = [("mine", "City of Brass", "you", {}), ("theirs", "City of Brass", "opp", {})]
+        board = _twins(
+            ("moon", "Alpine Moon", "you", {"chosen": Choices(card_name="City of Brass")}),
+            *(brass if mine_first else brass[::-1]),
+        )
+        assert read_board(board) == read_board(board, memo=False)
+        states = {s.id: s for s in read_board(board).states}
+        assert [a.origin for a in states["mine"].abilities] == ["printed"]
+        assert [a.origin for a in states["theirs"].abilities] == ["granted"]
+
+
+REFERRING = (
+    "Reflecting Pool", "Exotic Orchard", "Fellwar Stone", "Star Compass", "Benthic Explorers",
+    "Gond Gate", "Plaza of Harmony", "Squandered Resources", "Quirion Explorer", "Harvester Druid",
+)  # fmt: skip
+"""Mana that reads what other permanents could produce (CR 106.7), through filters of different types and
+controllers: lands you control, an opponent's, any player's, basic lands, Gates."""
+REFERRED = (
+    "Forest", "Snow-Covered Island", "Wastes", "City of Brass", "Azorius Guildgate", "Rakdos Guildgate",
+    "Badlands", "Sol Ring", "Llanowar Elves", "Mishra's Workshop",
+)  # fmt: skip
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(REFERRING + REFERRED), st.sampled_from(("you", "opp"))),
+        min_size=2,
+        max_size=9,
+    )
+)
+def test_grouped_references_equal_each_permanent_read_by_its_filter(perms: list[tuple[str, str]]) -> None:
+    """CR 106.7's fixed point: the references grouped per filter and player (``memo``) read what each
+    permanent its filter names could produce, as reading them one by one does (``memo=False``)."""
+    board = _twins(*((f"p{i}", name, who, {}) for i, (name, who) in enumerate(perms)))
+    _same(analyze_board(board), analyze_board(board, memo=False))
