@@ -88,11 +88,20 @@ class Context:
 
     def __init__(self, state: BoardState) -> None:
         self.state = state
-        self.index = {s.id: i for i, s in enumerate(state.states)}
         self.warnings: list[Warning] = []
         # replacements and triggers that apply to each permanent's {T} mana abilities
         self.repls: list[tuple[ProductionReplacement, ...]] = []
         self.trigs: list[tuple[tuple[int, ManaTrigger], ...]] = []
+        if not state.replacements and not state.triggers:  # most boards: nothing reaches any mana
+            self.repls = [()] * len(state.states)
+            self.trigs = [()] * len(state.states)
+        else:
+            self._reach(state)
+        self._single: dict[int, list[int]] = {}
+        self._warned: set[tuple[str, str, str]] = set()
+
+    def _reach(self, state: BoardState) -> None:
+        """The replacements and triggers whose filters name each permanent (CR 106.12a, 106.12b)."""
         perms = state.board.permanents
         for s in state.states:
             self.repls.append(tuple(r for i, r in state.replacements if s.matches(r.filter, perms[i])))
@@ -106,8 +115,6 @@ class Context:
                         "effects apply to its mana; only board order was considered",
                     )
                 )
-        self._single: dict[int, list[int]] = {}
-        self._warned: set[tuple[str, str, str]] = set()
 
     def warn(self, permanent: str, text: str, reason: str) -> None:
         """Say once what was assumed (the fixed point reads an ability more than once)."""
