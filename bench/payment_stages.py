@@ -11,7 +11,9 @@ choices the search branches on. The first permanent's id changes on every reques
 The baseline, measured in the same run: validating the request body and writing an answer of a plan's
 size (about what bench/bare_app.py's twin endpoint does). Printed: microseconds per request of each
 stage, best of ``--rounds`` rounds (the garbage collector off while timing), and the total's ratio to the
-baseline. ``MANACALC_BENCH_CORE`` (a
+baseline; then "reading": ``read_board`` alone on the same boards, in a pass of its own (the part of the
+board stage that reads each permanent's abilities through the layers; the rest of that stage is CR
+106.7's fixed point and each ability's production), not counted in the total. ``MANACALC_BENCH_CORE`` (a
 directory holding another ``app/``) measures another build or commit of the core with the same script.
 
     .venv/bin/python bench/payment_stages.py [--requests 300] [--rounds 5]
@@ -32,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, os.environ.get("MANACALC_BENCH_CORE", str(ROOT)))
 
+from app.rules.mana.board_reading import read_board  # noqa: E402
 from app.rules.mana.payment import PaymentSources  # noqa: E402
 from app.rules.mana.payment_search import Prepared  # noqa: E402
 from app.rules.mana.production import analyze_board  # noqa: E402
@@ -146,6 +149,19 @@ def _round(boards: list[Board], cost: ManaCost, search: _SearchClock) -> list[fl
     return spent
 
 
+def _reading(boards: list[Board]) -> float:
+    """CPU seconds of ``read_board`` over ``boards``, the collector off (as the stages are timed)."""
+    gc.collect()
+    gc.disable()
+    try:
+        started = time.process_time()
+        for board in boards:
+            read_board(board)
+        return time.process_time() - started
+    finally:
+        gc.enable()
+
+
 def _bare(body: bytes, n: int) -> float:
     """CPU seconds of the baseline: validate the body, write an answer of a plan's size."""
     answer = {"payable": True, "plan": [{"permanent": f"p{i}", "adds": "{G}"} for i in range(6)]}
@@ -164,8 +180,12 @@ def main() -> None:
     search = _SearchClock()
     names = {name for layout, _c in BOARDS.values() for _p, name, _c2 in layout}
     cards = _cards(names)
-    print(f"{'board':<12}" + "".join(f"{s:>9}" for s in STAGES) + f"{'total':>9}{'bare':>7}{'ratio':>7}")
-    print(f"{'':<12}" + "".join(f"{'us':>9}" for _ in (*STAGES, "total")) + f"{'us':>7}{'x':>7}")
+    print(
+        f"{'board':<12}"
+        + "".join(f"{s:>9}" for s in STAGES)
+        + f"{'total':>9}{'bare':>7}{'ratio':>7}{'reading':>9}"
+    )
+    print(f"{'':<12}" + "".join(f"{'us':>9}" for _ in (*STAGES, "total")) + f"{'us':>7}{'x':>7}{'us':>9}")
     for label, (layout, cost_text) in BOARDS.items():
         cost = ManaCost.parse(cost_text)
         doc = {
@@ -177,7 +197,7 @@ def main() -> None:
         n = args.requests
         _round(_boards(layout, cards, 20, "warm"), cost, search)
         best = [float("inf")] * len(STAGES)
-        bare = float("inf")
+        bare = reading = float("inf")
         for r in range(args.rounds):
             boards = _boards(layout, cards, n, f"r{r}v")
             # The collector off while timing (and run between rounds): its pauses otherwise land in
@@ -190,11 +210,12 @@ def main() -> None:
                 gc.enable()
             best = [min(b, s / n * 1e6) for b, s in zip(best, spent, strict=True)]
             bare = min(bare, _bare(body, n) / n * 1e6)
+            reading = min(reading, _reading(boards) / n * 1e6)
         total = sum(best)
         cells = "".join(
             f"{'-':>9}" if i == 3 and not search.wrapped else f"{b:9.0f}" for i, b in enumerate(best)
         )
-        print(f"{label:<12}{cells}{total:9.0f}{bare:7.0f}{total / bare:7.2f}")
+        print(f"{label:<12}{cells}{total:9.0f}{bare:7.0f}{total / bare:7.2f}{reading:9.0f}")
 
 
 if __name__ == "__main__":

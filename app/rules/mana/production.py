@@ -79,9 +79,10 @@ _Refs = list[tuple[int, Ability, tuple[Filter | None, ...]]]
 class _References:
     """The board's reference filters ("a land you control could produce", CR 106.7), each numbered once,
     with the permanents its types name: the fixed point's rounds then look groups up by number. Filters
-    are numbered by identity, never hashed (a frozen value of sixteen fields: hashing one per lookup was
-    a tenth of a small board's analysis); they are the kept abilities' own objects, alive while the board
-    is analysed, and two equal filters numbered apart only make one more group of the same union."""
+    are numbered by identity, never hashed per lookup (a frozen value of sixteen fields: hashing one at
+    every lookup of every round costs a tenth of a small board's analysis); they are the kept abilities'
+    own objects, alive while the board is analysed, and two equal filters numbered apart only make one
+    more group of the same union."""
 
     __slots__ = ("ctx", "members", "number")
 
