@@ -46,8 +46,13 @@ def _allow_head(router: APIRouter) -> None:
     """HEAD wherever GET exists (RFC 9110 9.3.2): a twin route answering the GET's headers with no body
     (the server drops it), left out of the OpenAPI document, in the router of the GET's route."""
     for owner in list(routers_within(router)):
-        gets = [r for r in owner.routes if isinstance(r, APIRoute) and "GET" in (r.methods or ())]
-        for route in [r for r in gets if "HEAD" not in (r.methods or ())]:
+        # a list: adding the twins changes ``owner.routes``
+        bare_gets = [
+            r
+            for r in owner.routes
+            if isinstance(r, APIRoute) and "GET" in (r.methods or ()) and "HEAD" not in (r.methods or ())
+        ]
+        for route in bare_gets:
             owner.add_api_route(
                 route.path.removeprefix(owner.prefix),
                 route.endpoint,

@@ -176,10 +176,12 @@ class _Layers:
         for perm, face in zip(self.perms, self.faces, strict=True):
             deadline.check()  # one face read (its text's reading is kept only once whole)
             key = (id(face), perm.class_level)
-            got = seen.get(key) if memo else None
+            got = seen.get(key)
             if got is None:
                 text = without_type_reminders(_standing(perm, face))
-                got = seen[key] = read(text, face.oracle_text, face.name)
+                got = read(text, face.oracle_text, face.name)
+                if memo:
+                    seen[key] = got
             self.face_readings.append(got)
         self.readings: list[FaceMana] = [r.reading for r in self.face_readings]
         self.types: list[tuple[str, ...]] = [f.type_line.types for f in self.faces]
@@ -221,10 +223,12 @@ class _Layers:
         face, types, subtypes = self.faces[j], self.types[j], self.subtypes[j]
         kept = j not in self.lost
         key = (id(face), id(types), id(subtypes), kept)
-        got = self.own.get(key) if self.memo else None
+        got = self.own.get(key)
         if got is None:
             land_types = tuple(t for t in BASIC_LAND_TYPES if t in subtypes) if "Land" in types else ()
-            got = self.own[key] = own_abilities(face.oracle_text, face.name, land_types, kept)
+            got = own_abilities(face.oracle_text, face.name, land_types, kept)
+            if self.memo:
+                self.own[key] = got
         return got
 
     def keeps_statics(self, i: int) -> bool:
