@@ -22,10 +22,10 @@ from fastapi import FastAPI
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.middleware.errors import ServerErrorMiddleware
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp
 
 from app import __version__
+from app.api.compression import gzip_factory
 from app.api.compute import GIL_SWITCH_INTERVAL_S, cancel_all
 from app.api.cors import cors_factory
 from app.api.docs import DESCRIPTION, TAGS, install_docs
@@ -45,9 +45,6 @@ from app.services.card_import import data_version as read_data_version
 from app.services.card_index import card_index_hook, start_refresher
 
 logger = logging.getLogger("manacalc")
-
-GZIP_MINIMUM_SIZE = 1000
-"""Smaller answers are sent as they are."""
 
 StartupHook = Callable[[Session, Settings], None]
 
@@ -200,12 +197,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_header_bytes=settings.max_header_bytes,
         limiter=RateLimiter(buckets, settings.trusted_proxies) if buckets is not None else None,
         cors=cors_factory(settings),
+        gzip=gzip_factory(),
     )
-    # Inside ServiceMiddleware (ManacalcAPI): every answer of 1 KB or more is compressed for a client that
-    # accepts gzip (a 1,000-card page: 692 KB -> 131 KB).
-    # Only images are left as they are: Starlette's default list of 14 types was normalized again for
-    # every answer (10 us of a small one); this service sends no other type of that list.
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_SIZE, exclude_content_types=("image/*",))
     return app
 
 

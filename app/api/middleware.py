@@ -19,6 +19,8 @@ wrapper:
 - an exception no handler took: a 500 problem, traceback logged, never sent.
 
 CORS, when configured, runs inside it (so 429s and 413s carry CORS headers and preflights are logged).
+Gzip, when configured, runs inside the guard, entered only by a request that accepts it; every answer
+then says ``Vary: Accept-Encoding`` (``app.api.compression``: why).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.access_log import write_access_line
+from app.api.compression import VARY, accepts_gzip, varies_by_encoding
 from app.api.compute import NOT_ON_THE_LOOP, carries_card_text
 from app.api.limits import (
     MAX_JSON_DEPTH,
@@ -81,6 +84,7 @@ class ServiceMiddleware:
         max_header_bytes: int | None = None,
         limiter: RateLimiter | None = None,
         cors: Any = None,
+        gzip: Any = None,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
@@ -91,6 +95,8 @@ class ServiceMiddleware:
         # CORS wraps the guarded application: cors(app=self._guarded), built by the caller or not at all.
         self._inner: ASGIApp = cors(self._guarded) if cors is not None else self._guarded
         self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        # Gzip wraps the application: gzip(app), built by the caller or not at all.
+        self._gzip: ASGIApp | None = gzip(app) if gzip is not None else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -102,16 +108,19 @@ class ServiceMiddleware:
         status = 500
         started_response = False
         limiter = self.limiter
+        vary = (VARY,) if self._gzip is not None else ()
 
         async def send_wrapper(message: Message) -> None:
             nonlocal status, started_response
             if message["type"] == "http.response.start":
                 status = message["status"]
                 started_response = True
+                headers = message.get("headers", ())
                 message["headers"] = [
-                    *message.get("headers", ()),
+                    *headers,
                     rid_header,
                     *scope.get(_RATE_LIMIT_KEY, ()),
+                    *(() if varies_by_encoding(headers) else vary),
                 ]
                 learn = scope.get(_LEARN_KEY)
                 if learn is not None and limiter is not None:
@@ -158,8 +167,9 @@ class ServiceMiddleware:
             close = isinstance(refusal, HeaderTooLarge)
             await _refuse(scope, receive, send, refusal, headers={"Connection": "close"} if close else None)
             return
+        app = self._gzip if self._gzip is not None and accepts_gzip(scope) else self.app
         if scope["method"] not in _BODY_METHODS:
-            await self.app(scope, receive, send)
+            await app(scope, receive, send)
             return
         try:
             async with asyncio.timeout(self.body_read_timeout_s):
@@ -179,7 +189,7 @@ class ServiceMiddleware:
         assert isinstance(body, bytes)
         if carries_card_text(body):  # decided once, before any work: never on the event loop
             scope[NOT_ON_THE_LOOP] = True
-        await self.app(scope, _replay(body, receive), send)
+        await app(scope, _replay(body, receive), send)
 
     async def _rate_limit(self, scope: Scope, limiter: RateLimiter) -> AppError | None:
         """Take a token from the caller's bucket; the 429 to answer when it is empty."""

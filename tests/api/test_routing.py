@@ -16,9 +16,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from app.api import routing
+from app.api.compression import GZIP_MINIMUM_SIZE
 from app.api.deps import SessionDep, SettingsDep
 from app.api.routing import ComputeRoute, all_routes
-from app.main import GZIP_MINIMUM_SIZE
 from app.schemas.spells import SpellCostRequest
 
 FOREST = {"id": "f", "card": "Forest"}
