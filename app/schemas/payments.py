@@ -8,7 +8,7 @@ from typing import Self
 from pydantic import BaseModel, Field, model_validator
 
 from app.schemas.board import BoardIn, PlayerName
-from app.schemas.common import ComputedAnswer, CostText, StrictModel
+from app.schemas.common import ComputedAnswer, CostText, StrictModel, empty_list
 from app.schemas.spells import Spell
 from app.schemas.warnings import CostWarningOut
 
@@ -113,6 +113,6 @@ class PaymentPlanOut(ComputedAnswer):
         "source). Never a hybrid or Phyrexian symbol: a {B/P} that life can't pay is {B}.",
         examples=["{G}", "{1}{B}"],
     )
-    warnings: list[CostWarningOut] = Field(
-        [], description="Permanents and texts not understood, and payment options left out: not used here."
+    warnings: list[CostWarningOut] = empty_list(
+        description="Permanents and texts not understood, and payment options left out: not used here."
     )

@@ -17,7 +17,7 @@ from pydantic import (
 )
 
 from app.schemas.board import MAX_TARGETS, MAX_X, BoardIn, CardName, CardRef, PermanentId, PlayerName, Text
-from app.schemas.common import ComputedAnswer, CostText, StrictModel
+from app.schemas.common import ComputedAnswer, CostText, StrictModel, empty_list
 from app.schemas.warnings import CostWarningOut
 
 MAX_SPELLS = 250
@@ -86,8 +86,8 @@ class Spell(StrictModel):
     alternative_cost: CostText | None = Field(
         None, description='A mana cost paid rather than the mana cost (CR 118.9), e.g. "{0}".'
     )
-    additional_costs: Annotated[list[CostText], Field(max_length=MAX_ADDITIONAL_COSTS)] = Field(
-        [], description="Mana costs added (kicker and the like, CR 118.8)."
+    additional_costs: Annotated[list[CostText], Field(max_length=MAX_ADDITIONAL_COSTS)] = empty_list(
+        description="Mana costs added (kicker and the like, CR 118.8)."
     )
     cast_from: CastFrom = Field(
         "hand",
@@ -131,13 +131,11 @@ class Spell(StrictModel):
         "601.2b, 613), as `ways` names it; null: the first way offered that fits `method`.",
         examples=["omniscience"],
     )
-    optional_costs: Annotated[list[OptionalCostIn], Field(max_length=MAX_OPTIONAL_COSTS)] = Field(
-        [],
+    optional_costs: Annotated[list[OptionalCostIn], Field(max_length=MAX_OPTIONAL_COSTS)] = empty_list(
         description="Optional additional costs paid, read from the card's text.",
         examples=[[{"keyword": "kicker"}], [{"keyword": "multikicker", "times": 3}]],
     )
-    targets: Annotated[list[PermanentId], Field(max_length=MAX_TARGETS)] = Field(
-        [],
+    targets: Annotated[list[PermanentId], Field(max_length=MAX_TARGETS)] = empty_list(
         description="Ids of permanents and names of players the spell targets (CR 601.2c), for effects such "
         'as "spells your opponents cast that target ~ cost {2} more".',
         examples=[["grand-abolisher", "opponent"]],
@@ -243,8 +241,8 @@ class WayOut(BaseModel):
         description="The optional costs paid with it (none or one).", examples=[[{"keyword": "kicker"}]]
     )
     total_cost: str = Field(description="The total cost that way on this board.", examples=["{7}{U}{U}"])
-    other_costs: list[OtherCostOut] = Field(
-        [], description="What this way takes beside mana.", examples=[[{"text": "Pay 1 life", "life": 1}]]
+    other_costs: list[OtherCostOut] = empty_list(
+        description="What this way takes beside mana.", examples=[[{"text": "Pay 1 life", "life": 1}]]
     )
     available: bool | _Unknown = Field(
         True,
@@ -291,13 +289,11 @@ class SpellCostOut(ComputedAnswer):
     method: str = Field("normal", description="The way to cast used (its keyword), alternative, or normal.")
     which: int | None = Field(None, description="Which alternative cost in the text was used.")
     granted_by: str | None = Field(None, description="The permanent or effect whose grant was used.")
-    other_costs: list[OtherCostOut] = Field(
-        [],
+    other_costs: list[OtherCostOut] = empty_list(
         description="The parts of the total cost that are not mana.",
         examples=[[{"text": "Pay 3 life", "life": 3}, {"text": "Sacrifice a creature"}]],
     )
-    ways: list[WayOut] = Field(
-        [],
+    ways: list[WayOut] = empty_list(
         description="Each way to cast the card from cast_from on this board (its keywords, the alternative "
         "costs in its text, the ways permanents and effects grant), alone and with each optional cost: its "
         "total, its rule, what it takes beside mana, and the permanent granting it.",
