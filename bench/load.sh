@@ -10,6 +10,12 @@
 #   bench/load.sh
 #   MANACALC_DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/mydb bench/load.sh
 #   ROUNDS=5 DURATION=5s CONNECTIONS=32 WORKERS="1 2" VARIED=0 bench/load.sh
+#   BASE=/tmp/base/.venv-run/bin/manacalc VARIED=1 WORKERS=1 bench/load.sh
+#
+# BASE names another build's `manacalc` (a base commit's wheel in a `git worktree`): it is served beside
+# ours on the same database and measured in the same rounds, ours, its bare twin, then the base, so each
+# row also says what ours does as a multiple of the base's requests per second, round by round. Two runs
+# of this script, one per build, differ by more than the builds do on a machine shared with others.
 #
 # The database: a temporary SQLite file by default; MANACALC_DATABASE_URL picks another (it is migrated,
 # the shared catalogue is imported into it, and it gets an API key and a scenario, deleted at the end).
@@ -49,6 +55,8 @@ fi
 TMP="$(mktemp -d)"
 OURS_PID=""
 BARE_PID=""
+BASE_PID=""
+BASE="${BASE:-}"
 stop() {  # stop PID
     if [[ -n "$1" ]] && kill -0 "$1" 2>/dev/null; then
         kill -TERM "$1"
@@ -58,6 +66,7 @@ stop() {  # stop PID
 cleanup() {
     stop "$OURS_PID"
     stop "$BARE_PID"
+    stop "$BASE_PID"
     rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -222,6 +231,12 @@ for workers in $WORKERS; do
     "$PY" bench/bare_app.py --port "$bare" --workers "$workers" >"$TMP/bare.log" 2>&1 &
     BARE_PID=$!
     wait_up "http://127.0.0.1:$bare/healthz" "$BARE_PID"
+    if [[ -n "$BASE" ]]; then
+        base="$(free_port)"
+        "$BASE" serve --port "$base" --workers "$workers" >"$TMP/base.log" 2>&1 &
+        BASE_PID=$!
+        wait_up "http://127.0.0.1:$base/readyz" "$BASE_PID"
+    fi
 
     # label, our URL, bare URL, script
     cases=(
@@ -240,17 +255,25 @@ for workers in $WORKERS; do
         IFS='|' read -r label url bare_url lua <<<"$spec"
         wrk -t 1 -c "$CONNECTIONS" -d "$WARMUP" -s "$TMP/$lua" "$url" >/dev/null
         wrk -t 1 -c "$CONNECTIONS" -d "$WARMUP" -s "$TMP/$lua" "$bare_url" >/dev/null
+        if [[ -n "$BASE" ]]; then
+            wrk -t 1 -c "$CONNECTIONS" -d "$WARMUP" -s "$TMP/$lua" "${url/:$ours\//:$base/}" >/dev/null
+        fi
     done
     for round in $(seq 1 "$ROUNDS"); do
         for spec in "${cases[@]}"; do
             IFS='|' read -r label url bare_url lua <<<"$spec"
             measure "$label" "$workers" "$round" "$url" "$TMP/$lua"
             measure "bare $label" "$workers" "$round" "$bare_url" "$TMP/$lua"
+            if [[ -n "$BASE" ]]; then
+                measure "base $label" "$workers" "$round" "${url/:$ours\//:$base/}" "$TMP/$lua"
+            fi
         done
     done
     peak_rss "$workers"
     stop "$BARE_PID"
     BARE_PID=""
+    stop "$BASE_PID"
+    BASE_PID=""
     curl -sf -o /dev/null -X DELETE -H "Authorization: Bearer $KEY" \
         "http://127.0.0.1:$ours/v1/scenarios/$SCENARIO_ID" && SCENARIO_ID=""
     stop "$OURS_PID"
@@ -283,7 +306,7 @@ def verdict(ok: bool) -> str:
 
 
 for (label, workers), rounds in sorted(rps.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-    if label.startswith("bare "):
+    if label.startswith(("bare ", "base ")):
         continue
     bare = rps[(f"bare {label}", workers)]
     ratios = sorted(rounds[i] / bare[i] for i in rounds if i in bare)
@@ -292,6 +315,10 @@ for (label, workers), rounds in sorted(rps.items(), key=lambda kv: (kv[0][1], kv
         f"  {label:<21} {workers} worker{'s' if workers > 1 else ' '}: {statistics.median(rounds.values()):7.0f} req/s,"
         f" {median:.2f} of its bare twin (rounds {ratios[0]:.2f}-{ratios[-1]:.2f})"
     )
+    base = rps.get((f"base {label}", workers))
+    if base:
+        against = sorted(rounds[i] / base[i] for i in rounds if i in base)
+        line += f", {statistics.median(against):.2f} of the base (rounds {against[0]:.2f}-{against[-1]:.2f})"
     goal = GOALS.get(label)
     if goal is not None and workers == 1:
         line += f"; goal {goal}: {verdict(median >= goal)}"
