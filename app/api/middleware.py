@@ -97,6 +97,7 @@ class ServiceMiddleware:
         self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
         # Gzip wraps the application: gzip(app), built by the caller or not at all.
         self._gzip: ASGIApp | None = gzip(app) if gzip is not None else None
+        self._vary: tuple[tuple[bytes, bytes], ...] = (VARY,) if gzip is not None else ()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -108,7 +109,7 @@ class ServiceMiddleware:
         status = 500
         started_response = False
         limiter = self.limiter
-        vary = (VARY,) if self._gzip is not None else ()
+        vary = self._vary
 
         async def send_wrapper(message: Message) -> None:
             nonlocal status, started_response
@@ -120,7 +121,7 @@ class ServiceMiddleware:
                     *headers,
                     rid_header,
                     *scope.get(_RATE_LIMIT_KEY, ()),
-                    *(() if varies_by_encoding(headers) else vary),
+                    *(vary if vary and not varies_by_encoding(headers) else ()),
                 ]
                 learn = scope.get(_LEARN_KEY)
                 if learn is not None and limiter is not None:

@@ -42,8 +42,8 @@ def _answer(status: int, body: bytes, headers: list[tuple[bytes, bytes]], chunks
     return app
 
 
-def _serve(app: Any, accept: str | None, extra: tuple[tuple[bytes, bytes], ...] = ()) -> list[Message]:
-    headers = [(b"host", b"test"), *extra]
+def _serve(app: Any, accept: str | None) -> list[Message]:
+    headers = [(b"host", b"test")]
     if accept is not None:
         headers.append((b"accept-encoding", accept.encode()))
     scope = {"type": "http", "method": "GET", "path": "/", "headers": headers, "query_string": b""}
