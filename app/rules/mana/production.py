@@ -28,6 +28,7 @@ from app.rules import deadline
 from app.rules.mana.ability_conditions import amount_of
 from app.rules.mana.ability_values import Ability, BoardState, PermanentState, Warning
 from app.rules.mana.board_reading import read_board
+from app.rules.mana.permanent_facts import permanent_facts
 from app.rules.mana.production_base import base_alternatives, option_alternatives
 from app.rules.mana.production_memo import AbilityFacts, facts_of, unread_facts
 from app.rules.mana.production_replacements import (
@@ -198,20 +199,11 @@ def _static_masks(ctx: Context, memo: bool) -> tuple[list[int], _Refs]:
     refs: _Refs = []
     for i, s in enumerate(states):
         deadline.check()  # one permanent's base alternatives; nothing is kept until the fixed point returns
-        for ability in s.abilities:
-            if ability.mana is None or ability.problem is not None:
-                continue
-            facts = _facts(ability, memo)
-            filters = facts.references
-            if any(f is not None for f in filters):
-                refs.append((i, ability, filters))
-            if facts.plain is not None and not (ability.has_tap and ctx.repls[i]):
-                static[i] |= facts.mask  # reads nothing on the board and nothing replaces it (CR 106.12)
-                continue
-            for alt in base_alternatives(ctx, i, ability, [0] * len(filters)):
-                deadline.check()  # one alternative, through every order of the replacements
-                for out in replace_all(alt, ctx.repls[i]) if ability.has_tap else {alt}:
-                    static[i] |= mask_of(out)
+        kept = permanent_facts(s.face, s.abilities) if memo and not ctx.repls[i] else None
+        if kept is not None and kept.plain:
+            static[i] |= kept.mask  # reads nothing on the board, nothing replaces it (``permanent_facts``)
+        else:
+            _ability_masks(ctx, i, s, memo, static, refs)
         # the permanent's own triggered mana abilities (an aura's "adds an additional {G}")
         for src, trig in ctx.state.triggers:
             if src == i and not trig.same_type:
@@ -219,6 +211,27 @@ def _static_masks(ctx: Context, memo: bool) -> tuple[list[int], _Refs]:
                     for alt in option_alternatives(ctx, i, option, s, 0):
                         static[i] |= mask_of(alt)
     return static, refs
+
+
+def _ability_masks(
+    ctx: Context, i: int, s: PermanentState, memo: bool, static: list[int], refs: _Refs
+) -> None:
+    """``_static_masks`` of one permanent's abilities, each on its own: its mask in ``static``, its
+    referring abilities added to ``refs``."""
+    for ability in s.abilities:
+        if ability.mana is None or ability.problem is not None:
+            continue
+        facts = _facts(ability, memo)
+        filters = facts.references
+        if any(f is not None for f in filters):
+            refs.append((i, ability, filters))
+        if facts.plain is not None and not (ability.has_tap and ctx.repls[i]):
+            static[i] |= facts.mask  # reads nothing on the board and nothing replaces it (CR 106.12)
+            continue
+        for alt in base_alternatives(ctx, i, ability, [0] * len(filters)):
+            deadline.check()  # one alternative, through every order of the replacements
+            for out in replace_all(alt, ctx.repls[i]) if ability.has_tap else {alt}:
+                static[i] |= mask_of(out)
 
 
 def _referenced_mask(ctx: Context, i: int, ability: Ability, masks: list[int]) -> int:
@@ -296,8 +309,9 @@ def _with_triggers(ctx: Context, i: int, alts: set[Mana]) -> set[Mana]:
 def analyze_board(board: Board, *, memo: bool = True) -> BoardAnalysis:
     """Read the board, compute could-produce (CR 106.7) and what every ability produces (CR 106.12).
 
-    ``memo``: use the kept facts of abilities that read nothing but themselves (``production_memo``) for
-    permanents no replacement or triggered mana ability reaches, and each face's kept reading
+    ``memo``: use the kept facts of abilities that read nothing but themselves (``production_memo``) and of
+    ability lists (``permanent_facts``) for permanents no replacement or triggered mana ability reaches,
+    and each face's kept reading
     (``face_reading``), identical permanents read once, and the references of CR 106.7 grouped per filter
     and player (``_References``); False computes everything anew, each reference permanent by permanent
     (the property tests compare the two)."""
@@ -307,6 +321,12 @@ def analyze_board(board: Board, *, memo: bool = True) -> BoardAnalysis:
     produces: dict[tuple[str, int], Alternatives | None] = {}
     groups = references.groups(cp)
     for i, s in enumerate(state.states):
+        if memo and not ctx.repls[i] and not ctx.trigs[i]:
+            kept = permanent_facts(s.face, s.abilities)
+            if kept.plain:  # nothing on the board reaches it (CR 106.12a, 106.12b): the kept productions
+                for ability, made in zip(s.abilities, kept.produces, strict=True):
+                    produces[(s.id, ability.index)] = made
+                continue
         for ability in s.abilities:
             key = (s.id, ability.index)
             if ability.problem is not None or (ability.mana is None and ability.is_mana_ability is None):

@@ -30,6 +30,7 @@ from app.rules.mana.consuming_sources import (
     consuming_sources,
 )
 from app.rules.mana.payment_values import CARD, LEAVES, Consumed, ManaSource
+from app.rules.mana.permanent_facts import permanent_facts
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.restrictions import Casting, spell_meets
 from app.rules.values.board import Board, Permanent
@@ -70,10 +71,10 @@ class PaymentInputs:
 
 
 def payment_sources(
-    board: Board, player: str, analysis: BoardAnalysis | None = None
+    board: Board, player: str, analysis: BoardAnalysis | None = None, *, memo: bool = True
 ) -> tuple[ManaSource, ...]:
     """Every mana ability ``player`` could activate to pay, in board order then ability order."""
-    return _mana_sources(board, player, analysis, None, [])
+    return _mana_sources(board, player, analysis, None, [], memo=memo)
 
 
 def payment_inputs(
@@ -84,15 +85,18 @@ def payment_inputs(
     analysis: BoardAnalysis | None = None,
     granted: tuple[str, ...] = (),
     casting: Casting | None = None,
+    *,
+    memo: bool = True,
 ) -> PaymentInputs:
     """The sources paying ``cost`` for casting ``spell`` (None: a bare cost): mana abilities, restricted
     mana the spell meets (``casting``: how it is cast, for "kicked spells", "spells from exile" and the
     like; None: such restrictions are not decided, and said), convoke, improvise and delve when the spell
     has them (or is ``granted`` them by a permanent, "Creature spells you cast have convoke"); and the
-    warnings: the player's permanents whose text was not understood, restrictions not understood."""
+    warnings: the player's permanents whose text was not understood, restrictions not understood.
+    ``memo`` False checks every ability anew (``_mana_sources``)."""
     analysis = analysis if analysis is not None else analyze_board(board)
     if spell is None:
-        return bare_payment_inputs(board, player, analysis)
+        return bare_payment_inputs(board, player, analysis, memo=memo)
     skipped: list[Warning] = []
     warnings = _analysis_warnings(analysis, player)
     # granted: CR 613.1f; from the text: a keyword line the data's keyword list lacks (CR 702.1)
@@ -135,7 +139,10 @@ def payment_inputs(
     busy = frozenset(s.permanent for s in extra if s.ability != DELVE)
     if _NO_MANA.search(spell.oracle_text):  # "You can't spend mana to cast this spell." (Hogaak)
         return PaymentInputs(tuple(extra), tuple(warnings + skipped), no_mana=True)
-    sources = [*_mana_sources(board, player, analysis, spell, skipped, busy=busy, casting=casting), *extra]
+    sources = [
+        *_mana_sources(board, player, analysis, spell, skipped, busy=busy, casting=casting, memo=memo),
+        *extra,
+    ]
     return PaymentInputs(
         tuple(sources), tuple(warnings + skipped), any_color=any_color_source(analysis, player)
     )
@@ -175,13 +182,15 @@ def text_keywords(face: Face) -> tuple[str, ...]:
     return tuple(m.group(1).casefold() for m in _KEYWORD_LINE.finditer(face.oracle_text))
 
 
-def bare_payment_inputs(board: Board, player: str, analysis: BoardAnalysis | None = None) -> PaymentInputs:
+def bare_payment_inputs(
+    board: Board, player: str, analysis: BoardAnalysis | None = None, *, memo: bool = True
+) -> PaymentInputs:
     """The sources paying a cost that is not a spell's (``payment_inputs`` with no spell): restricted mana
     is left out (CR 106.6), with a warning for each such ability. Depends on the board and player only,
     so a board asked about many costs reads it once."""
     analysis = analysis if analysis is not None else analyze_board(board)
     skipped: list[Warning] = []
-    sources = _mana_sources(board, player, analysis, None, skipped)
+    sources = _mana_sources(board, player, analysis, None, skipped, memo=memo)
     warnings = _analysis_warnings(analysis, player)
     for st in analysis.state.states:
         for ab in st.abilities:
@@ -207,18 +216,28 @@ def _mana_sources(
     *,
     busy: frozenset[str] = frozenset(),
     casting: Casting | None = None,
+    memo: bool = True,
 ) -> tuple[ManaSource, ...]:
     """The player's mana abilities as sources. ``busy``: permanents that have another use in this payment
     (convoke, improvise), so tapping or sacrificing them for a cost is a choice to solve, not free;
-    ``casting``: how the spell is cast (restricted mana, CR 106.6)."""
+    ``casting``: how the spell is cast (restricted mana, CR 106.6); ``memo`` False checks every ability
+    anew (``permanent_facts`` unused: the property tests compare the two)."""
     analysis = analysis if analysis is not None else analyze_board(board)
     plain: list[ManaSource] = []
     consuming: list[tuple[PermanentState, Ability, tuple[tuple[tuple[str, ...], ...], bool]]] = []
     # Each production listed once per board: identical permanents (twenty Forests) produce alike, and then
     # share one listing, which the solver's per-board tables also find at once (``option_groups``).
     lists: dict[tuple[Mana, ...], tuple[tuple[str, ...], ...]] = {}
+    # ``permanent_facts``: a permanent whose every mana ability only its state can forbid is listed from
+    # its kept facts; a prohibition on the board (CR 602.5) sends every permanent through the full checks.
+    # (A player not on the board is refused by ``_zone_sources`` below, on either path.)
+    kept_ok = memo and not analysis.state.prohibitions
     for state in analysis.state.states:
         if state.controller != player:
+            continue
+        simple = permanent_facts(state.face, state.abilities).simple if kept_ok else None
+        if simple is not None:
+            plain.extend(_simple_sources(analysis, state, simple, lists))
             continue
         for ability in state.abilities:
             if not ability.is_mana_ability or ability.mana is None:
@@ -253,6 +272,33 @@ def _mana_sources(
             )
         )
     return tuple(out)
+
+
+def _simple_sources(
+    analysis: BoardAnalysis,
+    state: PermanentState,
+    simple: tuple[Ability, ...],
+    lists: dict[tuple[Mana, ...], tuple[tuple[str, ...], ...]],
+) -> list[ManaSource]:
+    """The sources of a permanent whose mana abilities are all ``simple`` (``permanent_facts``): no
+    restriction, nothing consumed, no condition, prohibition or threshold, so ``check_activation`` can find
+    only what its state says: {T} on a tapped permanent (CR 107.5), {Q} on an untapped one (CR 107.6), a
+    creature not controlled since the turn began and without haste (CR 302.6)."""
+    p = state.permanent
+    sick = state.is_creature and not p.controlled_since_turn_began and not state.haste
+    out: list[ManaSource] = []
+    for ability in simple:
+        tap, untap = ability.has_tap, ability.has_untap
+        if (tap and p.tapped) or (untap and not p.tapped) or ((tap or untap) and sick):
+            continue
+        outputs = analysis.produces.get((state.id, ability.index))
+        if not outputs:
+            continue
+        listed = lists.get(outputs)
+        if listed is None:
+            listed = lists[outputs] = tuple(m.as_tuple(LISTED_BOUND) for m in outputs)
+        out.append(ability_source(state, ability, listed, False))
+    return out
 
 
 def _repeats(board: Board, state: PermanentState, ability: Ability, skipped: list[Warning]) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.mana import production_memo
+from app.rules.mana import permanent_facts, production_memo
 from app.rules.mana.board_reading import read_board
 from app.rules.mana.face_reading import kept_face_reading
 from app.rules.mana.payment import PaymentSources
@@ -77,6 +77,7 @@ def test_memoized_analysis_sources_and_plans_equal_the_full_analysis(body: dict[
 def test_the_memo_is_bounded_and_cleared() -> None:
     board = rules_board({"permanents": [{"id": "f", "card": "Forest"}, {"id": "s", "card": "Sol Ring"}]})
     production_memo.clear()
+    permanent_facts.clear()  # its kept lists would answer without asking the ability memo
     assert production_memo.size() == (0, 0)
     analyze_board(board)
     entries, chars = production_memo.size()
