@@ -37,6 +37,7 @@ from app.rules.mana.ability_values import (
 )
 from app.rules.mana.activation_checks import as_a_sorcery, existence_gate, once_each_turn
 from app.rules.mana.face_reading import FaceReading, kept_face_reading, read_face_anew
+from app.rules.mana.permanent_facts import permanent_facts
 from app.rules.mana.prohibitions import Prohibition
 from app.rules.text.activation import read_need
 from app.rules.text.mana_activated import ActivatedText, parse_activated
@@ -589,16 +590,20 @@ def read_board(board: Board, *, memo: bool = True) -> BoardState:
         _permanent_state(layers, j, named_grants, from_graveyard, grants, active, granted)
         for j in range(len(layers.perms))
     ]
-    warnings.extend(_need_warnings(board, states))
+    warnings.extend(_need_warnings(board, states, memo))
     prohibitions = _prohibitions(layers, warnings)
     return BoardState(board, tuple(states), replacements, triggers, tuple(warnings), prohibitions)
 
 
-def _need_warnings(board: Board, states: list[PermanentState]) -> list[Warning]:
+def _need_warnings(board: Board, states: list[PermanentState], memo: bool = True) -> list[Warning]:
     """ "Nothing silent" for activation costs: a count the board does not state is taken as 0 (API 1.1)
-    and said; a cost part not read makes its mana ability unused by payments, and is said too."""
+    and said; a cost part not read makes its mana ability unused by payments, and is said too. With
+    ``memo``, a permanent whose kept facts say nothing can be said of it is passed over
+    (``permanent_facts``' ``quiet``)."""
     out: list[Warning] = []
     for st in states:
+        if memo and permanent_facts(st.face, st.abilities).quiet:
+            continue
         for ab in st.abilities:
             out.extend(
                 Warning(st.id, f"Activate only {c.text}.", why)

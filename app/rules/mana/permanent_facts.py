@@ -54,6 +54,10 @@ class PermanentFacts:
     mask: int
     produces: tuple[Alternatives | None, ...]
     simple: tuple[Ability, ...] | None
+    quiet: bool
+    """No warning of ``board_reading._need_warnings`` can be about these abilities, whatever the state:
+    no "Activate only" (CR 602.5b), and no mana ability with a choice the request may not make (CR 106.5),
+    a threshold (CR 721.2a, 702.178a) or a cost beyond {T}, {Q} and mana."""
 
     def __init__(
         self,
@@ -62,6 +66,7 @@ class PermanentFacts:
         mask: int,
         produces: tuple[Alternatives | None, ...],
         simple: tuple[Ability, ...] | None,
+        quiet: bool,
     ) -> None:
         # Written out so that mypyc compiles it (tests/rules/test_native_inits.py).
         object.__setattr__(self, "abilities", abilities)
@@ -69,6 +74,7 @@ class PermanentFacts:
         object.__setattr__(self, "mask", mask)
         object.__setattr__(self, "produces", produces)
         object.__setattr__(self, "simple", simple)
+        object.__setattr__(self, "quiet", quiet)
 
 
 _kept: dict[int, PermanentFacts] = {}
@@ -111,7 +117,25 @@ def _compute(face: Face, abilities: tuple[Ability, ...]) -> PermanentFacts:
         produces.append(made)
     sourced = tuple(a for a in abilities if a.is_mana_ability and a.mana is not None)
     simple = sourced if all(_is_simple(face, a) for a in sourced) else None
-    return PermanentFacts(abilities, plain, mask if plain else 0, tuple(produces) if plain else (), simple)
+    quiet = all(not a.conditions for a in abilities) and all(
+        _is_quiet(face, a) for a in abilities if a.is_mana_ability
+    )
+    return PermanentFacts(
+        abilities, plain, mask if plain else 0, tuple(produces) if plain else (), simple, quiet
+    )
+
+
+def _is_quiet(face: Face, ability: Ability) -> bool:
+    """A mana ability ``_need_warnings`` has nothing to say of, whatever the permanent's state."""
+    effect = ability.mana
+    effects = [] if effect is None else [effect] + ([effect.instead[1]] if effect.instead is not None else [])
+    restriction = ability.restriction
+    return (
+        not any(o.chosen for e in effects for o in e.options)
+        and (restriction is None or "chosen type" not in restriction)
+        and not ability.needs
+        and existence_gate(face, ability) is None
+    )
 
 
 def permanent_facts(face: Face, abilities: tuple[Ability, ...]) -> PermanentFacts:
