@@ -28,7 +28,7 @@ from app.rules import deadline
 from app.rules.mana.ability_conditions import amount_of
 from app.rules.mana.ability_values import Ability, BoardState, PermanentState, Warning
 from app.rules.mana.board_reading import read_board
-from app.rules.mana.permanent_facts import permanent_facts
+from app.rules.mana.permanent_facts import PermanentFacts, permanent_facts
 from app.rules.mana.production_base import base_alternatives, option_alternatives
 from app.rules.mana.production_memo import AbilityFacts, facts_of, unread_facts
 from app.rules.mana.production_replacements import (
@@ -169,10 +169,12 @@ def _members(ctx: Context, filters: list[Filter]) -> list[list[int]]:
     return members
 
 
-def _could_produce(ctx: Context, memo: bool) -> tuple[list[int], _References]:
+def _could_produce(
+    ctx: Context, memo: bool, kept: list[PermanentFacts] | None
+) -> tuple[list[int], _References]:
     """CR 106.7 least fixed point: see the module doc. The masks without references first, then rounds
     adding what the references ("a land you control could produce") reach, until nothing changes."""
-    static, refs = _static_masks(ctx, memo)
+    static, refs = _static_masks(ctx, memo, kept)
     cp = list(static)
     references = _References(ctx, refs, grouped=memo)
     if not refs:
@@ -190,7 +192,7 @@ def _could_produce(ctx: Context, memo: bool) -> tuple[list[int], _References]:
         cp = new
 
 
-def _static_masks(ctx: Context, memo: bool) -> tuple[list[int], _Refs]:
+def _static_masks(ctx: Context, memo: bool, kept: list[PermanentFacts] | None) -> tuple[list[int], _Refs]:
     """CR 106.7: each permanent's types from its abilities read alone (replacements applied, CR 106.12,
     and its own triggered mana abilities, 106.12a), and the abilities whose mana refers to other
     permanents' ("one mana of any type a land you control could produce")."""
@@ -199,9 +201,8 @@ def _static_masks(ctx: Context, memo: bool) -> tuple[list[int], _Refs]:
     refs: _Refs = []
     for i, s in enumerate(states):
         deadline.check()  # one permanent's base alternatives; nothing is kept until the fixed point returns
-        kept = permanent_facts(s.face, s.abilities) if memo and not ctx.repls[i] else None
-        if kept is not None and kept.plain:
-            static[i] |= kept.mask  # reads nothing on the board, nothing replaces it (``permanent_facts``)
+        if kept is not None and kept[i].plain and not ctx.repls[i]:
+            static[i] |= kept[i].mask  # reads nothing on the board, nothing replaces it (``permanent_facts``)
         else:
             _ability_masks(ctx, i, s, memo, static, refs)
         # the permanent's own triggered mana abilities (an aura's "adds an additional {G}")
@@ -317,16 +318,18 @@ def analyze_board(board: Board, *, memo: bool = True) -> BoardAnalysis:
     (the property tests compare the two)."""
     state = read_board(board, memo=memo)
     ctx = Context(state)
-    cp, references = _could_produce(ctx, memo)
+    kept = [permanent_facts(s.face, s.abilities) for s in state.states] if memo else None
+    cp, references = _could_produce(ctx, memo, kept)
     produces: dict[tuple[str, int], Alternatives | None] = {}
     groups = references.groups(cp)
     for i, s in enumerate(state.states):
-        if memo and not ctx.repls[i] and not ctx.trigs[i]:
-            kept = permanent_facts(s.face, s.abilities)
-            if kept.plain:  # nothing on the board reaches it (CR 106.12a, 106.12b): the kept productions
-                for ability, made in zip(s.abilities, kept.produces, strict=True):
-                    produces[(s.id, ability.index)] = made
-                continue
+        if kept is not None and kept[i].plain and not ctx.repls[i] and not ctx.trigs[i]:
+            # nothing on the board reaches it (CR 106.12a, 106.12b): the kept productions (indexed, not
+            # zipped: a compiled core runs ``zip(strict=True)`` through the generic iterator)
+            abilities, made = s.abilities, kept[i].produces
+            for n in range(len(abilities)):
+                produces[(s.id, abilities[n].index)] = made[n]
+            continue
         for ability in s.abilities:
             key = (s.id, ability.index)
             if ability.problem is not None or (ability.mana is None and ability.is_mana_ability is None):
