@@ -33,7 +33,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final, TypeVar
 
 from app.rules.casting.prepared import PreparedBoard, prepare_board
-from app.rules.mana import production_memo
+from app.rules.mana import permanent_facts, production_memo
 from app.rules.mana.payment import PaymentSources
 from app.rules.mana.production import BoardAnalysis, analyze_board
 from app.rules.mana.sources import PaymentInputs, bare_payment_inputs
@@ -210,6 +210,7 @@ class BoardMemo:
             self._chars = 0
             self.hits = self.misses = 0
         production_memo.clear()  # the per-ability memo of the boards' mana goes with them
+        permanent_facts.clear()  # and the per-ability-list one
 
     @property
     def chars(self) -> int:

@@ -276,3 +276,15 @@ def test_reading_a_board_and_its_cost_effects_stops_at_the_deadline(db_session: 
     with running(Deadline(time.monotonic() - 1)), pytest.raises(DeadlineExceeded):
         prepare_board(board)
     assert prepare_board(board) is not None
+
+
+def test_clearing_the_memo_clears_the_rules_memos_of_the_boards_mana(db_session: Session) -> None:
+    """The per-ability and per-ability-list memos (``production_memo``, ``permanent_facts``) hold what the
+    kept boards' mana read; ``clear`` (a catalogue change under one data version) empties them too."""
+    from app.rules.mana import permanent_facts, production_memo
+
+    built = BOARDS.get(_board(BOARD), Catalogue(db_session), "v1", extra_players=("you",))
+    assert built.analysis.produces
+    assert permanent_facts.size()[0] > 0 and production_memo.size()[0] > 0
+    BOARDS.clear()
+    assert permanent_facts.size() == (0, 0) and production_memo.size() == (0, 0)
