@@ -135,6 +135,12 @@ def _plain(value: Any, size: list[int]) -> Hashable:
         size[0] += len(value) + 3
         return value
     if isinstance(value, BaseModel):
+        if not value.model_fields_set:
+            # Nothing stated (a player given as ``{}``): every field its default, so the walk below gives
+            # the same key and size for every such model of its class: worked out once per class.
+            key, chars = _defaults_of(value)
+            size[0] += chars
+            return key
         size[0] += 2
         return (type(value), tuple([_plain(v, size) for v in value.__dict__.values()]))
     if isinstance(value, list):
@@ -145,3 +151,20 @@ def _plain(value: Any, size: list[int]) -> Hashable:
         return (dict, tuple([(k, _plain(v, size)) for k, v in value.items()]))
     size[0] += _SCALAR_CHARS
     return value  # type: ignore[no-any-return]  # None, a bool, an int: hashable, typed by its field
+
+
+_DEFAULT_KEYS: dict[type[BaseModel], tuple[Hashable, int]] = {}
+"""Per model class (the schema's few, never the client's), the key and size ``_plain`` finds for a model of
+it with nothing stated."""
+
+
+def _defaults_of(value: BaseModel) -> tuple[Hashable, int]:
+    kind = type(value)
+    found = _DEFAULT_KEYS.get(kind)
+    if found is None:
+        size = [2]
+        found = _DEFAULT_KEYS[kind] = (
+            (kind, tuple([_plain(v, size) for v in value.__dict__.values()])),
+            size[0],
+        )
+    return found

@@ -60,7 +60,9 @@ def _boards(draw: st.DrawFn) -> dict[str, Any]:
             if draw(st.integers(0, 4)) == 0:
                 p[name] = draw(st.sampled_from(values))
     if draw(st.booleans()):
-        body["players"] = {draw(st.sampled_from(["you", "opp"])): {"life": draw(st.integers(1, 2))}}
+        # {} states nothing (its key is worked out once per class); {"life": 20} states the default
+        player = draw(st.sampled_from([{}, {"life": 20}, {"life": 1}, {"life": 2}]))
+        body["players"] = {draw(st.sampled_from(["you", "opp"])): player}
     if draw(st.booleans()):
         body["mana_pool"] = {"you": draw(st.sampled_from(["{G}", "{R}"]))}
     if draw(st.booleans()):
@@ -104,3 +106,14 @@ def test_its_size_is_about_the_json_s() -> None:
     ):
         board_in = BoardIn.model_validate(body)
         assert 0.8 < board_key(board_in)[1] / len(_dump(board_in)) < 1.2
+
+
+def test_a_player_stated_with_nothing_keys_as_one_stated_with_its_defaults() -> None:
+    """``"you": {}`` takes a key worked out once per class: the very key (and size) of a player whose
+    defaults are written out, which serializes alike; and not the key of one with another life."""
+    empty, written, other = (
+        BoardIn.model_validate({"players": {"you": player}}) for player in ({}, {"life": 20}, {"life": 1})
+    )
+    assert _dump(empty) == _dump(written)
+    assert board_key(empty) == board_key(written)
+    assert board_key(empty)[0] != board_key(other)[0]

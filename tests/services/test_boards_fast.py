@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules.values.board import Permanent
-from app.schemas.board import PermanentIn
+from app.schemas.board import PermanentIn, PlayerIn
 from app.services import boards
 from app.services.card_formats import card_from_inline
 from app.services.catalogue_snapshot import core_build
@@ -66,3 +66,18 @@ def test_it_builds_the_permanent_the_general_path_builds(body: dict[str, Any]) -
     )
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.tapped = True  # type: ignore[misc]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.sampled_from(["you", "opp", "a player"]))
+def test_a_player_stated_with_nothing_is_the_one_every_fact_read_gives(name: str) -> None:
+    """``"you": {}`` takes ``_player``'s shortcut: the very ``Player`` reading every (unstated) fact
+    builds."""
+    stated = PlayerIn()
+    assert not stated.model_fields_set
+    problems = boards._Problems()
+    reader = boards._CardReader(catalogue=None, problems=problems)  # type: ignore[arg-type]  # no card named
+    fast = boards._player(name, stated, reader, ("body", "board", "players", name))
+    full = boards._stated_player(name, stated, reader, ("body", "board", "players", name))
+    assert fast == full and hash(fast) == hash(full) and not problems.errors
+    assert boards._player(name, PlayerIn(life=20), reader, ()) == full  # stated, read: the same player
