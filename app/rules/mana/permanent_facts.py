@@ -9,8 +9,8 @@ per board with what the board does settle:
 - **the abilities**: the tuple ``board_reading`` hands every permanent of one face and types (kept by the
   ability memo, so twenty Forests and the next request's Forest stand with the same object). The entry is
   keyed by its identity and keeps it alive, so that identity is never reused while the entry lives;
-- **the state** (per board, cheap): tapped (CR 107.5, 107.6), under its controller's control since the
-  turn began and a creature without haste (CR 302.6), its controller a player of the board;
+- **the state** (per board, cheap): tapped (CR 107.5, 107.6), and whether it is a creature that has not
+  been under its controller's control since the turn began and has no haste (CR 302.6);
 - **the board** (per board): a replacement or triggered mana ability reaching the permanent (CR 106.12a,
   106.12b) sends it through the full analysis; a prohibition anywhere (CR 602.5), every source of the board
   through the full checks.

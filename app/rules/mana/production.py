@@ -312,10 +312,9 @@ def analyze_board(board: Board, *, memo: bool = True) -> BoardAnalysis:
 
     ``memo``: use the kept facts of abilities that read nothing but themselves (``production_memo``) and of
     ability lists (``permanent_facts``) for permanents no replacement or triggered mana ability reaches,
-    and each face's kept reading
-    (``face_reading``), identical permanents read once, and the references of CR 106.7 grouped per filter
-    and player (``_References``); False computes everything anew, each reference permanent by permanent
-    (the property tests compare the two)."""
+    each face's kept reading (``face_reading``), identical permanents read once, and the references of
+    CR 106.7 grouped per filter and player (``_References``); False computes everything anew, each
+    reference permanent by permanent (the property tests compare the two)."""
     state = read_board(board, memo=memo)
     ctx = Context(state)
     kept = [permanent_facts(s.face, s.abilities) for s in state.states] if memo else None
