@@ -23,7 +23,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from app.rules.mana.ability_values import Ability, PermanentState, Warning
-from app.rules.mana.activation_checks import check_activation, once_each_turn, prohibition_reasons
+from app.rules.mana.activation_checks import (
+    activation_reasons,
+    check_activation,
+    once_each_turn,
+    prohibition_reasons,
+)
 from app.rules.mana.consuming_sources import (
     REPEAT_BOUND,
     ability_source,
@@ -71,10 +76,10 @@ class PaymentInputs:
 
 
 def payment_sources(
-    board: Board, player: str, analysis: BoardAnalysis | None = None, *, memo: bool = True
+    board: Board, player: str, analysis: BoardAnalysis | None = None
 ) -> tuple[ManaSource, ...]:
     """Every mana ability ``player`` could activate to pay, in board order then ability order."""
-    return _mana_sources(board, player, analysis, None, [], memo=memo)
+    return _mana_sources(board, player, analysis, None, [])
 
 
 def payment_inputs(
@@ -281,15 +286,13 @@ def _simple_sources(
     lists: dict[tuple[Mana, ...], tuple[tuple[str, ...], ...]],
 ) -> list[ManaSource]:
     """The sources of a permanent whose mana abilities are all ``simple`` (``permanent_facts``): no
-    restriction, nothing consumed, no condition, prohibition or threshold, so ``check_activation`` can find
-    only what its state says: {T} on a tapped permanent (CR 107.5), {Q} on an untapped one (CR 107.6), a
-    creature not controlled since the turn began and without haste (CR 302.6)."""
-    p = state.permanent
-    sick = state.is_creature and not p.controlled_since_turn_began and not state.haste
+    restriction, nothing consumed, no condition, prohibition or threshold, so of ``check_activation``'s
+    reasons only ``activation_reasons`` can apply (its state: {T} on a tapped permanent, CR 107.5; {Q} on
+    an untapped one, 107.6; a creature new this turn without haste, 302.6)."""
+    board = analysis.state.board
     out: list[ManaSource] = []
     for ability in simple:
-        tap, untap = ability.has_tap, ability.has_untap
-        if (tap and p.tapped) or (untap and not p.tapped) or ((tap or untap) and sick):
+        if activation_reasons(board, state, ability):
             continue
         outputs = analysis.produces.get((state.id, ability.index))
         if not outputs:
