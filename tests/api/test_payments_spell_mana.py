@@ -89,6 +89,11 @@ def test_mishras_workshop_pays_artifacts_but_never_a_signet(client: TestClient) 
     board["permanents"].append(perm("island", "Island"))
     body = post(client, {"board": board, "spell": {"card": "Solemn Simulacrum"}})
     assert body["payable"] is True, body
+    # {4}: the Workshop's three and the Island's one; the Signet, fed the Island, is not needed.
+    assert sorted(s["permanent"] for s in body["plan"]) == ["island", "shop"]
+    # Batterskull {5}: the Island pays the Signet's {1}, and the Signet's {U}{R} the rest.
+    body = post(client, {"board": board, "spell": {"card": "Batterskull"}})
+    assert body["payable"] is True, body
     steps = {s["permanent"]: s for s in body["plan"]}
     assert steps["shop"]["adds"] == "{C}{C}{C}" and steps["signet"]["adds"] == "{U}{R}"
     signet_index = [s["permanent"] for s in body["plan"]].index("signet")

@@ -33,7 +33,8 @@ async def payment_plan(
     settings: SettingsDep,
 ) -> Response:
     """How the player pays a cost with the board's mana abilities, pool and life (CR 601.2g-h), or what is
-    missing. Exact: a plan whenever one exists; each permanent tapped at most once; mana before life."""
+    missing. Exact: a plan whenever one exists; each permanent tapped at most once; mana before life; then
+    the fewest activations that cost mana."""
     answer = await compute(
         lambda s: service.plan(request=body, session=s, settings=settings).model_dump_json(),
         session,

@@ -42,9 +42,10 @@ Algorithm (exact, not an enumeration of mana combinations):
   is the base, and its check the very flow the assignment's first match computes (``plan_unsearched``).
 * A choice that uses abilities costing mana is checked exactly by searching the activation order with the
   same flow (each prefix bounded by the order-free relaxation of the rest).
-* Among plans the solver prefers, in order: the least life; then (tie-break) spending mana already in the
-  pool, then the least flexible sources (fewest producible types, non-snow before snow), so the most
-  flexible sources stay untapped; and it never activates a source none of whose mana is spent.
+* Among plans the solver prefers, in order: the least life; then the fewest activations with a mana cost
+  (``Prepared.solve``: a Signet is not fed the Plains that alone pays {1}); then (tie-break) spending mana
+  already in the pool, then the least flexible sources (fewest producible types, non-snow before snow), so
+  the most flexible sources stay untapped; and it never activates a source none of whose mana is spent.
   Branching tries options in a fixed order, so answers are deterministic.
 
 Modules: ``payment_values`` (the values above and the input checks), ``payment_options`` (sources as

@@ -49,9 +49,11 @@ def build_plan(
     whose mana nobody spends dropped with its own cost and the rest assigned again, until every one left
     is spent from (a plan never activates a source for nothing).
 
-    The assignment again is skipped when it provably gives the same one (``_same_without``): the records
-    are re-indexed instead. ``always_reassign`` keeps the assignment again every time (the reference the
-    tests hold the shortcut to)."""
+    The search's configuration has the fewest activations with a mana cost (``Prepared.solve``), so the
+    first assignment spends from every one of them: what it leaves unused is free activations, and the
+    assignment again is skipped when it provably gives the same one (``_same_without``): the records are
+    re-indexed instead. ``always_reassign`` keeps the assignment again every time (the reference the tests
+    hold the shortcut to)."""
     free = [(g, prepared.groups[g][0]) for g in prepared.base] + found.free
     free.sort(key=lambda c: c[0])
     ordered = list(found.ordered)

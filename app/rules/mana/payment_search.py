@@ -53,6 +53,11 @@ class Found:
     monos: tuple[int, ...]
 
 
+def _rank(found: Found) -> tuple[int, int]:
+    """What a plan's search minimizes: the life paid, then the activations with a mana cost."""
+    return found.life, len(found.ordered)
+
+
 _Profile = tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], bool]
 """A batch's distinct options as (unit masks, activation cost masks), and whether it may stay unused."""
 
@@ -297,26 +302,33 @@ class Prepared:
     # -- search --------------------------------------------------------------------------------------
 
     def solve(self, cost: ManaCost, *, best_life: bool) -> Found | None:
-        """A paying configuration (with the least life when ``best_life``), or None.
+        """A paying configuration, or None; with ``best_life`` (a plan's search), one with the least life
+        and, among those, the fewest activations with a mana cost (``_rank``).
 
         The player chooses which mana abilities to activate and how (CR 601.2g, 605.3a): a depth-first
         search over the batches, each node bounded by the relaxed flow of ``_node``. Its first path is
         tried first without the bounds (``_dive``): every bound on a path is a relaxation of the path's
-        leaf, so when that leaf pays, the search would reach it first, and when it pays the least life
-        the bounds allow (``floor``) the search would stop there: the answer is the same, with the ~one
-        node per batch of the path left unchecked. The root's bound (its least life, the floor) is needed
-        only when that path pays with life or does not pay."""
+        leaf, so when that leaf pays with no life and no activation with a mana cost, the search would
+        reach it first and stop there: the answer is the same, with the ~one node per batch of the path
+        left unchecked. The root's bound (its least life, the floor) is needed only otherwise.
+
+        The fewest activations with a mana cost: activating a mana ability is the player's choice (CR
+        601.2g), and a plan that taps a Plains for an Azorius Signet's {1} only to spend the Signet's {W}
+        on a {1} makes one it can do without. With the fewest, the plan's other activations never pay the
+        cost at its life (``tests/rules/mana/test_payment_minimal.py`` holds it to the brute force), and
+        the first assignment of the plan spends from every such activation, so it is never assigned again
+        for one (``payment_render``)."""
         if cost.is_infinite:
             return None
         seen: NodeMemo = {}
         first = self._dive(cost, seen)
-        if first is not None and (not best_life or first.life == 0):
-            return first  # no bound can ask for less: the root's floor is 0 (and the root pays)
+        if first is not None and (not best_life or (first.life == 0 and not first.ordered)):
+            return first  # nothing can ask for less: no life (the root's floor is 0), nothing costed
         root = self._node_once(seen, cost, [], 0, 0)
         if root is None:
             return None
         floor = root[0]
-        if first is not None and first.life <= floor:
+        if first is not None and first.life <= floor and not first.ordered:
             return first
         state: dict[str, Found | None] = {"best": None}
 
@@ -324,13 +336,16 @@ class Prepared:
             """Search below ``chosen`` (batches before ``b`` decided); True once the answer is final."""
             bound = self._node_once(seen, cost, chosen, 0, b)
             best = state["best"]
-            if bound is None or (best is not None and bound[0] >= best.life):
+            if bound is None:
+                return False
+            # Below, the life is at least the bound's and the costed activations at least those chosen.
+            if best is not None and (bound[0], sum(1 for _g, o in chosen if o.costed)) >= _rank(best):
                 return False
             if b == len(self.batches):
                 found = self._order(cost, chosen, seen)
-                if found is not None and (best is None or found.life < best.life):
+                if found is not None and (best is None or _rank(found) < _rank(best)):
                     state["best"] = found
-                    return not best_life or found.life <= floor
+                    return not best_life or (found.life <= floor and not found.ordered)
                 return False
             return any(dfs(b + 1, chosen + picks) for picks in self._branches(b, chosen))
 
@@ -357,11 +372,18 @@ class Prepared:
         groups = self.batches[b]
         options = self.groups[groups[0]]
         contested = self.group_tokens[groups[0]]
-        allow_unused = bool(contested) or not any(o.free for o in options)
+        no_free = not any(o.free for o in options)
+        allow_unused = bool(contested) or no_free
         used = frozenset().union(*(o.tokens for _g, o in chosen)) & self.contested if contested else None
         k = len(options) + (1 if allow_unused else 0)
+        # Every option costs something (a Signet's {1}, a painland's life): leaving members unused comes
+        # first, as the search looks for the fewest such activations (``solve``), and its first path
+        # then takes one only where the cost needs it.
+        unused_first = no_free and not contested
         for comp in compositions(len(groups), k):
             deadline.check()  # one way of the batch, yielded or skipped as clashing
+            if unused_first:  # the first count is the unused members', then the options' in order
+                comp = comp[1:] + comp[:1]
             picks: list[tuple[int, Option]] = []
             member = 0
             for oi, count in enumerate(comp):

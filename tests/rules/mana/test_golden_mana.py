@@ -11,6 +11,10 @@ A ``permanents`` case: ``card`` (or ``board``/``check`` for several), optional `
 (the controller's commander's name); expected ``could`` (the types, in WUBRGC order), ``produces`` (per
 mana ability in printed order, its alternatives, each a string of mana types, sorted WUBRGC; ``[]`` when
 it adds nothing now) and ``can_activate`` (per mana ability).
+
+A ``payment`` case: a ``board``, the ``cost`` (and the ``spell`` cast, for spending rules), whether it is
+``payable`` and, when not, the ``short``; optionally ``activates``, the plan's steps in order, each the
+permanent and the mana it adds (a plan makes no activation it can do without, CR 601.2g).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import pytest
 import yaml
 
 from app.rules.mana.activation_checks import check_activation
-from app.rules.mana.payment import can_pay, shortfall
+from app.rules.mana.payment import can_pay, plan_payment, shortfall
 from app.rules.mana.production import analyze_board
 from app.rules.mana.sources import payment_inputs
 from app.rules.values.board import Board, Choices, Permanent, Player
@@ -109,6 +113,9 @@ def test_golden_mana(case: dict[str, Any]) -> None:
         assert can_pay(cost, sources) is case["payable"]
         if not case["payable"]:
             assert str(shortfall(cost, sources)) == case["short"]
+        if "activates" in case:  # the plan's steps: each permanent activated and the mana it adds
+            steps = plan_payment(cost, sources).steps
+            assert [[s.permanent, "".join(s.adds)] for s in steps] == case["activates"]
         return
     analysis = analyze_board(b)
     pid = case.get("check", "p0")
