@@ -818,10 +818,26 @@ _NOT_MANA_EFFECT_WORDS: Final = frozenset({"symbol", "activate", "ability", "typ
 may name anything: it is paid only to activate that ability)."""
 
 
+_LIBRARY_SEARCH: Final = re.compile(
+    r"^search your library for (?:a|an|up to (?:one|two|three)|two) [^.\"]{1,120}?\bcards?\b"
+    r"(?: (?:with|that) [^.,\"]{1,60})?, "
+    r"(?:put (?:it|them|that card|those cards) (?:onto the battlefield|into your hand)|reveal (?:it|them))"
+    r"[^\"]{0,120}$",
+    re.IGNORECASE,
+)
+"""An effect that searches the library for cards (the land types it names only say which): one-shot, its
+cards on the battlefield only once it resolves, where the board as given lists them (Jund Panorama,
+Krosan Verge, Myriad Landscape)."""
+
+
 def _activated_not_mana(sentence: str, words: frozenset[str], effect: str) -> Entry | None:
     """CR 605.1a: an activated ability whose effect adds no mana is not a mana ability and pays for
-    nothing; it is irrelevant when its effect names nothing else of costs or mana."""
-    if not relevant_words(effect) <= _NOT_MANA_EFFECT_WORDS:
+    nothing; it is irrelevant when its effect names nothing else of costs or mana, or names land types only
+    to say which lands it searches for (``_LIBRARY_SEARCH``)."""
+    named = relevant_words(effect)
+    if _LIBRARY_SEARCH.match(effect):
+        named -= {"land type"}
+    if not named <= _NOT_MANA_EFFECT_WORDS:
         return None
     return Entry(sentence, IRRELEVANT, "irrelevant/activated-not-mana", words, "605.1a")
 

@@ -15,6 +15,7 @@ import pytest
 from app.rules.text.ledger import (
     _ACTIVATED,
     _IRRELEVANT_ONLY,
+    _LIBRARY_SEARCH,
     _PATTERN_ONLY,
     APPLIED,
     COVERS,
@@ -49,7 +50,12 @@ def _guard_holds(entry: Entry) -> bool:
     name = entry.template.split("/", 1)[1]
     if name == "activated-not-mana":
         found = _ACTIVATED.match(entry.sentence)
-        return found is not None and relevant_words(found.group("effect")) <= _NOT_MANA_EFFECT
+        if found is None:
+            return False
+        effect = found.group("effect")
+        # a library search names land types only to say which lands it finds
+        named = relevant_words(effect) - ({"land type"} if _LIBRARY_SEARCH.match(effect) else set())
+        return named <= _NOT_MANA_EFFECT
     return entry.words <= COVERS[name]
 
 
@@ -157,6 +163,34 @@ def test_activation_limits_follow_the_ability_they_limit() -> None:
         "irrelevant/activated-not-mana",
         "irrelevant/limit-of-non-mana-ability",
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        (
+            "Jund Panorama",
+            "{1}, {T}, Sacrifice Jund Panorama: Search your library for a basic Swamp, Mountain, or"
+            " Forest card, put it onto the battlefield tapped, then shuffle.",
+        ),
+        (
+            "Myriad Landscape",
+            "{2}, {T}, Sacrifice Myriad Landscape: Search your library for up to two basic land cards"
+            " that share a land type, put them onto the battlefield tapped, then shuffle.",
+        ),
+    ],
+)
+def test_a_search_for_lands_by_type_is_irrelevant(name: str, line: str) -> None:
+    """An activated ability that searches for lands names land types only to say which: its lands are on
+    the battlefield once it resolves, where the board as given lists them (CR 605.1a: it adds no mana)."""
+    assert [e.template for e in face_ledger(name, line)] == ["irrelevant/activated-not-mana"]
+
+
+def test_an_activated_type_change_stays_unread() -> None:
+    """ "Target land becomes a Forest until end of turn." may have been activated earlier this turn, and the
+    board does not say so: it is no search, and its land type keeps it a warning."""
+    entries = face_ledger("X", "{T}: Target land becomes a Forest until end of turn.")
+    assert [e.kind for e in entries] == [UNREAD]
 
 
 def test_reminder_text_is_removed_and_the_name_read_as_tilde() -> None:
