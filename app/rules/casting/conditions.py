@@ -11,7 +11,12 @@ from typing import Final
 
 from app.rules.casting.counts import board_count, is_commander, player_names, relative
 from app.rules.casting.spell_cost import CostWarning, SpellContext
-from app.rules.casting.unstated import warn_count_facts, warn_this_turn, warn_unknown_fact
+from app.rules.casting.unstated import (
+    warn_count_facts,
+    warn_this_turn,
+    warn_unknown_fact,
+    warn_unstated_targets,
+)
 from app.rules.effects.cost_effects import (
     Condition,
     ConditionKind,
@@ -171,6 +176,7 @@ def _by_target(
 ) -> _Verdict | None:
     """CR 601.2c: "spells that target ~": the targets are chosen before the total is determined."""
     if f.targets_source and (source is None or source.id not in ctx.spell.targets):
+        warn_unstated_targets(ctx, source.id if source else None, source.name if source else ctx.face.name)
         return _REFUSED
     return None
 
@@ -319,6 +325,8 @@ def judge(
             holds = ctx.board.active_player != ctx.caster  # the spell's controller is its caster (601.2a)
         elif cond.kind is ConditionKind.TARGETS:
             holds = _targets_hold(ctx, cond, controller, source, card_name)
+            if not holds:
+                warn_unstated_targets(ctx, source.id if source else None, card_name)
         elif cond.kind is ConditionKind.OPTIONAL_PAID:  # CR 601.2b: announced before the total
             holds = any(o.keyword == cond.fact for o in ctx.spell.optional_costs)
         else:

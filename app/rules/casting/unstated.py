@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
@@ -95,6 +96,22 @@ def _warn_targets(ctx: SpellContext, src: str | None, count: Count, card_name: s
     if count.kind in _TARGET_COUNTS and not ctx.spell.targets and not ctx.spell.targets_given:
         message = "the spell's targets were not given: taken as no targets"
         ctx.warnings.append(CostWarning(src, card_name, "targets", message))
+
+
+_TARGET_WORD: Final = re.compile(r"\btargets?\b", re.IGNORECASE)
+
+
+def warn_unstated_targets(ctx: SpellContext, src: str | None, card_name: str) -> None:
+    """CR 601.2c: an effect on "spells that target ~" or "if it targets a Merfolk you control" (Kopala,
+    Warden of Waves), read for a spell whose text says "target" (CR 115.1) when the request did not state
+    its targets: taken as none, and said once per source."""
+    spell = ctx.spell
+    if spell.targets or spell.targets_given or not _TARGET_WORD.search(ctx.face.oracle_text):
+        return
+    message = "the spell's targets were not given: taken as no targets"
+    warning = CostWarning(src, card_name, "targets", message)
+    if warning not in ctx.warnings:
+        ctx.warnings.append(warning)
 
 
 def _warn_player_facts(
