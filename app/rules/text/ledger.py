@@ -133,6 +133,7 @@ IRRELEVANT_KEYWORDS: Final[dict[str, str]] = {
     "bushido": "702.45a",
     "soulshift": "702.46a",
     "ninjutsu": "702.49a",
+    "splice": "702.47a",
     "epic": "702.50a",
     "haunt": "702.55a",
     "graft": "702.58a",

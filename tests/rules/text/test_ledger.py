@@ -121,6 +121,7 @@ def test_a_keyword_the_casting_code_reads_is_never_irrelevant() -> None:
     [
         ("Flying, vigilance", "irrelevant/keyword-line"),
         ("Equip {2}", "irrelevant/keyword-line"),
+        ("Splice onto Arcane {1}{R}", "irrelevant/keyword-line"),  # CR 702.47a: works from the hand
         ("Convoke", "keywords/convoke"),
         ("Flashback {2}{R}", "keywords/flashback"),
         ("{T}: Add {G}.", "mana/fixed"),
