@@ -56,8 +56,9 @@ class PlanStepOut(BaseModel):
     )
     sacrifices: list[str] | None = Field(
         None,
-        description="Ids of the permanents sacrificed to activate it (CR 701.21a: one sacrifices only what "
-        "one controls). A permanent leaves once, and taps for its own mana before, never after.",
+        description="Ids of the permanents sacrificed to activate it, itself included when its cost says "
+        '"Sacrifice ~" (CR 701.21a: one sacrifices only what one controls). A permanent leaves once, and '
+        "taps for its own mana before, never after.",
         examples=[["bears"]],
     )
     taps: list[str] | None = Field(

@@ -99,10 +99,18 @@ def test_analysis_names_what_is_missing(client: TestClient) -> None:
 
 
 def test_lions_eye_diamond_discards_the_hand(client: TestClient) -> None:
+    """ "Discard your hand, Sacrifice Lion's Eye Diamond: Add three mana of any one color." The step says
+    both: the hand discarded, the Diamond itself sacrificed."""
     board = [perm("led", "Lion's Eye Diamond")]
     body = pay(client, board, "{R}{R}{R}", players={"you": {"hand": ["Lightning Bolt"]}})
     assert steps(body) == [
-        {"permanent": "led", "ability": 0, "adds": "{R}{R}{R}", "discards": ["Lightning Bolt"]}
+        {
+            "permanent": "led",
+            "ability": 0,
+            "adds": "{R}{R}{R}",
+            "sacrifices": ["led"],
+            "discards": ["Lightning Bolt"],
+        }
     ]
 
 

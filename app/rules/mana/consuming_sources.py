@@ -37,6 +37,17 @@ def ability_source(
     consumes: Consumed = NOTHING,
 ) -> ManaSource:
     own = frozenset(LEAVES + state.id for n in ability.needs if n.kind in {"sacrifice_self", "return_self"})
+    if own:  # the plan step says it: "Sacrifice Irrigation Ditch" sacrifices the Ditch (CR 701.21a)
+        kinds = {n.kind for n in ability.needs}
+        mine = (state.id,)
+        consumes = Consumed(
+            sacrifices=(mine if "sacrifice_self" in kinds else ()) + consumes.sacrifices,
+            taps=consumes.taps,
+            returns=(mine if "return_self" in kinds else ()) + consumes.returns,
+            removes=consumes.removes,
+            exiles=consumes.exiles,
+            discards=consumes.discards,
+        )
     return ManaSource(
         permanent=state.id,
         ability=ability.index,

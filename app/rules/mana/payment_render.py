@@ -57,10 +57,11 @@ def build_plan(
     free = [(g, prepared.groups[g][0]) for g in prepared.base] + found.free
     free.sort(key=lambda c: c[0])
     ordered = list(found.ordered)
-    done = _assign(prepared, cost, free, ordered, found.monos)
-    if done is None:
+    first = _first_assignment(prepared, cost, free, ordered, found.monos)
+    if first is None:
         raise AssertionError("a configuration found paying must assign")  # pragma: no cover
-    return _finish(prepared, cost, free, ordered, found.monos, done, always_reassign)
+    done, settled = first
+    return _finish(prepared, cost, free, ordered, found.monos, done, always_reassign, settled)
 
 
 def plan_unsearched(prepared: Prepared, cost: ManaCost) -> PaymentPlan | None:
@@ -75,10 +76,38 @@ def plan_unsearched(prepared: Prepared, cost: ManaCost) -> PaymentPlan | None:
     and then assigned."""
     deadline.check()  # the safe point the search's one node had, before its flow
     free = [(g, prepared.groups[g][0]) for g in prepared.base]
-    done = _assign(prepared, cost, free, [], ())
+    first = _first_assignment(prepared, cost, free, [], ())
+    if first is None:
+        return None
+    done, settled = first
+    return _finish(prepared, cost, free, [], (), done, False, settled)
+
+
+def _first_assignment(
+    prepared: Prepared, cost: ManaCost, free: list[_Act], ordered: list[_Act], monos: tuple[int, ...]
+) -> tuple[_Assigned, frozenset[int]] | None:
+    """The first assignment, and the activations taking a resource besides their own tap that it spends
+    from (``settled``, by ``id`` of their option); None when it does not pay.
+
+    A consuming activation's units are ranked last (``_units``: a land's mana before a sacrificed
+    permanent's), but once the assignment spends from one, the resource is taken whatever else of its mana
+    is spent: Irrigation Ditch sacrificed for {G}{U} to pay a {U} has its {G} too, and a Timberland Ruins
+    tapped for the {G} beside it is one permanent used for nothing. So the units of those activations lose
+    that last rank, and the symbols are assigned again (only then: most plans consume nothing)."""
+    done = _assign(prepared, cost, free, ordered, monos)
     if done is None:
         return None
-    return _finish(prepared, cost, free, [], (), done, False)
+    acts = free + ordered
+    spent = {p.step for p in done.matching.paid if p.step is not None and p.step >= 0}
+    settled = frozenset(
+        id(acts[step][1])
+        for step in spent
+        if len(acts[step][1].units) > 1 and _consumes(prepared, acts[step][1])
+    )
+    if not settled:
+        return done, settled
+    again = _assign(prepared, cost, free, ordered, monos, settled)
+    return (done if again is None else again), settled
 
 
 def _finish(
@@ -89,6 +118,7 @@ def _finish(
     monos: tuple[int, ...],
     done: _Assigned,
     always_reassign: bool,
+    settled: frozenset[int] = frozenset(),
 ) -> PaymentPlan:
     """``build_plan`` from its first assignment ``done``: drop the unused activations, assign again where
     that can change the records, render."""
@@ -109,7 +139,7 @@ def _finish(
         keep = set(range(len(acts))) - set(unused)
         free = [a for i, a in enumerate(acts[: len(free)]) if i in keep]
         ordered = [a for i, a in enumerate(ordered) if i + len(acts) - len(ordered) in keep]
-        again = _assign(prepared, cost, free, ordered, monos)
+        again = _assign(prepared, cost, free, ordered, monos, settled)
         if again is None:
             raise AssertionError("dropping unspent activations keeps a plan")  # pragma: no cover
         done = again
@@ -169,9 +199,12 @@ def _reindexed(paid: list[Paid], unused: list[int], n_acts: int) -> list[Paid]:
     ]
 
 
-def _units(prepared: Prepared, free: list[_Act], ordered: list[_Act]) -> _Units:
+def _units(
+    prepared: Prepared, free: list[_Act], ordered: list[_Act], settled: frozenset[int] = frozenset()
+) -> _Units:
     """The units of the pool and of the activations: (mask, snow, pos, rank) -> (step, unit index); step
-    -1 is the pool (CR 106.4), position 0 the free ones, k the k-th ordered one (CR 605.3a)."""
+    -1 is the pool (CR 106.4), position 0 the free ones, k the k-th ordered one (CR 605.3a). A consuming
+    activation in ``settled`` (its resource taken anyway, ``_first_assignment``) is ranked as any other."""
     units: _Units = {}
     for i, t in enumerate(prepared.pool_units):
         units.setdefault((BIT[t], False, 0, -1), []).append((-1, i))
@@ -186,7 +219,7 @@ def _units(prepared: Prepared, free: list[_Act], ordered: list[_Act]) -> _Units:
         rank = (
             16 * prepared.flex[g]
             - min(len(opt.units), 15)
-            + (CONSUMING_RANK if _consumes(prepared, opt) else 0)
+            + (CONSUMING_RANK if id(opt) not in settled and _consumes(prepared, opt) else 0)
         )
         for ui, u in enumerate(opt.units):
             units.setdefault((u, opt.unit_snow(ui), pos, rank), []).append((step, ui))
@@ -238,11 +271,16 @@ class _Assigned:
 
 
 def _assign(
-    prepared: Prepared, cost: ManaCost, free: list[_Act], ordered: list[_Act], monos_hint: tuple[int, ...]
+    prepared: Prepared,
+    cost: ManaCost,
+    free: list[_Act],
+    ordered: list[_Act],
+    monos_hint: tuple[int, ...],
+    settled: frozenset[int] = frozenset(),
 ) -> _Assigned | None:
     """Assign every slot a unit, least flexible units first. A {2/X} symbol is one slot of X or two of any
     type (CR 107.4e): the search's choice is tried first. None when no choice pays."""
-    units = _units(prepared, free, ordered)
+    units = _units(prepared, free, ordered, settled)
     life = prepared.life - sum(opt.life for _g, opt in free + ordered)
     slots, monos = _slots(cost, len(free), ordered)
     relax = len(ordered) + 1

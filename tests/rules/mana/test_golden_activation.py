@@ -142,6 +142,8 @@ def test_golden_activation(case: dict[str, Any]) -> None:
     check_plan(plan, cost, inputs.sources, life=board.player("you").life)
     if "paid_by" in case:
         assert case["paid_by"] in {s.permanent for s in plan.steps}, plan.steps
+    if "steps" in case:  # every step's permanent, in order: nothing else is used
+        assert [s.permanent for s in plan.steps] == case["steps"], plan.steps
     if "order" in case:
         order = [s.permanent for s in plan.steps if s.permanent in case["order"]]
         assert order == case["order"], plan.steps
