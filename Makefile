@@ -50,10 +50,12 @@ $(DEV_STAMP): $(STAMP)
 install-runtime: $(STAMP)
 
 # A wheel of the service, its rules core compiled when a C compiler exists (MANACALC_COMPILE=0: pure).
+# The stamp takes the time the build started: a source saved while mypyc compiles is newer, and rebuilt next.
 $(WHEEL_STAMP): pyproject.toml setup.py tools/mypyc.ini $(APP_SOURCES)
 	rm -rf $(WHEEL_DIR)
+	mkdir -p $(WHEEL_DIR) && touch $(WHEEL_DIR)/.started
 	$(PYTHON) -m pip wheel --quiet --no-deps --wheel-dir $(WHEEL_DIR) .
-	@touch $(WHEEL_STAMP)
+	@touch -r $(WHEEL_DIR)/.started $(WHEEL_STAMP)
 
 wheel: $(WHEEL_STAMP)
 
