@@ -90,12 +90,14 @@ def _warn_chosen_colors(source: Permanent | None, count: Count, ctx: SpellContex
 _TARGET_COUNTS: Final = (CountKind.TARGETS, CountKind.TARGETS_BEYOND_FIRST, CountKind.TARGETED)
 
 
+_TARGETS_NOT_GIVEN: Final = "the spell's targets were not given: taken as no targets"
+
+
 def _warn_targets(ctx: SpellContext, src: str | None, count: Count, card_name: str) -> None:
     """CR 601.2c: "for each target" (strive, an ability word, 207.2c: "for each target beyond the first")
     when the request did not state the spell's targets: taken as none."""
     if count.kind in _TARGET_COUNTS and not ctx.spell.targets and not ctx.spell.targets_given:
-        message = "the spell's targets were not given: taken as no targets"
-        ctx.warnings.append(CostWarning(src, card_name, "targets", message))
+        ctx.warnings.append(CostWarning(src, card_name, "targets", _TARGETS_NOT_GIVEN))
 
 
 _TARGET_WORD: Final = re.compile(r"\btargets?\b", re.IGNORECASE)
@@ -108,8 +110,7 @@ def warn_unstated_targets(ctx: SpellContext, src: str | None, card_name: str) ->
     spell = ctx.spell
     if spell.targets or spell.targets_given or not _TARGET_WORD.search(ctx.face.oracle_text):
         return
-    message = "the spell's targets were not given: taken as no targets"
-    warning = CostWarning(src, card_name, "targets", message)
+    warning = CostWarning(src, card_name, "targets", _TARGETS_NOT_GIVEN)
     if warning not in ctx.warnings:
         ctx.warnings.append(warning)
 
