@@ -139,6 +139,24 @@ def test_the_fastapi_route_hooks_app_api_routing_uses_exist() -> None:
     assert {ComputeRoute.__name__, BoundedBodyRoute.__name__} <= kinds
 
 
+def test_a_compute_route_is_served_through_the_asgi_app_it_sets() -> None:
+    """``ComputeRoute`` serves its handler as Starlette serves an endpoint that is an ASGI app: through the
+    route's ``app``, which Starlette's ``Route.handle`` calls once the method matches. A release that
+    stopped calling it would leave the compute routes unserved; one whose ``ExceptionMiddleware`` stopped
+    rendering what a route raises would send raw 500s where tests/api/test_routing.py expects the app's
+    problems."""
+    from starlette.middleware.exceptions import ExceptionMiddleware
+    from starlette.routing import Route
+
+    from app.api.routing import ComputeRoute
+    from app.main import create_app
+
+    assert "await self.app(scope, receive, send)" in inspect.getsource(Route.handle)
+    assert "wrap_app_handling_exceptions(self.app, conn)" in inspect.getsource(ExceptionMiddleware.__call__)
+    routes = [r for r in create_app().router.routes if isinstance(r, ComputeRoute)]
+    assert routes and all(getattr(r.app, "__func__", None) is ComputeRoute._serve for r in routes)
+
+
 def test_serve_uses_uvicorn_s_documented_options_where_they_do_the_job() -> None:
     """What uvicorn's own options cover is left to them; the protocol is ours only for the rest."""
     from app.cli import HTTP_PROTOCOL, server_options

@@ -36,7 +36,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import request_response
+from starlette.types import Receive, Scope, Send
 
 from app.api.compute import OFFLINE_SESSION, run_bounded
 from app.api.deps import settings_of
@@ -78,11 +78,17 @@ class ComputeRoute(APIRoute):
         if kwargs.get("max_body_size") is not None:  # FastAPI applies it around the app replaced below
             raise TypeError(f"ComputeRoute {path!r}: max_body_size is not served (app.api.limits bounds it)")
         super().__init__(path, endpoint, **kwargs)
-        # Served as Starlette serves a route's endpoint (``starlette.routing.request_response``): FastAPI's
+        # Served as Starlette serves an endpoint that is an ASGI app (``Route``'s ``self.app``): FastAPI's
         # wrapper adds the exit stacks of dependencies with ``yield`` and of uploaded files, and this
-        # route has neither (5 us of a small request, bench/pipeline.py). The handler is the one that
-        # APIRoute.__init__ had built.
-        self.app = request_response(self._handler)
+        # route has neither. Starlette's ``request_response`` would add a lookup of the app's exception
+        # handlers and a ``send`` wrapper around each answer; ``ExceptionMiddleware``, one layer out,
+        # renders what the handler raises with those same handlers (tests/api/test_routing.py compares
+        # every answer with FastAPI's own handler's). The handler is the one APIRoute.__init__ had built.
+        self.app = self._serve
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = await self._handler(Request(scope, receive, send))
+        await response(scope, receive, send)
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         # Called by APIRoute.__init__ once the endpoint's dependencies are read.
