@@ -43,7 +43,7 @@ async def _child(row: str, requests: int, warm: int, stub: bool) -> None:
     if stub:
         _stub_services()
     app = create_app()
-    shutdown = await start_lifespan(app)
+    await start_lifespan(app)  # never shut down: the child ends by os._exit, outside the count
     path, body_of = ROWS[row]
     for i in range(warm):
         body = body_of(-1 - i)
@@ -57,7 +57,6 @@ async def _child(row: str, requests: int, warm: int, stub: bool) -> None:
             raise SystemExit(f"{row}: answered {status}")
     sys.stdout.flush()
     os._exit(0)  # no shutdown, no interpreter teardown in the count
-    await shutdown()  # pragma: no cover
 
 
 def _count(python: str, row: str, requests: int, warm: int, stub: bool) -> float:
@@ -72,18 +71,21 @@ def _count(python: str, row: str, requests: int, warm: int, stub: bool) -> float
         }
         manacalc = Path(python).with_name("manacalc")
         subprocess.run([str(manacalc), "migrate"], check=True, capture_output=True, env=env, cwd=tmp)
-        child = [
-            python,
-            str(Path(__file__).resolve()),
-            "--child",
-            row,
-            str(requests),
-            str(warm),
-            str(int(stub)),
-        ]
+
+        def child(requests: int, warm: int) -> list[str]:
+            return [
+                python,
+                str(Path(__file__).resolve()),
+                "--child",
+                row,
+                str(requests),
+                str(warm),
+                str(int(stub)),
+            ]
+
         # A first start without valgrind writes the catalogue's snapshot, so the counted one loads it fast.
         snapshot = subprocess.Popen(
-            [*child[:-3], "0", "1", child[-1]],
+            child(0, 1),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -98,7 +100,7 @@ def _count(python: str, row: str, requests: int, warm: int, stub: bool) -> float
                 "--instr-atstart=no",
                 "--separate-threads=yes",  # the card index's poller thread is not the requests' work
                 f"--callgrind-out-file={out}",
-                *child,
+                *child(requests, warm),
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
