@@ -208,3 +208,37 @@ def test_conditional_update_is_atomic_across_connections(live: Live) -> None:
     with factory() as session:
         final = repo.get_scenario(session, api_key_id=live.key_id, scenario_id=scenario_id)
     assert final is not None and final.version == 1 + successes
+
+
+@pytest.mark.postgres_only
+def test_inserts_racing_on_one_idempotency_key_never_see_a_name_conflict(live: Live) -> None:
+    """The repository's keyed INSERT alone, four writers released together, many rounds.
+
+    Each round's writers carry the same key and the same name. PostgreSQL checks a conflict target
+    speculatively, but any other unique index plainly: a writer that passed the key's check before the
+    first writer's row reached the index waits on the name's index instead, and there a conflict is an
+    error, not the row. So the answer must come from the key, whichever index noticed the other writer.
+    """
+    factory = get_sessionmaker(live.engine)
+
+    def attempt(round_: int) -> Callable[[int], str]:
+        def write(_: int) -> str:
+            now = utcnow()
+            row = ScenarioRow(
+                id=str(uuid.uuid4()), api_key_id=live.key_id, owner="", name=f"race-{round_}",
+                description="", board={}, version=1, created_at=now, updated_at=now,
+            )  # fmt: skip
+            with factory() as session, session.begin():
+                try:
+                    repo.insert_scenario(
+                        session, row=row, permanents=(), idempotency=(f"race-{round_}", "a" * 64)
+                    )
+                except repo.IdempotencyKeyTaken as taken:
+                    return str(taken.row.id)
+            return row.id
+
+        return write
+
+    for round_ in range(40):
+        ids = run_threads(4, attempt(round_))
+        assert len(set(ids)) == 1, (round_, ids)  # one scenario; never a Conflict

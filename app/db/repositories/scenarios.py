@@ -11,11 +11,11 @@ SQLite and PostgreSQL: BEGIN, the statement, COMMIT):
   ``json_each`` on SQLite (migration ``20261205_1440_scenario_facts``). A statement that does not set
   ``facts`` leaves the rows alone; the rows' keys still hold (a card twice for one Richard fails the
   statement: ``IntegrityError``, a ``Conflict`` here).
-- A create is ``INSERT ... ON CONFLICT``: without an Idempotency-Key, DO NOTHING (no row back: the name
-  is taken, a ``Conflict``, and no failed statement, so the transaction goes on without a SAVEPOINT);
-  with one, the key is a column of the scenario (unique per API key) and a conflict on it is DO UPDATE
-  of nothing but the key, whose RETURNING is the scenario created first (``IdempotencyKeyTaken``), also
-  when a concurrent request created it a moment before.
+- A create is ``INSERT ... ON CONFLICT DO NOTHING`` (no failed statement, so the transaction goes on
+  without a SAVEPOINT). The Idempotency-Key is a column of the scenario (unique per API key); when no
+  row comes back, a second statement reads the key's scenario (``IdempotencyKeyTaken``: the scenario
+  created first, also by a concurrent request a moment before), and without one the name is taken
+  (a ``Conflict``).
 - Changes are optimistic: ``update_scenario`` is one conditional ``UPDATE ... SET version = version + 1
   WHERE id = ? AND api_key_id = ? [AND version IN (...)] RETURNING``, atomic on SQLite and PostgreSQL
   alike, so of two writers holding the same version exactly one wins and the other changes nothing.
@@ -94,7 +94,7 @@ def facts_of(row: ScenarioRow) -> list[PermanentFacts]:
 class IdempotencyKeyTaken(Exception):
     """The idempotency key was already used, by ``row`` (created first, maybe by a concurrent request)."""
 
-    def __init__(self, row: Row[Any]) -> None:
+    def __init__(self, row: ScenarioRow) -> None:
         super().__init__(row.id)
         self.row = row
 
@@ -174,23 +174,24 @@ def insert_scenario(
     # Unset attributes are left to the columns' defaults.
     values = {column.key: value for column in _T if (value := getattr(row, column.key)) is not None}
     dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    statement = dialect.insert(ScenarioRow).values(values)
+    # DO NOTHING without a target: every unique index is checked speculatively, the key's and the
+    # name's alike. With the key as the only target, PostgreSQL checks the name's index plainly: a
+    # retry that passed the key's check before the first request's row reached the index then waits
+    # on the name's, and fails there with the first request's name instead of finding its key.
+    statement = dialect.insert(ScenarioRow).values(values).on_conflict_do_nothing().returning(_T.id)
     try:
-        if idempotency is None:
-            inserted = session.execute(statement.on_conflict_do_nothing().returning(_T.id)).first()
-            if inserted is None:
-                raise _name_conflict(row.name, row.owner)
-            return
-        # A no-op DO UPDATE (not DO NOTHING) so that RETURNING answers the row holding the key.
-        upsert = statement.on_conflict_do_update(
-            index_elements=[_T.api_key_id, _T.idempotency_key],
-            set_={"idempotency_key": statement.excluded.idempotency_key},
-        )
-        stored = session.execute(upsert.returning(*_T)).one()
-    except IntegrityError as exc:  # the name, when an idempotency key is given
+        inserted = session.execute(statement).first()
+    except IntegrityError as exc:  # a card twice for one Richard (the trigger's rows)
         raise _conflict(exc, row.name, row.owner) from exc
-    if stored.id != row.id:
-        raise IdempotencyKeyTaken(stored)
+    if inserted is not None:
+        return
+    # Nothing inserted: the conflicting row is committed (a writer in progress is waited for), so this
+    # statement's snapshot sees it. The key decides first: a retry is answered, not refused.
+    if idempotency is not None:
+        first = get_idempotency(session, api_key_id=row.api_key_id, key=idempotency[0])
+        if first is not None:
+            raise IdempotencyKeyTaken(first)
+    raise _name_conflict(row.name, row.owner)
 
 
 def update_scenario(
