@@ -11,6 +11,8 @@ Log level WARNING: no access line. The rows:
 - ``spells/cost, one board``: the same 7-permanent body every time (the board memo's case);
 - ``spells/cost, varied``: that body with a permanent id that changes every request (the board read anew);
 - ``payments/plan, varied``: a 25-permanent board varied the same way (``bench/load.sh``'s VARIED rows);
+- ``spells/cost, load.sh's board varied``: ``bench/load.sh``'s own varied spells/cost body (10 permanents,
+  Thalia among them), so that a served ratio can be set beside this one;
 - ``scenarios/{id}, GET``: one stored 7-permanent scenario read again and again, its API key cached (the
   worker thread's read is counted: ``process_time`` is the whole process's).
 
@@ -51,6 +53,13 @@ PERMANENTS_7: list[dict[str, Any]] = [
     {"id": "elves", "card": "Llanowar Elves"},
     *({"id": f"forest-{i}", "card": "Forest"} for i in range(4)),
 ]
+PERMANENTS_10 = [  # bench/load.sh's spells/cost board: Thalia and the rest besides
+    *PERMANENTS_7[:2],
+    {"id": "thalia", "card": "Thalia, Guardian of Thraben", "controller": "opponent"},
+    PERMANENTS_7[2],
+    *({"id": f"f{i}", "card": "Forest"} for i in range(1, 4)),
+    *({"id": f"p{i}", "card": "Plains"} for i in range(1, 4)),
+]
 PAY_CARDS = ["Forest", "Island", "Llanowar Elves", "Sol Ring", "Birds of Paradise", "Swamp", "Plains"]
 PERMANENTS_25 = [{"id": f"p{i}", "card": PAY_CARDS[i % len(PAY_CARDS)]} for i in range(25)]
 
@@ -63,6 +72,13 @@ def _cost_body(varied: int | None) -> bytes:
     return json.dumps({"board": board, "caster": "you", "spell": {"card": "Avacynian Priest"}}).encode()
 
 
+def _load_cost_body(varied: int) -> bytes:
+    """``bench/load.sh``'s varied spells/cost body, byte for byte: its first permanent's id changes."""
+    permanents = [{**PERMANENTS_10[0], "id": f"v{varied}"}, *PERMANENTS_10[1:]]
+    body = {"board": {"permanents": permanents}, "spell": {"card": "Avacynian Priest"}}
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
 def _plan_body(varied: int) -> bytes:
     permanents = [*PERMANENTS_25[:-1], {"id": f"v{varied}", "card": "Forest"}]
     return json.dumps({"player": "you", "cost": "{3}{G}{U}", "board": {"permanents": permanents}}).encode()
@@ -72,6 +88,7 @@ ROWS: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "spells/cost, one board": ("/v1/spells/cost", lambda _i: _cost_body(None)),
     "spells/cost, varied": ("/v1/spells/cost", _cost_body),
     "payments/plan, varied": ("/v1/payments/plan", _plan_body),
+    "spells/cost, load.sh's board varied": ("/v1/spells/cost", _load_cost_body),
 }
 
 
