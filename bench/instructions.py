@@ -3,7 +3,7 @@ against another with no noise (issue 40: one request pipeline, speed kept within
 
 The CPU time that ``bench/pipeline.py`` and ``bench/load.sh`` measure moves by 5-10 % between two runs of
 the same build on these shared machines, as much as the changes they are meant to resolve. An instruction
-count does not: the same build, body and catalogue give the same count within 0.2 %,
+count does not: the same build, body and catalogue give the same count within 1 %,
 whatever else the machine is doing. It does not see what the count cannot (cache misses, the kernel, the
 server's socket work), so it says what the code asks of the processor, not what a request costs in
 seconds: ``load.sh`` still says that.
