@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 from _asgi import http_scope, request, start_lifespan  # bench/_asgi.py: why a bare name
+from _callgrind import lift_inline_slice, thread_totals
 from pipeline import ROOT, ROWS, _stub_services  # bench/pipeline.py: the same rows and stub
 
 
@@ -43,11 +44,9 @@ async def _child(row: str, requests: int, warm: int, stub: bool) -> None:
 
     if stub:
         _stub_services()
-    # Under valgrind the code runs some 50 times slower: a request would overrun the event loop's 10 ms
-    # slice, be abandoned at a check and run again in a worker thread, uncounted. So the slice is lifted
-    # (every row here runs on the event loop at full speed), and a request that still reaches a worker
-    # fails the row rather than be counted in part.
-    compute.INLINE_SLICE_S = 3600.0  # type: ignore[misc]
+    # Every row here runs on the event loop at full speed; a request that still reaches a worker fails
+    # the row rather than be counted in part.
+    lift_inline_slice()
 
     async def never_in_worker(*args: object, **kwargs: object) -> object:
         raise SystemExit(f"{row}: a request ran in a worker thread, where it is not counted")
@@ -128,11 +127,9 @@ def _count(python: str, row: str, requests: int, warm: int, stub: bool) -> float
         counted.stdin.flush()
         if counted.wait(timeout=1800) != 0:
             raise SystemExit(f"{python} {row}: the child failed")
-        for part in Path(tmp).glob("callgrind.out*"):
-            lines = part.read_text().splitlines()
-            if "thread: 1" in lines:  # the event loop's thread, where every request runs (inline)
-                summary = next(line for line in lines if line.startswith("summary:"))
-                return int(summary.split()[1]) / requests
+        loop = thread_totals(Path(tmp).glob("callgrind.out*"))[1]  # where every request runs (inline)
+        if loop:
+            return loop / requests
     raise SystemExit(f"{python} {row}: no count of the main thread in callgrind's output")
 
 

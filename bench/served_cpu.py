@@ -38,15 +38,20 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
+from _callgrind import thread_totals
 from pipeline import ROOT, ROWS  # bench/pipeline.py: the same rows
 
 MARK = 987654321
 """The varying number of a row's body (``body_of(MARK)``), where the wrk script puts its counter."""
 
-LIFT_SLICE = """\
-import app.api.compute as compute
-compute.INLINE_SLICE_S = 3600.0  # under valgrind: see bench/served_cpu.py
+BENCH = Path(__file__).resolve().parent
+LIFT_SLICE = f"""\
+import sys
+sys.path.append({str(BENCH)!r})  # appended: nothing of the served build is shadowed
+import _callgrind
+_callgrind.lift_inline_slice()
 """
+"""The served process's ``sitecustomize`` under callgrind (``_callgrind.lift_inline_slice``: why)."""
 
 
 def _free_port() -> int:
@@ -234,12 +239,7 @@ def _callgrind(builds: list[str], row: str, requests: int, catalogue: Path | Non
                 server.stop()
             if answered != requests:
                 raise SystemExit(f"{build}: {answered} of {requests} answered 200")
-            per_thread = Counter[int]()
-            for part in tmp.glob("callgrind.out*"):
-                thread = re.search(r"^thread: (\d+)$", part.read_text(), re.M)
-                totals = re.search(r"^totals: (\d+)$", part.read_text(), re.M)  # "summary:" may read 0
-                if thread and totals:
-                    per_thread[int(thread.group(1))] += int(totals.group(1))
+            per_thread = thread_totals(tmp.glob("callgrind.out*"))
             loop = per_thread[1] / requests
             base = base or loop
             print(
